@@ -1,0 +1,60 @@
+"""Run-time configuration of the graphs: one model per role, limits, and where data lives."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MODEL = "local"
+
+
+def default_home() -> str:
+    """The data directory: $AGENT_HOME, else ./tmp next to the project."""
+    return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Passed as `context_schema`; nodes read it through `Runtime[Context]`.
+
+    Every field is a plain value so LangGraph Studio can edit it per assistant.
+    """
+
+    planner_model: str = field(
+        default=DEFAULT_MODEL,
+        metadata={"description": "Model for goal setting and decomposition ('provider:model')."},
+    )
+    executor_model: str = field(
+        default=DEFAULT_MODEL, metadata={"description": "Model that runs each task with tools."}
+    )
+    reflector_model: str = field(
+        default=DEFAULT_MODEL, metadata={"description": "Model that judges each task result."}
+    )
+    aggregator_model: str = field(
+        default=DEFAULT_MODEL, metadata={"description": "Model that writes the final answer."}
+    )
+    embedding_model: str = field(
+        default="local", metadata={"description": "Embeddings for memory search."}
+    )
+    max_retries: int = field(
+        default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
+    )
+    max_tool_steps: int = field(
+        default=6, metadata={"description": "Tool calls the executor may make per attempt."}
+    )
+    reflections_k: int = field(default=3, metadata={"description": "Past reflections per prompt."})
+    workflows_k: int = field(default=3, metadata={"description": "Workflows per prompt."})
+    corpus_dir: str | None = field(
+        default=None, metadata={"description": "Folder of local documents to search offline."}
+    )
+    use_browser: bool = field(
+        default=True, metadata={"description": "Give the executor the Playwright browser tools."}
+    )
+    home: str = field(
+        default_factory=default_home,
+        metadata={"description": "Data directory for memories, workflows and checkpoints."},
+    )
+    memory_namespace: str = field(
+        default="default", metadata={"description": "Project/user namespace for memories."}
+    )
