@@ -1,1 +1,19 @@
+"""The agent's graphs: builders (compile them your way) and ready-compiled graphs.
 
+    from graphs import reflective_graph, build_reflective_graph, Context
+    reflective_graph.invoke({"query": "..."}, context=Context(corpus_dir="docs/"))
+"""
+
+from graphs.context import Context
+from graphs.reflective import build_reflective_graph
+from graphs.reflective import graph as reflective_graph
+from graphs.single_path import build_single_path_graph
+from graphs.single_path import graph as single_path_graph
+
+__all__ = [
+    "Context",
+    "build_reflective_graph",
+    "build_single_path_graph",
+    "reflective_graph",
+    "single_path_graph",
+]

@@ -1,0 +1,38 @@
+"""aggregate_results: the final answer from every task's (last) result and this run's reflections."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from agents import resources
+from agents.memory_context import memory_block
+from graphs.context import Context
+from graphs.state import ReflectiveAgentState
+from prompts.aggregate import AGGREGATOR
+
+
+def _results_block(tasks: list[str], results: list[str]) -> str:
+    return "\n".join(
+        f'<result task="{i + 1}">\n<task>{t}</task>\n{r}\n</result>'
+        for i, (t, r) in enumerate(zip(tasks, results, strict=False))
+    )
+
+
+def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    ctx = runtime.context
+    manager = resources.reflection_manager(ctx)
+    run_reflections = [r for i in state.get("reflection_ids") or [] if (r := manager.get_reflection(i))]
+    tasks, results = state.get("tasks") or [], state.get("results") or []
+    prompt = AGGREGATOR.format(
+        memory=memory_block(ctx, state["query"]),
+        query=state["query"],
+        goal=state.get("optimized_goal", ""),
+        response_shape=state.get("optimized_response", ""),
+        results=_results_block(tasks, results),
+        run_reflections=manager.format_reflections(run_reflections) or "(none)",
+    )
+    answer = resources.chat_model(ctx.aggregator_model).invoke(prompt).text.strip()
+    if not answer:
+        # a blank final answer loses the run's work; fall back to the task results themselves
+        answer = "\n\n".join(r for r in results if r)
+    return {"final_output": answer}

@@ -1,0 +1,58 @@
+"""reflect_on_task: judge the current task's result, save the reflection, count the retry."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from agents import resources
+from agents.memory_context import memory_block
+from agents.structured import ask_structured
+from graphs.context import Context
+from graphs.state import ReflectiveAgentState
+from memory.schema import Reflection, ReflectionJudgment
+from prompts.reflect import REFLECTOR
+
+
+class ReflectionOutput(BaseModel):
+    """What the reflector model returns; the id and bookkeeping are added here."""
+
+    reflection: str = Field(description="2-3 sentences of lessons.", max_length=600)
+    needs_retry: bool = Field(description="True if the result is NOT good enough.")
+    confidence: float = Field(ge=0.0, le=1.0)
+    reasons: list[str] = Field(max_length=5)
+
+
+def fallback_judgment(result: str) -> ReflectionOutput:
+    """When the reflector's output is unusable: retry only what is plainly empty."""
+    empty = not result.strip() or result.strip() == "(no result)"
+    return ReflectionOutput(
+        reflection="The reflector gave no usable verdict; judged by whether a result exists.",
+        needs_retry=empty,
+        confidence=0.0,
+        reasons=["empty result" if empty else "result present; no usable model verdict"],
+    )
+
+
+def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    ctx = runtime.context
+    index = state.get("current_task_index", 0)
+    task, result = state["tasks"][index], (state.get("results") or [""])[index]
+    model = resources.chat_model(ctx.reflector_model)
+    prompt = REFLECTOR.format(memory=memory_block(ctx, task), task=task, result=result)
+    out = ask_structured(model, ReflectionOutput, prompt) or fallback_judgment(result)
+    reflection = Reflection(
+        task=task,
+        reflection=out.reflection.strip() or "(no lesson stated)",
+        judgment=ReflectionJudgment(
+            needs_retry=out.needs_retry, confidence=out.confidence, reasons=out.reasons
+        ),
+    )
+    reflection_id = resources.reflection_manager(ctx).save_reflection(reflection)
+    retries = state.get("retry_count", 0)
+    return {
+        "reflection_ids": [reflection_id],
+        "needs_retry": out.needs_retry,
+        # counts the retry the router is about to grant; the router checks it against the limit
+        "retry_count": retries + 1 if out.needs_retry else retries,
+    }

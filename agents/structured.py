@@ -1,0 +1,35 @@
+"""Structured output with bounded retries: validate what a model says, or fall back."""
+
+from __future__ import annotations
+
+import logging
+from typing import TypeVar
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ValidationError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T", bound=BaseModel)
+
+
+def ask_structured(model: BaseChatModel, schema: type[T], prompt: str, *, attempts: int = 2) -> T | None:
+    """Ask for `schema`; retry on malformed output; None when every attempt failed.
+
+    Callers always have a fallback, so a small model's odd output never crashes a run and
+    never loops: at most `attempts` calls are made.
+    """
+    runnable = model.with_structured_output(schema)
+    for attempt in range(1, attempts + 1):
+        try:
+            out = runnable.invoke(prompt)
+        except (OutputParserException, ValidationError, ValueError) as exc:
+            log.warning("%s: malformed output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc)
+            continue
+        if isinstance(out, schema):
+            return out
+        try:
+            return schema.model_validate(out)
+        except ValidationError as exc:
+            log.warning("%s: invalid output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc)
+    return None

@@ -1,0 +1,111 @@
+"""`main.py run`: run the agent on one task, streaming progress, durable across interruptions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+from graphs.context import DEFAULT_MODEL, Context
+
+ROLES = ("planner", "executor", "reflector", "aggregator")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="run the agent on a task",
+        description="Plan, execute with tools, reflect and retry, then print the final answer. "
+        "Progress goes to stderr, the answer (or --json) to stdout. Every run is checkpointed; "
+        "an interrupted run continues with --resume THREAD_ID.",
+    )
+    p.add_argument("task", nargs="?", help="what to do (omit with --resume)")
+    p.add_argument("--model", default=None, help=f"model for every role (default: {DEFAULT_MODEL}, "
+                   "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL'")
+    for role in ROLES:
+        p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
+    p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
+    p.add_argument("--max-retries", type=int, default=None, help="retries per task (default 2)")
+    p.add_argument("--max-tool-steps", type=int, default=None, help="tool calls per attempt (default 6)")
+    p.add_argument("--corpus", default=None, help="folder of documents to search offline")
+    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    p.add_argument("--graph", choices=("reflective", "single-path"), default=None,
+                   help="reflective (default) or the single-path baseline")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--resume", metavar="THREAD_ID", default=None, help="continue an interrupted run")
+    p.set_defaults(func=handle)
+
+
+class UsageError(ValueError):
+    """Bad input from the command line; printed as one line."""
+
+
+def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
+    values = {k: v for k, v in saved.items() if k in {f.name for f in fields(Context)}}
+    for role in ROLES:
+        spec = getattr(args, f"{role}_model") or args.model
+        if spec:
+            values[f"{role}_model"] = spec
+    overrides = {
+        "embedding_model": args.embedding_model,
+        "max_retries": args.max_retries,
+        "max_tool_steps": args.max_tool_steps,
+        "corpus_dir": str(Path(args.corpus).resolve()) if args.corpus else None,
+    }
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    if args.no_browser:
+        values["use_browser"] = False
+    values["home"] = args.home
+    return Context(**values)
+
+
+def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
+    if not resuming and not (task or "").strip():
+        raise UsageError("the task is empty: give a task, e.g. main.py run \"What is ...?\"")
+    if ctx.max_retries < 0 or ctx.max_tool_steps < 1:
+        raise UsageError("--max-retries must be >= 0 and --max-tool-steps >= 1")
+    if ctx.corpus_dir and not Path(ctx.corpus_dir).is_dir():
+        raise UsageError(f"corpus folder not found: {ctx.corpus_dir}")
+    from graphs.models import get_chat_model
+
+    for spec in {getattr(ctx, f"{role}_model") for role in ROLES}:
+        try:
+            get_chat_model(spec)
+        except Exception as exc:  # every model-building failure becomes one clear line
+            raise UsageError(str(exc)) from exc
+
+
+def _run_file(home: str, thread_id: str) -> Path:
+    return Path(home) / "runs" / f"{thread_id}.json"
+
+
+def _load_saved(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.resume:
+        return {}
+    path = _run_file(args.home, args.resume)
+    if not path.exists():
+        raise UsageError(f"no run {args.resume!r} in {args.home} (see {path.parent})")
+    return json.loads(path.read_text())
+
+
+def handle(args: argparse.Namespace) -> int:
+    try:
+        saved = _load_saved(args)
+        ctx = _context_from_args(args, saved.get("context", {}))
+        _validate(ctx, args.task, bool(args.resume))
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    graph_name = args.graph or saved.get("graph", "reflective")
+    thread_id = args.resume or uuid.uuid4().hex[:12]
+    if not args.resume:
+        path = _run_file(args.home, thread_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"task": args.task, "graph": graph_name, "context": asdict(ctx)}))
+    from cli.execution import execute_run
+
+    return execute_run(args, ctx, graph_name, thread_id)

@@ -1,0 +1,110 @@
+"""JSON schemas that keep the embedded model's output well-formed and bounded.
+
+llama.cpp turns a JSON schema into a grammar; small models repeat themselves until the token
+limit unless strings and lists are bounded, so every schema is inlined and bounded here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import BaseModel, ValidationError
+
+MAX_STRING = 600
+MAX_ITEMS = 6
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            return _inline_refs(copy.deepcopy(defs[name]), defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+def _bound(node: Any) -> Any:
+    if isinstance(node, dict):
+        node = {k: _bound(v) for k, v in node.items() if k not in ("title", "default")}
+        if node.get("type") == "string" and "enum" not in node and "const" not in node:
+            node.setdefault("maxLength", MAX_STRING)
+        if node.get("type") == "array":
+            node.setdefault("maxItems", MAX_ITEMS)
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("required", list(node["properties"]))
+        return node
+    if isinstance(node, list):
+        return [_bound(v) for v in node]
+    return node
+
+
+def bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline $refs and bound every string and array; all properties become required."""
+    return _bound(_inline_refs(schema, schema.get("$defs", {})))
+
+
+def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> dict[str, Any]:
+    """One of: {"tool": NAME, "args": {...}} per tool, or {"final_answer": TEXT}."""
+    options: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {
+                "tool": {"const": t["function"]["name"]},
+                "args": t["function"].get("parameters") or {"type": "object", "properties": {}},
+            },
+            "required": ["tool", "args"],
+        }
+        for t in tools
+    ]
+    if not force:
+        options.append(
+            {"type": "object", "properties": {"final_answer": {"type": "string"}}, "required": ["final_answer"]}
+        )
+    return {"oneOf": options}
+
+
+def _schema_of(schema: Any) -> dict[str, Any]:
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        return schema.model_json_schema()
+    if isinstance(schema, dict):
+        return schema
+    raise TypeError(f"structured output needs a pydantic model or JSON schema, got {schema!r}")
+
+
+def _parser(schema: Any):
+    def parse(message: Any) -> Any:
+        text = message.text if hasattr(message, "text") else str(message)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise OutputParserException(f"model output is not JSON: {text[:200]!r}") from exc
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            try:
+                return schema.model_validate(data)
+            except ValidationError as exc:
+                raise OutputParserException(f"model output does not fit {schema.__name__}: {exc}") from exc
+        return data
+
+    return parse
+
+
+def structured_runnable(model: Any, schema: Any, *, include_raw: bool = False) -> Runnable:
+    """model | parse, with the schema's grammar bound; like BaseChatModel.with_structured_output."""
+    bound = model.bind(json_schema=_schema_of(schema))
+    parse = RunnableLambda(_parser(schema))
+    if not include_raw:
+        return bound | parse
+
+    def safe_parse(raw: Any) -> dict[str, Any]:
+        try:
+            return {"raw": raw, "parsed": parse.invoke(raw), "parsing_error": None}
+        except OutputParserException as exc:
+            return {"raw": raw, "parsed": None, "parsing_error": exc}
+
+    return bound | RunnableLambda(safe_parse)
