@@ -1,21 +1,32 @@
-"""ReflectionManager: save, fetch and retrieve reflections, and format them for prompts.
+"""ReflectionManager: the seed's API (save, get, retrieve top-k, format) over the durable store.
 
-This first version keeps reflections in process and ranks them by word overlap; the persistent,
-vector-searched store replaces the backing while keeping this API.
+`ReflectionManager()` keeps everything in process (hashing embeddings; for unit tests);
+`ReflectionManager.open(home, embeddings)` persists under `home/memory/`; and
+`open_reflection_manager(home, spec, namespace)` returns one shared manager per process.
+Retrieval ranks by the generative-agent score (memory/scoring.py) and refreshes last access.
 """
 
 from __future__ import annotations
 
-import re
+import threading
+import time
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from memory.backend import MemoryBackend
+from memory.embeddings import HashingEmbeddings
+from memory.record_store import Item, NewItem
 from memory.schema import Reflection
+from memory.scoring import ScoreParts, ScoreWeights, score
 
-_WORD = re.compile(r"\w+")
-
-
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text) if len(w) > 2}
+ROOT = "reflections"
+MEMORY_DIR = "memory"
 
 
 def format_reflections(reflections: Iterable[Reflection]) -> str:
@@ -27,31 +38,168 @@ def format_reflections(reflections: Iterable[Reflection]) -> str:
     return "\n".join(blocks)
 
 
-class ReflectionManager:
-    """The seed's API: save_reflection, get_reflection, get_relevant_reflections, format."""
+def namespace_path(namespace: str) -> tuple[str, ...]:
+    """'proj/alice' -> ('reflections', 'proj', 'alice'): the LangGraph Store namespace."""
+    parts = tuple(p for p in namespace.split("/") if p)
+    if not parts or any("." in p for p in parts):
+        raise ValueError(f"bad memory namespace {namespace!r}: use names like 'default' or "
+                         "'project/user' without dots")
+    return (ROOT, *parts)
 
-    def __init__(self) -> None:
-        self._records: dict[str, Reflection] = {}
+
+def embedding_text(reflection: Reflection) -> str:
+    return f"{reflection.task}\n{reflection.reflection}"
+
+
+@dataclass
+class ScoredReflection:
+    """A retrieved reflection with its score parts (relevance, recency, importance)."""
+
+    reflection: Reflection
+    parts: ScoreParts
+
+    @property
+    def score(self) -> float:
+        return self.parts.score
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat()
+
+
+class ReflectionManager:
+    """save_reflection / get_reflection / get_relevant_reflections / format_reflections."""
+
+    def __init__(self, embeddings: Embeddings | None = None, *,
+                 backend: MemoryBackend | None = None, namespace: str = "default",
+                 weights: ScoreWeights | None = None, min_relevance: float = 0.0,
+                 chat_model: BaseChatModel | None = None,
+                 consolidation_threshold: float = 5.0) -> None:
+        self.backend = backend or MemoryBackend.in_memory(embeddings or HashingEmbeddings())
+        self.namespace = namespace
+        self.prefix = ".".join(namespace_path(namespace))
+        self.weights = weights or ScoreWeights()
+        self.min_relevance = min_relevance
+        self.chat_model = chat_model
+        self.consolidation_threshold = consolidation_threshold
+        self.clock = time.time
+
+    @classmethod
+    def open(cls, home: str | Path, embeddings: Embeddings, namespace: str = "default", *,
+             reembed: bool = False, **options: Any) -> ReflectionManager:
+        """A manager persisted under `home/memory/` (SQLite records + FAISS index)."""
+        backend = MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings, reembed=reembed)
+        return cls(backend=backend, namespace=namespace, **options)
+
+    # -- the seed's API ------------------------------------------------------------------------
 
     def save_reflection(self, reflection: Reflection) -> str:
-        self._records[reflection.id] = reflection
+        """Store durably (one transaction) and index; consolidates when enough is new."""
+        self.save_many([reflection])
+        if self.chat_model is not None and reflection.kind != "insight":
+            self.maybe_consolidate()
         return reflection.id
 
+    def save_many(self, reflections: Iterable[Reflection]) -> list[str]:
+        """Store several reflections in ONE transaction (import, consolidation)."""
+        batch = list(reflections)
+        self.backend.put_many([
+            NewItem(self.prefix, r.id, r.model_dump(mode="json"), text=embedding_text(r),
+                    importance=r.importance)
+            for r in batch
+        ])
+        return [r.id for r in batch]
+
     def get_reflection(self, reflection_id: str) -> Reflection | None:
-        return self._records.get(reflection_id)
+        item = self.backend.records.get(self.prefix, reflection_id)
+        return self._to_reflection(item) if item else None
 
-    def get_relevant_reflections(self, query: str, k: int = 3) -> list[Reflection]:
-        wanted = _words(query)
-        scored = [
-            (len(wanted & _words(r.task + " " + r.reflection)), i, r)
-            for i, r in enumerate(self._records.values())
-        ]
-        scored = [s for s in scored if s[0] > 0]
-        scored.sort(key=lambda s: (-s[0], -s[1]))
-        return [r for _, _, r in scored[:k]]
-
-    def list_reflections(self) -> list[Reflection]:
-        return list(self._records.values())
+    def get_relevant_reflections(self, query: str, k: int = 3, *, kinds: Iterable[str] | None
+                                 = None) -> list[Reflection]:
+        """Top k by relevance + recency + importance; their last access becomes now."""
+        return [s.reflection for s in self.search(query, k, kinds=kinds)]
 
     def format_reflections(self, reflections: Iterable[Reflection]) -> str:
         return format_reflections(reflections)
+
+    # -- beyond the seed -----------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None,
+               touch: bool = True) -> list[ScoredReflection]:
+        """Ranked results with score parts, best first."""
+        if k <= 0 or not query.strip():
+            return []
+        wanted = set(kinds) if kinds else None
+        now = self.clock()
+        scored: list[tuple[ScoreParts, Item]] = []
+        for hit in self.backend.search(self.prefix, query, max(k * 20, 200)):
+            if hit.relevance <= self.min_relevance:
+                continue
+            if wanted and hit.item.value.get("kind", "reflection") not in wanted:
+                continue
+            item = hit.item
+            parts = score(hit.relevance, item.last_accessed, item.importance, now, self.weights)
+            scored.append((parts, item))
+        scored.sort(key=lambda pi: (-pi[0].score, -pi[1].seq))
+        best = scored[:k]
+        if touch and best:
+            self.backend.records.touch([it.seq for _, it in best], now)
+        return [ScoredReflection(self._to_reflection(it), parts) for parts, it in best]
+
+    def list_reflections(self, kind: str | None = None) -> list[Reflection]:
+        """Every reflection in this namespace, oldest first."""
+        found = [self._to_reflection(it) for it in self.backend.records.items(self.prefix)]
+        return [r for r in found if kind is None or r.kind == kind]
+
+    def delete_reflection(self, reflection_id: str) -> bool:
+        return self.backend.records.delete(self.prefix, reflection_id)
+
+    def clear(self) -> int:
+        """Delete every reflection in this namespace; returns how many."""
+        return self.backend.records.clear(self.prefix)
+
+    def count(self) -> int:
+        return self.backend.records.count(self.prefix)
+
+    def maybe_consolidate(self, force: bool = False) -> list[Reflection]:
+        """Synthesize insights when the importance of new reflections passes the threshold."""
+        from memory.consolidation import consolidate
+
+        if self.chat_model is None:
+            raise ValueError("consolidation needs a chat model: pass chat_model= to the manager")
+        return consolidate(self, self.chat_model, self.consolidation_threshold, force=force)
+
+    def flush(self) -> None:
+        self.backend.flush()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def _to_reflection(self, item: Item) -> Reflection:
+        data = dict(item.value)
+        data["importance"] = item.importance
+        data["last_accessed_at"] = _iso(item.last_accessed)
+        return Reflection.model_validate(data)
+
+
+_OPEN: dict[tuple[str, str, str], ReflectionManager] = {}
+_BACKENDS: dict[tuple[str, str], MemoryBackend] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
+                            namespace: str = "default") -> ReflectionManager:
+    """One manager per (home, embedding spec, namespace) per process; one backend per home."""
+    from graphs.models import get_embeddings
+
+    home_key = str(Path(home).resolve())
+    key = (home_key, embedding_spec, namespace)
+    with _OPEN_LOCK:
+        if key not in _OPEN:
+            backend = _BACKENDS.get((home_key, embedding_spec))
+            if backend is None:
+                backend = MemoryBackend.open(Path(home_key) / MEMORY_DIR,
+                                             get_embeddings(embedding_spec))
+                _BACKENDS[(home_key, embedding_spec)] = backend
+            _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
+        return _OPEN[key]

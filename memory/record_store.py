@@ -1,0 +1,344 @@
+"""The durable record layer of memory: one SQLite file in WAL mode holding every item and its vector.
+
+Why SQLite (WAL) rather than JSON Lines: each save is one small transaction (O(1), flat as the
+store grows, one fsync), a writer killed mid-save leaves no partial record (the WAL frame is
+discarded on recovery), many processes can append at once (SQLite serializes writers with a
+file lock; `busy_timeout` makes them wait, not fail), lookups by id need no full load, and the
+"last accessed" time is an in-place UPDATE instead of a rewrite. `seq` (AUTOINCREMENT) is
+assigned inside the serialized write, so commit order equals seq order: a reader that has seen
+every seq <= N has seen every committed record up to N, which is what the FAISS index tracks.
+Each row carries a CRC32 of its content; a row that fails it is skipped with a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+import warnings
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS items (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    text TEXT,
+    embedding BLOB,
+    importance REAL NOT NULL DEFAULT 0.5,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    last_accessed REAL NOT NULL,
+    checksum INTEGER NOT NULL,
+    UNIQUE (namespace, key)
+);
+CREATE INDEX IF NOT EXISTS items_ns ON items (namespace);
+"""
+_COLUMNS = "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, " \
+    "last_accessed, checksum"
+
+
+class CorruptRecordWarning(UserWarning):
+    """A stored record failed its checksum or could not be decoded; it is skipped."""
+
+
+class EmbedderMismatchError(RuntimeError):
+    """The store was built with a different embedding model or dimension."""
+
+
+@dataclass
+class Item:
+    """One stored record. `namespace` is the dotted form of a LangGraph namespace tuple."""
+
+    seq: int
+    namespace: str
+    key: str
+    value: dict[str, Any]
+    text: str | None
+    embedding: bytes | None
+    importance: float
+    created_at: float
+    updated_at: float
+    last_accessed: float
+
+
+@dataclass
+class NewItem:
+    """What a writer supplies; seq and timestamps are assigned by the store."""
+
+    namespace: str
+    key: str
+    value: dict[str, Any]
+    text: str | None = None
+    embedding: bytes | None = None
+    importance: float = 0.5
+
+
+def _under(prefix: str) -> tuple[str, tuple[Any, ...]]:
+    """SQL filter for items in namespace `prefix` or below it ('' = everything)."""
+    if not prefix:
+        return "1 = 1", ()
+    return "(namespace = ? OR substr(namespace, 1, ?) = ?)", (prefix, len(prefix) + 1, prefix + ".")
+
+
+def checksum(namespace: str, key: str, value: str, embedding: bytes | None) -> int:
+    crc = zlib.crc32(f"{namespace}\x1f{key}\x1f{value}".encode())
+    return zlib.crc32(embedding or b"", crc)
+
+
+class RecordStore:
+    """Items keyed by (namespace, key); append-mostly; safe for many threads and processes."""
+
+    def __init__(self, path: str | Path = ":memory:", busy_timeout_s: float = 60.0) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(
+            self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+        )
+        self._lock = threading.RLock()
+        self._warned: set[int] = set()
+        with self._lock:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a save that returned survives power loss, not just a process crash.
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
+            self._conn.executescript(SCHEMA)  # executescript commits by itself: keep it outside
+            with self._write():
+                if self._meta_get("store_id") is None:
+                    self._meta_set("store_id", uuid.uuid4().hex)
+
+    # -- transactions and metadata -------------------------------------------------------------
+
+    def _write(self) -> _WriteTxn:
+        return _WriteTxn(self._conn, self._lock)
+
+    def _meta_get(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _meta_set(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def meta(self, key: str) -> str | None:
+        with self._lock:
+            return self._meta_get(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write():
+            self._meta_set(key, value)
+
+    @property
+    def store_id(self) -> str:
+        return self.meta("store_id") or ""
+
+    def bind_embedder(self, name: str, dimension: int) -> None:
+        """Record the embedder on first use; refuse a different one afterwards."""
+        with self._write():
+            old_name, old_dim = self._meta_get("embedder"), self._meta_get("dimension")
+            if old_name is None:
+                self._meta_set("embedder", name)
+                self._meta_set("dimension", str(dimension))
+                return
+        if old_name != name or int(old_dim or 0) != dimension:
+            raise EmbedderMismatchError(
+                f"memory store {self.path} was built with embeddings {old_name!r} "
+                f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
+                "Open it with the same embedding model, or re-embed it "
+                "(ReflectionManager.open(..., reembed=True) / `memory reembed`)."
+            )
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def put_many(self, items: Sequence[NewItem], now: float | None = None) -> list[int]:
+        """Insert or replace items in ONE transaction; returns their new seqs in order."""
+        now = time.time() if now is None else now
+        seqs: list[int] = []
+        with self._write():
+            for it in items:
+                value = json.dumps(it.value, ensure_ascii=False, sort_keys=True)
+                old = self._conn.execute(
+                    "SELECT created_at FROM items WHERE namespace = ? AND key = ?",
+                    (it.namespace, it.key),
+                ).fetchone()
+                if old is not None:  # a replaced item gets a new seq so the index sees it again
+                    self._conn.execute(
+                        "DELETE FROM items WHERE namespace = ? AND key = ?", (it.namespace, it.key)
+                    )
+                created = old[0] if old else now
+                cur = self._conn.execute(
+                    "INSERT INTO items (namespace, key, value, text, embedding, importance, "
+                    "created_at, updated_at, last_accessed, checksum) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (it.namespace, it.key, value, it.text, it.embedding, float(it.importance),
+                     created, now, now, checksum(it.namespace, it.key, value, it.embedding)),
+                )
+                seqs.append(int(cur.lastrowid or 0))
+        return seqs
+
+    def delete(self, namespace: str, key: str) -> bool:
+        with self._write():
+            cur = self._conn.execute(
+                "DELETE FROM items WHERE namespace = ? AND key = ?", (namespace, key)
+            )
+        return cur.rowcount > 0
+
+    def clear(self, prefix: str) -> int:
+        where, params = _under(prefix)
+        with self._write():
+            cur = self._conn.execute(f"DELETE FROM items WHERE {where}", params)
+        return cur.rowcount
+
+    def touch(self, seqs: Iterable[int], when: float | None = None) -> None:
+        """Refresh last access in place: no record is rewritten."""
+        when = time.time() if when is None else when
+        rows = [(when, s) for s in seqs]
+        if rows:
+            with self._write():
+                self._conn.executemany("UPDATE items SET last_accessed = ? WHERE seq = ?", rows)
+
+    def set_embeddings(self, rows: Sequence[tuple[int, bytes]]) -> None:
+        """Replace vectors (re-embedding); checksums are recomputed from the stored content."""
+        with self._write():
+            for seq, emb in rows:
+                ns, key, value = self._conn.execute(
+                    "SELECT namespace, key, value FROM items WHERE seq = ?", (seq,)
+                ).fetchone()
+                self._conn.execute(
+                    "UPDATE items SET embedding = ?, checksum = ? WHERE seq = ?",
+                    (emb, checksum(ns, key, value, emb), seq),
+                )
+
+    def rebind_embedder(self, name: str, dimension: int) -> None:
+        with self._write():
+            self._meta_set("embedder", name)
+            self._meta_set("dimension", str(dimension))
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def _decode(self, row: tuple[Any, ...]) -> Item | None:
+        seq, ns, key, value, text, emb, imp, created, updated, accessed, crc = row
+        try:
+            if checksum(ns, key, value, emb) != crc:
+                raise ValueError("checksum mismatch")
+            decoded = json.loads(value)
+        except ValueError as exc:
+            if seq not in self._warned:
+                self._warned.add(seq)
+                warnings.warn(
+                    f"memory store {self.path}: record seq={seq} key={key!r} is corrupt ({exc}); "
+                    "skipping it", CorruptRecordWarning, stacklevel=3,
+                )
+            return None
+        return Item(seq, ns, key, decoded, text, emb, imp, created, updated, accessed)
+
+    def _select(self, where: str, params: Sequence[Any]) -> list[Item]:
+        with self._lock:
+            rows = self._conn.execute(f"SELECT {_COLUMNS} FROM items {where}", params).fetchall()
+        return [it for it in map(self._decode, rows) if it is not None]
+
+    def get(self, namespace: str, key: str) -> Item | None:
+        found = self._select("WHERE namespace = ? AND key = ?", (namespace, key))
+        return found[0] if found else None
+
+    def by_seqs(self, seqs: Sequence[int]) -> dict[int, Item]:
+        out: dict[int, Item] = {}
+        for start in range(0, len(seqs), 500):  # stay under SQLite's bound-parameter limit
+            chunk = list(seqs[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            out.update((it.seq, it) for it in self._select(f"WHERE seq IN ({marks})", chunk))
+        return out
+
+    def items(self, prefix: str, limit: int = -1, offset: int = 0) -> list[Item]:
+        """Items in `prefix` or below it, oldest first."""
+        where, params = _under(prefix)
+        return self._select(f"WHERE {where} ORDER BY seq LIMIT ? OFFSET ?",
+                            (*params, limit, offset))
+
+    def namespaces(self) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute("SELECT DISTINCT namespace FROM items").fetchall()
+        return sorted(r[0] for r in rows)
+
+    def count(self, prefix: str | None = None) -> int:
+        where, params = _under(prefix or "")
+        with self._lock:
+            row = self._conn.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()
+        return int(row[0])
+
+    def max_seq(self) -> int:
+        with self._lock:
+            row = self._conn.execute("SELECT max(seq) FROM items").fetchone()
+        return int(row[0] or 0)
+
+    def vectors_after(self, seq: int, batch: int = 50_000) -> Iterator[tuple[np.ndarray, bytes]]:
+        """(seqs, concatenated float32 bytes) of embedded rows with seq > `seq`, in batches."""
+        last = seq
+        while True:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, namespace, key, value, embedding, checksum FROM items "
+                    "WHERE seq > ? AND embedding IS NOT NULL ORDER BY seq LIMIT ?",
+                    (last, batch),
+                ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            good = [r for r in rows if checksum(r[1], r[2], r[3], r[4]) == r[5]]
+            for bad in (r for r in rows if checksum(r[1], r[2], r[3], r[4]) != r[5]):
+                self._decode((bad[0], bad[1], bad[2], bad[3], None, bad[4], 0, 0, 0, 0, bad[5]))
+            yield np.array([r[0] for r in good], dtype=np.int64), b"".join(r[4] for r in good)
+
+    def importance_after(self, prefix: str, seq: int, skip_kind: str = "") -> tuple[float, int]:
+        """(summed importance, max seq) of items in `prefix` newer than `seq`, except one kind."""
+        where, params = _under(prefix)
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT coalesce(sum(importance), 0), coalesce(max(seq), ?) FROM items "
+                f"WHERE seq > ? AND {where} AND json_extract(value, '$.kind') IS NOT ?",
+                (seq, seq, *params, skip_kind),
+            ).fetchone()
+        return float(row[0]), int(row[1])
+
+    def claim(self, key: str, expected: str | None, new: str) -> bool:
+        """Compare-and-set a meta value, so only one process runs a one-off job."""
+        with self._write():
+            if self._meta_get(key) != expected:
+                return False
+            self._meta_set(key, new)
+            return True
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class _WriteTxn:
+    """BEGIN IMMEDIATE … COMMIT: takes SQLite's write lock up front so writers queue, not deadlock."""
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
+        self._conn, self._lock = conn, lock
+        self._depth_owner = False
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+        if not self._conn.in_transaction:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth_owner = True
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        try:
+            if self._depth_owner:
+                self._conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self._lock.release()
