@@ -1,0 +1,205 @@
+"""Read a folder of documents (txt, md, html, json, jsonl) and split them into titled passages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".json", ".jsonl")
+TEXT_FIELDS = ("text", "content", "body", "passage", "sentences", "paragraphs", "abstract")
+MAX_PASSAGE_WORDS = 200
+# A single file beyond this is almost certainly not prose meant for this index (dumps, logs).
+MAX_FILE_BYTES = 50_000_000
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One searchable chunk: where it came from, its document's title, and its text."""
+
+    source: str
+    title: str
+    text: str
+
+
+class _HTMLText(HTMLParser):
+    """Collects visible text, one line per block element; drops scripts, styles and the head."""
+
+    SKIP = {"script", "style", "noscript", "template", "svg", "head", "iframe"}
+    BLOCK = {
+        "p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "header",
+        "footer", "nav", "aside", "main", "blockquote", "pre", "dd", "dt", "figcaption",
+        "h1", "h2", "h3", "h4", "h5", "h6", "hr", "form",
+    }  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self.first_h1 = ""
+        self._skip_depth = 0
+        self._in_title = False
+        self._in_h1 = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        elif tag in self.SKIP:
+            self._skip_depth += 1
+        elif tag in self.BLOCK:
+            self.parts.append("\n\n" if tag in ("p", "h1", "h2", "h3", "section") else "\n")
+        self._in_h1 = self._in_h1 or tag == "h1"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag in self.SKIP:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif tag in self.BLOCK:
+            self.parts.append("\n")
+        if tag == "h1":
+            self._in_h1 = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif self._skip_depth == 0:
+            self.parts.append(data)
+            if self._in_h1 and not self.first_h1:
+                self.first_h1 = data.strip()
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """(title, visible text) of an HTML document; paragraphs are separated by blank lines."""
+    parser = _HTMLText()
+    parser.feed(html)
+    parser.close()
+    lines = [" ".join(line.split()) for line in "".join(parser.parts).split("\n")]
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return " ".join(parser.title.split()) or parser.first_h1, text
+
+
+def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[str]:
+    """Paragraph-sized chunks: short paragraphs are merged, long ones cut at sentence ends."""
+    chunks: list[str] = []
+    current: list[str] = []  # whole paragraphs, whitespace-normalised
+    count = 0
+    for para in re.split(r"\n\s*\n", text):
+        words = para.split()
+        if not words:
+            continue
+        if current and count + len(words) > max_words:
+            chunks.append("\n".join(current))
+            current, count = [], 0
+        if len(words) <= max_words:
+            current.append(" ".join(words))
+            count += len(words)
+        else:
+            chunks.extend(_cut_long(para, max_words))
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
+
+
+def _cut_long(para: str, max_words: int) -> Iterator[str]:
+    """Cut an over-long paragraph at sentence ends (hard at max_words inside huge sentences)."""
+    current: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", para):
+        words = sentence.split()
+        if current and len(current) + len(words) > max_words:
+            yield " ".join(current)
+            current = []
+        while len(words) > max_words:
+            yield " ".join(words[:max_words])
+            words = words[max_words:]
+        current.extend(words)
+    if current:
+        yield " ".join(current)
+
+
+def record_text(record: dict) -> tuple[str, str]:
+    """(title, text) of one JSON record; list-valued fields (e.g. sentences) are joined."""
+    title = record.get("title") or record.get("name") or ""
+    for key in TEXT_FIELDS:
+        value = record.get(key)
+        if isinstance(value, list):
+            value = " ".join(str(v).strip() for v in value if isinstance(v, str | int | float))
+        if isinstance(value, str) and value.strip():
+            return str(title).strip(), value
+    return str(title).strip(), ""
+
+
+def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict]]:
+    """(source, record) pairs from JSON Lines, or from a JSON list / single object."""
+    if path.suffix == ".json":
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            data = None  # many ".json" files in the wild are really JSON Lines
+        if data is not None:
+            items = data if isinstance(data, list) else [data]
+            for i, item in enumerate(items):
+                if isinstance(item, dict):
+                    yield f"{path.name}#{i}", item
+            return
+    skipped = 0
+    for lineno, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            skipped += 1
+            continue
+        if isinstance(item, dict):
+            yield f"{path.name}:{lineno}", item
+    if skipped:
+        log.warning("%s: skipped %d lines that are not JSON", path, skipped)
+
+
+def file_documents(path: Path, rel: str) -> Iterator[tuple[str, str, str]]:
+    """(source, title, text) for each document in one file."""
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    suffix = path.suffix.lower()
+    if suffix in (".html", ".htm"):
+        title, text = html_to_text(raw)
+        yield rel, title or path.stem, text
+    elif suffix in (".json", ".jsonl"):
+        for source, record in _json_records(path, raw):
+            title, text = record_text(record)
+            yield source.replace(path.name, rel, 1), title or path.stem, text
+    else:
+        heading = re.search(r"^#\s+(.+)$", raw, re.MULTILINE) if suffix != ".txt" else None
+        yield rel, heading.group(1).strip() if heading else path.stem, raw
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    """Supported, non-hidden files under `folder`, in a stable order."""
+    files = []
+    for path in sorted(folder.rglob("*")):
+        rel_parts = path.relative_to(folder).parts
+        if any(part.startswith(".") for part in rel_parts) or not path.is_file():
+            continue
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            continue
+        if path.stat().st_size > MAX_FILE_BYTES:
+            log.warning("corpus: skipping %s (larger than %d bytes)", path, MAX_FILE_BYTES)
+            continue
+        files.append(path)
+    return files
+
+
+def folder_passages(folder: Path, files: Iterable[Path]) -> list[Passage]:
+    """Every passage of every document in `files` (paths under `folder`)."""
+    passages = []
+    for path in files:
+        rel = path.relative_to(folder).as_posix()
+        for source, title, text in file_documents(path, rel):
+            passages.extend(Passage(source, title, chunk) for chunk in split_passages(text))
+    return passages
