@@ -1,0 +1,98 @@
+"""The workflow record (AWM): name, one-line description, steps with {placeholders}, provenance."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_SPACES = re.compile(r"\s+")
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def slugify(text: str, max_len: int = 60) -> str:
+    """`Find all orders!` -> `find_all_orders`; the canonical form of names and file stems."""
+    slug = _NON_SLUG.sub("_", text.lower()).strip("_")
+    return slug[:max_len].rstrip("_")
+
+
+def normalize_step(step: str) -> str:
+    """Whitespace-insensitive form of a step, for duplicate detection (not for display)."""
+    return _SPACES.sub(" ", step).strip().lower()
+
+
+@dataclass
+class Provenance:
+    """Where a workflow came from; kept in a sidecar so the text file stays AWM's format."""
+
+    website: str = ""
+    domain: str = ""
+    sources: list[str] = field(default_factory=list)  # trajectory ids or example ids
+    origin: str = "manual"  # manual | offline | online-rule | online-llm
+    created: str = field(default_factory=now_iso)
+    updated: str = field(default_factory=now_iso)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "website": self.website,
+            "domain": self.domain,
+            "sources": list(self.sources),
+            "origin": self.origin,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Provenance:
+        sources = data.get("sources") or []
+        return cls(
+            website=str(data.get("website", "")),
+            domain=str(data.get("domain", "")),
+            sources=[str(s) for s in sources] if isinstance(sources, list) else [],
+            origin=str(data.get("origin", "manual")),
+            created=str(data.get("created") or now_iso()),
+            updated=str(data.get("updated") or now_iso()),
+        )
+
+
+@dataclass
+class Workflow:
+    """One reusable sub-routine. `steps` are action lines, or think/action blocks (WebArena)."""
+
+    name: str
+    description: str
+    steps: list[str]
+    provenance: Provenance = field(default_factory=Provenance)
+
+    @property
+    def website(self) -> str:
+        return self.provenance.website
+
+    @property
+    def placeholders(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            for p in _PLACEHOLDER.findall(step):
+                seen.setdefault(p, None)
+        return list(seen)
+
+    def search_text(self) -> str:
+        """What semantic retrieval embeds: name and description (as AWM did)."""
+        return f"{self.name.replace('_', ' ')}\n{self.description}"
+
+    def step_key(self) -> tuple[str, ...]:
+        return tuple(normalize_step(s) for s in self.steps)
+
+    def to_json(self) -> dict[str, object]:
+        """The `workflows list --json` shape."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "steps": list(self.steps),
+            "website": self.website,
+        }
