@@ -1,0 +1,304 @@
+"""BrowserEnv: a Playwright browser the agent drives with WebArena actions, one step at a time."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Playwright, Route
+from playwright.async_api import Error as PlaywrightError
+
+from agents.tools.chromium import launch_browser
+from agents.web import executor
+from agents.web.actions import Action, ActionParseError, ActionType, parse_action
+from agents.web.executor import ActionFailed
+from agents.web.limits import Limits, limit_reason
+from agents.web.navigation import go_history, scroll
+from agents.web.observation import Observation, TabInfo, fetch_ax_nodes, render_tree
+from agents.web.observation import viewport_node_ids
+from agents.web.origins import LOOPBACK, OriginPolicy
+from agents.web.trajectory import TrajectoryStep
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """How the environment observes and what it allows. Defaults follow WebArena."""
+
+    allowed_origins: tuple[str, ...] = LOOPBACK
+    limits: Limits = field(default_factory=Limits)
+    viewport_width: int = 1280
+    viewport_height: int = 720
+    viewport_only: bool = False  # only nodes inside the visible viewport
+    screenshot: bool = False  # attach a PNG to every observation
+    action_timeout_ms: int = 3000
+    navigation_timeout_ms: int = 15000
+    observation_chars: int = 2000  # observation text kept per trajectory step
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    """The outcome of one step: `valid` False means `reason` says what was wrong."""
+
+    raw: str
+    action: str | None
+    valid: bool
+    reason: str | None
+    url: str
+    note: str = ""
+    target: str | None = None
+    done_reason: str | None = None
+    answer: str | None = None
+    seconds: float = 0.0
+
+
+class EpisodeOver(RuntimeError):
+    """step() after the episode ended (stop, or a limit); call reset() first."""
+
+
+class BrowserEnv:
+    """`async with BrowserEnv(config) as env: obs = await env.reset(url); await env.step(...)`.
+
+    Pass `browser=` to share one chromium between environments (the env then never closes it).
+    """
+
+    def __init__(self, config: EnvConfig | None = None, *, browser: Browser | None = None):
+        self.config = config or EnvConfig()
+        self.policy = OriginPolicy(self.config.allowed_origins)
+        self.trajectory: list[TrajectoryStep] = []
+        self.done_reason: str | None = None
+        self.answer: str | None = None
+        self._browser = browser
+        self._owns_browser = browser is None
+        self._playwright: Playwright | None = None
+        self._context: BrowserContext | None = None
+        self._page: Page | None = None
+        self._cdp: dict[Page, CDPSession] = {}
+        self._last: Observation | None = None
+        self._blocked: list[str] = []
+        self._serial = 0
+
+    async def __aenter__(self) -> BrowserEnv:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        await self.close()
+
+    async def start(self) -> None:
+        if self._browser is None:
+            from playwright.async_api import async_playwright
+
+            self._playwright = await async_playwright().start()
+            self._browser = await launch_browser(self._playwright)
+
+    async def close(self) -> None:
+        if self._context is not None:
+            await self._context.close()
+            self._context = None
+        if self._owns_browser and self._browser is not None:
+            await self._browser.close()
+            self._browser = None
+        if self._playwright is not None:
+            await self._playwright.stop()
+            self._playwright = None
+
+    @property
+    def done(self) -> bool:
+        return self.done_reason is not None
+
+    @property
+    def page(self) -> Page:
+        """The active tab (falls back to the newest open one if the active tab closed itself)."""
+        if self._context is None:
+            raise RuntimeError("the environment has no page yet: call reset() first")
+        if self._page is None or self._page.is_closed():
+            open_pages = [p for p in self._context.pages if not p.is_closed()]
+            if not open_pages:
+                raise RuntimeError("every tab is closed")
+            self._page = open_pages[-1]
+        return self._page
+
+    async def reset(self, start_url: str = "about:blank") -> Observation:
+        """A fresh browser context (no cookies, one tab) at `start_url`; clears the trajectory."""
+        reason = self.policy.check(start_url)
+        if reason:
+            raise ValueError(f"cannot start at {start_url}: {reason}")
+        if self._browser is None:
+            await self.start()
+        assert self._browser is not None
+        if self._context is not None:
+            await self._context.close()
+        self.trajectory, self.done_reason, self.answer, self._blocked = [], None, None, []
+        self._cdp = {}
+        cfg = self.config
+        self._context = await self._browser.new_context(
+            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height}
+        )
+        self._context.set_default_navigation_timeout(cfg.navigation_timeout_ms)
+        await self._context.route("**/*", self._route)
+        # Tabs the page opens itself (target=_blank, window.open) become the active tab.
+        self._context.on("page", self._on_new_page)
+        self._page = await self._context.new_page()
+        if start_url != "about:blank":
+            await self._page.goto(start_url)
+        return await self.observe()
+
+    async def observe(self) -> Observation:
+        """Observe the active tab now (also what reset/step return)."""
+        page = self.page
+        cdp = await self._session(page)
+        try:
+            ax_nodes = await fetch_ax_nodes(cdp)
+        except PlaywrightError:
+            # A navigation replaced the document mid-call; once loaded the tree is stable.
+            await page.wait_for_load_state("load")
+            ax_nodes = await fetch_ax_nodes(cdp)
+        visible = None
+        if self.config.viewport_only:
+            visible = await viewport_node_ids(
+                cdp, self.config.viewport_width, self.config.viewport_height
+            )
+        tree, nodes = render_tree(ax_nodes, visible)
+        assert self._context is not None
+        tabs = [
+            TabInfo(i, await p.title(), p.url, p is page)
+            for i, p in enumerate(self._context.pages)
+        ]
+        shot = await page.screenshot(type="png") if self.config.screenshot else None
+        self._last = Observation(page.url, tabs, tree, nodes, shot, self.config.viewport_only)
+        return self._last
+
+    async def step(self, action_text: str) -> tuple[Observation, StepInfo, bool]:
+        """Parse and carry out one action; returns (observation, info, done)."""
+        if self.done:
+            raise EpisodeOver(f"the episode is over ({self.done_reason}); call reset()")
+        before = self._last or await self.observe()
+        started = time.perf_counter()
+        action: Action | None = None
+        note, target, reason = "", None, None
+        try:
+            action = parse_action(action_text)
+            note, target = await self._execute(action, before)
+        except (ActionParseError, ActionFailed) as err:
+            reason = err.reason if isinstance(err, ActionParseError) else str(err)
+        blocked, self._blocked = self._blocked, []
+        if blocked:
+            note = (note + "; " if note else "") + "blocked (origin not allowed): " + ", ".join(
+                blocked[:3]
+            )
+        observation = await self.observe()
+        seconds = time.perf_counter() - started
+        self.trajectory.append(
+            TrajectoryStep(
+                index=len(self.trajectory) + 1, observation=before.summary(
+                    self.config.observation_chars), url=before.url, raw=action_text,
+                action=action.canonical if action else None, valid=reason is None,
+                reason=reason, target=target, seconds=seconds,
+            )
+        )  # fmt: skip
+        if reason is None and action is not None and action.type is ActionType.STOP:
+            self.done_reason, self.answer = "stop", action.text or ""
+        else:
+            self.done_reason = limit_reason(self.trajectory, self.config.limits)
+        info = StepInfo(
+            raw=action_text, action=action.canonical if action else None, valid=reason is None,
+            reason=reason, url=observation.url, note=note, target=target,
+            done_reason=self.done_reason, answer=self.answer, seconds=seconds,
+        )  # fmt: skip
+        return observation, info, self.done
+
+    async def _execute(self, action: Action, seen: Observation) -> tuple[str, str | None]:
+        """Carry out `action`; returns (note, target line). Raises ActionFailed when it can't."""
+        kind, timeout = action.type, self.config.action_timeout_ms
+        if kind in (ActionType.CLICK, ActionType.HOVER, ActionType.TYPE):
+            node = seen.nodes.get(action.element_id or "")
+            if node is None:
+                raise ActionFailed(
+                    f"there is no element [{action.element_id}] in the current observation; "
+                    "use an id shown in the tree"
+                )
+            self._serial += 1
+            target = await executor.resolve(self.page, await self._session(self.page), node,
+                                            self._serial)  # fmt: skip
+            if kind is ActionType.CLICK:
+                note = await executor.click(target, timeout)
+            elif kind is ActionType.HOVER:
+                await executor.hover(target, timeout)
+                note = ""
+            else:
+                note = await executor.type_text(
+                    target, action.text or "", action.press_enter, timeout
+                )
+            await self._settle()
+            return note, node.line
+        return await self._browser_action(action), None
+
+    async def _browser_action(self, action: Action) -> str:
+        """Actions on the page or the tabs rather than on one element."""
+        kind, page = action.type, self.page
+        assert self._context is not None
+        if kind is ActionType.PRESS:
+            try:
+                await page.keyboard.press(action.text or "")
+            except PlaywrightError as err:
+                raise ActionFailed(f"cannot press {action.text!r}: {err}") from err
+            await self._settle()
+        elif kind is ActionType.SCROLL:
+            return await scroll(page, action.text or "down")
+        elif kind is ActionType.NEW_TAB:
+            self._page = await self._context.new_page()
+        elif kind is ActionType.TAB_FOCUS:
+            pages = self._context.pages
+            index = action.tab_index or 0
+            if index >= len(pages):
+                raise ActionFailed(f"there is no tab {index}; open tabs are 0..{len(pages) - 1}")
+            self._page = pages[index]
+            await self._page.bring_to_front()
+        elif kind is ActionType.TAB_CLOSE:
+            await page.close()
+            self._cdp.pop(page, None)
+            remaining = self._context.pages
+            self._page = remaining[-1] if remaining else await self._context.new_page()
+        elif kind is ActionType.GOTO:
+            await self._goto(page, action.text or "")
+        elif kind in (ActionType.GO_BACK, ActionType.GO_FORWARD):
+            await go_history(page, await self._session(page), kind is ActionType.GO_BACK)
+            await self._settle()
+        return ""
+
+    async def _goto(self, page: Page, url: str) -> None:
+        reason = self.policy.check(url)
+        if reason:
+            raise ActionFailed(f"goto refused: {reason}")
+        try:
+            await page.goto(url)
+        except PlaywrightError as err:
+            raise ActionFailed(f"could not load {url}: {str(err).splitlines()[0]}") from err
+
+    async def _settle(self) -> None:
+        """Let a navigation the action started finish loading before observing."""
+        try:
+            await self.page.wait_for_load_state("load")
+        except PlaywrightError as err:
+            raise ActionFailed(f"the page did not finish loading: {err}") from err
+
+    async def _session(self, page: Page) -> CDPSession:
+        if page not in self._cdp:
+            assert self._context is not None
+            self._cdp[page] = await self._context.new_cdp_session(page)
+        return self._cdp[page]
+
+    def _on_new_page(self, page: Page) -> None:
+        self._page = page
+
+    async def _route(self, route: Route) -> None:
+        url = route.request.url
+        if self.policy.allows(url):
+            await route.continue_()
+        else:
+            self._blocked.append(url)
+            await route.abort("blockedbyclient")

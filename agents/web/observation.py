@@ -1,0 +1,149 @@
+"""The observation: URL, tabs and Chromium's accessibility tree rendered as `[id] role 'name'` lines."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import CDPSession
+
+# Properties WebArena leaves out of the tree: they are noise for choosing an action.
+IGNORED_PROPERTIES = ("focusable", "editable", "readonly", "level", "settable", "multiline",
+                      "invalid", "hiddenRoot", "url")  # fmt: skip
+# Nameless nodes of these roles carry no information of their own; their children still show.
+_EMPTY_ROLES = ("generic", "img", "list", "strong", "paragraph", "banner", "navigation",
+                "Section", "LabelText", "Legend", "listitem", "none", "group", "Canvas",
+                "emphasis", "Abbr", "time", "superscript", "subscript")  # fmt: skip
+_SKIP_ROLES = ("InlineTextBox", "LineBreak")
+
+
+@dataclass(frozen=True)
+class Node:
+    """One element the agent can address: its id in the tree and the DOM node behind it."""
+
+    id: str
+    role: str
+    name: str
+    backend_node_id: int | None
+    line: str  # "button 'Submit'" plus properties, without the id and indentation
+
+
+@dataclass(frozen=True)
+class TabInfo:
+    index: int
+    title: str
+    url: str
+    active: bool
+
+
+@dataclass
+class Observation:
+    """What the agent sees after each step. `nodes` resolves the ids printed in `tree`."""
+
+    url: str
+    tabs: list[TabInfo]
+    tree: str
+    nodes: dict[str, Node] = field(default_factory=dict)
+    screenshot: bytes | None = None
+    viewport_only: bool = False
+
+    @property
+    def text(self) -> str:
+        """The full observation as the agent's prompt shows it (WebArena's layout)."""
+        tabs = " | ".join(
+            f"Tab {t.index}{' (current)' if t.active else ''}: {t.title}" for t in self.tabs
+        )
+        return f"{tabs}\nURL: {self.url}\n{self.tree}"
+
+    def summary(self, max_chars: int = 2000) -> str:
+        """The observation text cut to `max_chars` (kept in trajectories)."""
+        text = self.text
+        return text if len(text) <= max_chars else text[:max_chars] + "\n…"
+
+    def screenshot_b64(self) -> str | None:
+        return base64.b64encode(self.screenshot).decode() if self.screenshot else None
+
+
+def render_tree(
+    ax_nodes: list[dict[str, Any]], visible: set[int] | None = None
+) -> tuple[str, dict[str, Node]]:
+    """Render CDP `Accessibility.getFullAXTree` nodes as indented `[id] role 'name'` lines.
+
+    `visible`, when given, keeps only nodes whose backend DOM node is in it (viewport mode);
+    a node left out still lets its children through, one level up.
+    """
+    by_id = {n["nodeId"]: n for n in ax_nodes}
+    if not ax_nodes:
+        return "", {}
+    lines: list[str] = []
+    nodes: dict[str, Node] = {}
+    # Iterative depth-first walk: deep pages would overflow Python's recursion limit.
+    stack: list[tuple[str, int]] = [(ax_nodes[0]["nodeId"], 0)]
+    while stack:
+        node_id, depth = stack.pop()
+        ax = by_id.get(node_id)
+        if ax is None:
+            continue
+        node = _node(ax)
+        shown = node is not None and (visible is None or node.backend_node_id in visible)
+        if shown and node is not None:
+            if not _duplicate_text(node, lines):
+                lines.append("\t" * depth + f"[{node.id}] {node.line}")
+                nodes[node.id] = node
+        child_depth = depth + 1 if shown else depth
+        for child in reversed(ax.get("childIds", [])):
+            stack.append((child, child_depth))
+    return "\n".join(lines), nodes
+
+
+def _node(ax: dict[str, Any]) -> Node | None:
+    """The printable node, or None for ignored, structural or empty nodes."""
+    if ax.get("ignored"):
+        return None
+    role = (ax.get("role") or {}).get("value", "")
+    name = str((ax.get("name") or {}).get("value", "")).strip()
+    if not role or role in _SKIP_ROLES:
+        return None
+    props = []
+    for prop in ax.get("properties") or []:
+        value = (prop.get("value") or {}).get("value")
+        if prop.get("name") in IGNORED_PROPERTIES or value in (None, "", False, "false"):
+            continue
+        props.append(f"{prop['name']}: {value}")
+    if not name and (role in _EMPTY_ROLES and not props or role == "StaticText"):
+        return None
+    line = f"{role} {name!r}" + (" " + " ".join(props) if props else "")
+    return Node(ax["nodeId"], role, name, ax.get("backendDOMNodeId"), line)
+
+
+def _duplicate_text(node: Node, lines: list[str]) -> bool:
+    """A StaticText repeating a name just printed (a button's own label) says nothing new."""
+    if node.role != "StaticText":
+        return False
+    return any(node.name in line for line in lines[-3:])
+
+
+async def fetch_ax_nodes(cdp: CDPSession) -> list[dict[str, Any]]:
+    """The main frame's full accessibility tree (iframes are not descended into)."""
+    result = await cdp.send("Accessibility.getFullAXTree")
+    return list(result.get("nodes", []))
+
+
+async def viewport_node_ids(cdp: CDPSession, width: int, height: int) -> set[int]:
+    """Backend ids of DOM nodes whose layout box intersects the current viewport.
+
+    One DOMSnapshot call gives every box at once; asking per node would cost a round trip each.
+    """
+    snap = await cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": []})
+    doc = snap["documents"][0]
+    backend_ids = doc["nodes"]["backendNodeId"]
+    left, top = doc.get("scrollOffsetX", 0), doc.get("scrollOffsetY", 0)
+    right, bottom = left + width, top + height
+    visible: set[int] = set()
+    for node_index, (x, y, w, h) in zip(
+        doc["layout"]["nodeIndex"], doc["layout"]["bounds"], strict=True
+    ):
+        if w > 0 and h > 0 and x < right and x + w > left and y < bottom and y + h > top:
+            visible.add(backend_ids[node_index])
+    return visible
