@@ -158,3 +158,13 @@ def as_matrix(vectors: Sequence[Sequence[float]], dimension: int) -> np.ndarray:
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(mat / norms, dtype=np.float32)
+
+
+def resolve_embeddings(spec: str) -> Embeddings:
+    """'hashing' or 'hashing:DIM' = the model-free fake (tests, quick demos); else graphs.models."""
+    if spec == "hashing" or spec.startswith("hashing:"):
+        dim = spec.partition(":")[2]
+        return HashingEmbeddings(int(dim) if dim else 256)
+    from graphs.models import get_embeddings
+
+    return get_embeddings(spec)

@@ -155,7 +155,7 @@ class RecordStore:
                 f"memory store {self.path} was built with embeddings {old_name!r} "
                 f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
                 "Open it with the same embedding model, or re-embed it "
-                "(ReflectionManager.open(..., reembed=True) / `memory reembed`)."
+                "(`python main.py memory reembed --embedding-model SPEC` or ReflectionManager.open(..., reembed=True))."
             )
 
     # -- writes --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from memory.backend import MemoryBackend
-from memory.embeddings import HashingEmbeddings
+from memory.embeddings import HashingEmbeddings, resolve_embeddings
 from memory.record_store import Item, NewItem
 from memory.schema import Reflection
 from memory.scoring import ScoreParts, ScoreWeights, score
@@ -189,9 +189,11 @@ _OPEN_LOCK = threading.Lock()
 
 def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
                             namespace: str = "default") -> ReflectionManager:
-    """One manager per (home, embedding spec, namespace) per process; one backend per home."""
-    from graphs.models import get_embeddings
+    """One manager per (home, embedding spec, namespace) per process; one backend per home.
 
+    `embedding_spec` is what graphs.models.get_embeddings takes ('local', 'openai:…'), or
+    'hashing[:DIM]' for the model-free fake.
+    """
     home_key = str(Path(home).resolve())
     key = (home_key, embedding_spec, namespace)
     with _OPEN_LOCK:
@@ -199,7 +201,7 @@ def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
             backend = _BACKENDS.get((home_key, embedding_spec))
             if backend is None:
                 backend = MemoryBackend.open(Path(home_key) / MEMORY_DIR,
-                                             get_embeddings(embedding_spec))
+                                             resolve_embeddings(embedding_spec))
                 _BACKENDS[(home_key, embedding_spec)] = backend
             _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
         return _OPEN[key]

@@ -27,3 +27,6 @@ class Reflection(BaseModel):
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat())
     last_accessed_at: str | None = None
     kind: str = Field(default="reflection", description="'reflection' or 'insight' (consolidated).")
+    sources: list[str] = Field(
+        default_factory=list, description="For an insight: ids of the reflections it came from."
+    )

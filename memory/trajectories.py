@@ -1,0 +1,203 @@
+"""Recorded runs for online induction: (observation, action) steps, JSON Lines per website.
+
+Also the two AWM de-duplications (by task template id, then by abstract trajectory) and
+loaders that turn real data (AWM's WebArena one-shot trajectories, WebArena task configs)
+into trajectories.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import uuid
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from memory.workflow_types import now_iso, slugify
+
+_MIND2WEB = re.compile(r"^\[(?P<role>[^\]]*)\]\s*(?P<text>.*?)\s*->\s*(?P<op>[A-Z]+)")
+_CALL_NAME = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(")
+# Actions whose first argument is always content, never a location on the page.
+VALUE_FIRST_ARG = {"send_msg_to_user", "answer", "stop", "report_infeasible", "web_search", "search"}
+_THINK_ACTION = re.compile(r"<think>\s*(.*?)\s*</think>\s*<action>\s*(.*?)\s*</action>", re.S)
+
+
+@dataclass
+class Step:
+    observation: str  # what the agent saw or thought before acting (state)
+    action: str  # `click('12')`, `web_search('q')`, or a Mind2Web line
+
+
+@dataclass
+class Trajectory:
+    task: str
+    website: str
+    steps: list[Step]
+    success: bool
+    template_id: str | None = None
+    judged_by: str = ""  # "evaluator", "reflection" or "llm-judge"
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    created: str = field(default_factory=now_iso)
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Trajectory:
+        steps = [Step(**s) for s in data.get("steps", [])]
+        tid = data.get("template_id")
+        return cls(
+            task=data["task"],
+            website=data.get("website", ""),
+            steps=steps,
+            success=bool(data.get("success", False)),
+            template_id=None if tid is None else str(tid),
+            judged_by=data.get("judged_by", ""),
+            id=data.get("id") or uuid.uuid4().hex[:12],
+            created=data.get("created") or now_iso(),
+        )
+
+
+def action_from_tool_call(name: str, args: dict[str, object]) -> str:
+    """A tool call as a call-style action string, e.g. `web_search('capital of France')`."""
+    return f"{name}({', '.join(repr(v) for v in args.values())})"
+
+
+class TrajectoryLog:
+    """<home>/trajectories/<website>.jsonl, one trajectory per line, appended after each run."""
+
+    def __init__(self, home: str | Path) -> None:
+        self.dir = Path(home) / "trajectories"
+
+    def record(self, trajectory: Trajectory) -> Path:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.dir / f"{slugify(trajectory.website) or 'general'}.jsonl"
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(trajectory.to_dict()) + "\n")
+        return path
+
+    def load(self, website: str | None = None, *, successful_only: bool = True) -> list[Trajectory]:
+        if not self.dir.is_dir():
+            return []
+        paths = [self.dir / f"{slugify(website)}.jsonl"] if website else sorted(self.dir.glob("*.jsonl"))
+        out: list[Trajectory] = []
+        for path in paths:
+            if not path.exists():
+                continue
+            for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    traj = Trajectory.from_dict(json.loads(line))
+                except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                    raise ValueError(f"{path}:{lineno}: not a trajectory record ({exc})") from exc
+                if traj.success or not successful_only:
+                    out.append(traj)
+        return out
+
+
+def _is_free_text(value: object) -> bool:
+    # Element ids, selectors and URLs identify *where* to act and are kept; prose (typed text,
+    # messages, search queries) is a concrete value and is dropped.
+    return isinstance(value, str) and (any(c.isspace() for c in value.strip()) or len(value) > 60)
+
+
+def abstract_action(action: str) -> str:
+    """Action type + first argument, concrete values removed.
+
+    `fill('456', 'hello')` -> `fill('456')`; `send_msg_to_user('The date is 3/2/22')` ->
+    `send_msg_to_user(_)`; `[textbox]  Origin -> TYPE: Seattle` -> `TYPE [textbox] Origin`.
+    """
+    text = action.strip()
+    m = _THINK_ACTION.search(text)
+    if m:
+        text = m.group(2)
+    m2w = _MIND2WEB.match(text)
+    if m2w:
+        return f"{m2w['op']} [{m2w['role']}] {' '.join(m2w['text'].split())}"
+    name_match = _CALL_NAME.match(text)
+    if not name_match:
+        return " ".join(text.split()[:1]) or "_"
+    name = name_match.group(1)
+    try:
+        call = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return f"{name}(?)"
+    if not isinstance(call, ast.Call) or not call.args:
+        return f"{name}()"
+    first = call.args[0]
+    if isinstance(first, ast.Constant) and name not in VALUE_FIRST_ARG:
+        value = first.value
+        return f"{name}(_)" if _is_free_text(value) else f"{name}({value!r})"
+    return f"{name}(_)"
+
+
+def abstract_trajectory(trajectory: Trajectory) -> str:
+    return "_".join(abstract_action(s.action) for s in trajectory.steps)
+
+
+def dedup_by_template(trajectories: Iterable[Trajectory]) -> list[Trajectory]:
+    """Keep the first trajectory per task template id (ones without an id are all kept)."""
+    seen: set[str] = set()
+    out = []
+    for t in trajectories:
+        if t.template_id is not None:
+            if t.template_id in seen:
+                continue
+            seen.add(t.template_id)
+        out.append(t)
+    return out
+
+
+def dedup_by_abstract(trajectories: Iterable[Trajectory]) -> list[Trajectory]:
+    """Keep the first trajectory per (website, abstract trajectory)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for t in trajectories:
+        key = (slugify(t.website), abstract_trajectory(t))
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
+
+
+def deduplicate(trajectories: Iterable[Trajectory]) -> list[Trajectory]:
+    """AWM's order: by template id first, then by abstract trajectory."""
+    return dedup_by_abstract(dedup_by_template(trajectories))
+
+
+def parse_webarena_examples(text: str, website: str = "shopping") -> list[Trajectory]:
+    """The `Query: …` trajectories of AWM's WebArena one-shot prompt (think = observation)."""
+    body = text.split("## Summary Workflows")[0]
+    chunks = re.split(r"^Query:\s*", body, flags=re.M)[1:]
+    out = []
+    for chunk in chunks:
+        task = chunk.splitlines()[0].strip()
+        steps = [Step(observation=t, action=a) for t, a in _THINK_ACTION.findall(chunk)]
+        out.append(Trajectory(task=task, website=website, steps=steps, success=True))
+    return out
+
+
+def webarena_config_trajectory(config: dict) -> Trajectory:
+    """A WebArena task config as a (scripted) successful trajectory: open the start page, answer.
+
+    Real configs carry the template ids and sites; the steps are what a successful agent on an
+    information task does at minimum, so de-duplication can be tested on real task sets.
+    """
+    answers = config.get("eval", {}).get("reference_answers") or {}
+    answer = next(iter(answers.values()), "") if isinstance(answers, dict) else ""
+    steps = [
+        Step(observation="start", action=f"goto({config.get('start_url', '')!r})"),
+        Step(observation="page", action=f"send_msg_to_user({str(answer)!r})"),
+    ]
+    return Trajectory(
+        task=config["intent"],
+        website=(config.get("sites") or ["general"])[0],
+        steps=steps,
+        success=True,
+        template_id=str(config["intent_template_id"]),
+        judged_by="evaluator",
+        id=f"webarena-{config['task_id']}",
+    )

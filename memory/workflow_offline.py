@@ -1,0 +1,166 @@
+"""Offline induction from annotated Mind2Web-style examples, grouped domain → subdomain → website.
+
+Input: a JSON list of {"domain", "subdomain", "website", "task", "actions": [str],
+"template_id"?}, each action a Mind2Web line (`[role]  text -> CLICK` / `-> TYPE: v` /
+`-> SELECT: v`). Output: workflows saved per website in the WorkflowStore.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError, field_validator
+
+from memory.workflow_induction import InductionResult, induce
+from memory.workflow_types import Provenance
+from memory.workflows import WorkflowStore
+from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
+
+log = logging.getLogger(__name__)
+
+ACTION_LINE = re.compile(r"^\[[^\]]*\]\s.*->\s*(CLICK|TYPE:\s?.*|SELECT:\s?.*)$")
+
+
+class Example(BaseModel):
+    domain: str
+    subdomain: str
+    website: str
+    task: str
+    actions: list[str]
+    template_id: str | int | None = None
+
+    @field_validator("actions")
+    @classmethod
+    def _mind2web_lines(cls, actions: list[str]) -> list[str]:
+        for i, action in enumerate(actions):
+            if not ACTION_LINE.match(action.strip()):
+                raise ValueError(
+                    f"action {i} {action!r} is not a Mind2Web line "
+                    "'[role]  text -> CLICK' / '-> TYPE: value' / '-> SELECT: value'"
+                )
+        return actions
+
+
+def load_examples(path: str | Path) -> list[Example]:
+    """Read and validate the examples file; errors name the example index and the problem."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read examples from {path}: {exc}") from exc
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON list of examples, got {type(data).__name__}")
+    out = []
+    for i, item in enumerate(data):
+        try:
+            out.append(Example.model_validate(item))
+        except ValidationError as exc:
+            raise ValueError(f"{path}: example {i}: {exc.errors()[0]['msg']}") from exc
+    return out
+
+
+def mind2web_prompt_examples(text: str) -> list[dict[str, Any]]:
+    """The annotated queries of AWM's Mind2Web one-shot prompt, in the examples JSON form."""
+    header = re.search(r"^Website:\s*(.+)$", text, flags=re.M)
+    if header is None:
+        raise ValueError("no 'Website: domain, subdomain, website' line in the prompt text")
+    domain, subdomain, website = (p.strip() for p in header.group(1).split(",", 2))
+    body = re.split(r"^(?:Summary|Extracted) Workflows:", text, flags=re.M)[0]
+    out = []
+    for chunk in re.split(r"^## Query \d+:\s*", body, flags=re.M)[1:]:
+        lines = chunk.splitlines()
+        actions = [ln for ln in lines[1:] if ln.strip() and ln.strip() != "Actions:"]
+        out.append(
+            {"domain": domain, "subdomain": subdomain, "website": website,
+             "task": lines[0].strip(), "actions": actions}
+        )
+    return out
+
+
+def group_examples(examples: list[Example]) -> dict[str, dict[str, dict[str, list[Example]]]]:
+    """domain → subdomain → website → examples (AWM's hierarchy)."""
+    tree: dict[str, dict[str, dict[str, list[Example]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    for ex in examples:
+        tree[ex.domain][ex.subdomain][ex.website].append(ex)
+    return tree
+
+
+def format_example(numbered: tuple[int, Example]) -> str:
+    n, ex = numbered
+    return "\n".join([f"## Query {n}: {ex.task}", "Actions:", *ex.actions])
+
+
+def format_examples(examples: list[Example]) -> str:
+    """`## Query N: task` / `Actions:` / action lines, blocks separated by a blank line."""
+    return "\n\n".join(format_example(p) for p in enumerate(examples, 1))
+
+
+@dataclass
+class OfflineReport:
+    per_website: dict[str, InductionResult] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, dict[str, object]]:
+        return {
+            site: {
+                "kept": [w.name for w in r.kept],
+                "dropped": r.dropped,
+                "examples_used": f"{r.examples_used}/{r.examples_total}",
+            }
+            for site, r in self.per_website.items()
+        }
+
+
+def induce_offline(
+    examples: list[Example],
+    *,
+    model: Any,
+    home: str | Path,
+    spec: str | None = None,
+    website: str | None = None,
+    structured: bool | None = None,
+) -> OfflineReport:
+    """Induce and save workflows for each website (or only `website`); logs each update.
+
+    `structured` defaults to True for the embedded model (bounded JSON) and False otherwise.
+    """
+    if structured is None:
+        structured = (spec or "local").startswith("local")
+    store = WorkflowStore(home)
+    report = OfflineReport()
+    for domain, subdomains in group_examples(examples).items():
+        for _sub, sites in subdomains.items():
+            for site, site_examples in sites.items():
+                if website and site != website:
+                    continue
+                header = f"Website: {domain}, {_sub}, {site}"
+                result = induce(
+                    model=model,
+                    spec=spec,
+                    instruction=INDUCTION_INSTRUCTION,
+                    worked_example=WORKED_EXAMPLE,
+                    worked_names=WORKED_EXAMPLE_WORKFLOW_NAMES,
+                    items=list(enumerate(site_examples, 1)),
+                    render=lambda p, h=header: (h + "\n" if p[0] == 1 else "") + format_example(p),
+                    existing=store.load(site),
+                    structured=structured,
+                )
+                sources = [str(e.template_id) for e in site_examples if e.template_id is not None]
+                for w in result.kept:
+                    w.provenance = Provenance(website=site, domain=domain, origin="offline", sources=sources)
+                added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
+                store.log_update({
+                    "mode": "offline", "website": site, "added": added, "updated": updated,
+                    "kept": [w.name for w in result.kept], "dropped": result.dropped,
+                    "examples_used": result.examples_used, "examples_total": result.examples_total,
+                })
+                report.per_website[site] = result
+    if website and website not in report.per_website:
+        raise ValueError(f"no examples for website {website!r}")
+    return report

@@ -1,0 +1,143 @@
+"""Online induction (AWM): turn the agent's own successful runs into workflows, run after run.
+
+Successful trajectories are de-duplicated (template id, then abstract trajectory) and either
+kept as concrete worked examples (`rule` mode) or abstracted by an LLM (`llm` mode). Memory is
+updated after every run or every N successful runs, and each update is logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
+from memory.workflow_induction import InductionResult, filter_workflows, induce
+from memory.workflow_types import Provenance, Workflow, slugify
+from memory.workflows import WorkflowStore
+from prompts.workflows import ONLINE_INSTRUCTION, ONLINE_WORKED_EXAMPLE, ONLINE_WORKED_EXAMPLE_WORKFLOW_NAMES
+
+log = logging.getLogger(__name__)
+
+MODES = ("rule", "llm")
+MAX_STEP_CHARS = 300  # a concrete step is an action line, not a page dump
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:MAX_STEP_CHARS]
+
+
+def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
+    n, t = numbered
+    return "\n".join([f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)])
+
+
+def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
+    """Each de-duplicated success becomes a concrete workflow (AWM's rule-based induction)."""
+    out = []
+    for t in trajectories:
+        out.append(
+            Workflow(
+                name=slugify(t.task, max_len=48) or f"run_{t.id}",
+                description=f"A successful run of: {_one_line(t.task)}",
+                steps=[_one_line(s.action) for s in t.steps],
+                provenance=Provenance(website=t.website, sources=[t.id], origin="online-rule"),
+            )
+        )
+    return out
+
+
+def _induce_site(
+    store: WorkflowStore, site: str, trajs: list[Trajectory], mode: str, model: Any, spec: str | None
+) -> InductionResult:
+    existing = store.load(site)
+    if mode == "rule":
+        kept, dropped = filter_workflows(rule_workflows(trajs), existing=existing)
+        return InductionResult(kept=kept, dropped=dropped, examples_used=len(trajs), examples_total=len(trajs))
+    # LLM mode re-induces from every success so far (as AWM did); its own earlier workflows
+    # are replaced by name rather than counted as duplicates.
+    others = [w for w in existing if w.provenance.origin != "online-llm"]
+    result = induce(
+        model=model,
+        spec=spec,
+        instruction=ONLINE_INSTRUCTION,
+        worked_example=ONLINE_WORKED_EXAMPLE,
+        worked_names=ONLINE_WORKED_EXAMPLE_WORKFLOW_NAMES,
+        items=list(enumerate(trajs, 1)),
+        render=format_trajectory,
+        existing=others,
+        structured=(spec or "local").startswith("local"),
+    )
+    for w in result.kept:
+        w.provenance = Provenance(website=site, sources=[t.id for t in trajs], origin="online-llm")
+    return result
+
+
+def induce_online(
+    home: str | Path,
+    *,
+    mode: str = "rule",
+    model: Any = None,
+    spec: str | None = None,
+    website: str | None = None,
+) -> dict[str, InductionResult]:
+    """Induce from every recorded successful trajectory (per website) and update memory."""
+    if mode not in MODES:
+        raise ValueError(f"unknown online induction mode {mode!r}; use 'rule' or 'llm'")
+    if mode == "llm" and model is None:
+        raise ValueError("llm mode needs a model (graphs.models.get_chat_model(spec))")
+    store = WorkflowStore(home)
+    by_site: dict[str, list[Trajectory]] = defaultdict(list)
+    for t in TrajectoryLog(home).load(website, successful_only=True):
+        by_site[slugify(t.website) or "general"].append(t)
+    results: dict[str, InductionResult] = {}
+    for site, trajs in by_site.items():
+        unique = deduplicate(trajs)
+        result = _induce_site(store, site, unique, mode, model, spec)
+        added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
+        store.log_update({
+            "mode": f"online-{mode}", "website": site, "added": added, "updated": updated,
+            "trajectories": len(trajs), "after_dedup": len(unique),
+            "kept": [w.name for w in result.kept], "dropped": result.dropped,
+        })
+        results[site] = result
+    return results
+
+
+class OnlineInduction:
+    """Call `after_run(trajectory)` when a run ends; memory updates every `every` successes."""
+
+    def __init__(
+        self, home: str | Path, *, mode: str = "rule", every: int = 1, model: Any = None, spec: str | None = None
+    ) -> None:
+        if every < 1:
+            raise ValueError("every must be >= 1")
+        self.home, self.mode, self.every, self.model, self.spec = Path(home), mode, every, model, spec
+        self.log = TrajectoryLog(home)
+        self._state_path = self.log.dir / "state.json"
+
+    def _pending(self) -> int:
+        if not self._state_path.exists():
+            return 0
+        return int(json.loads(self._state_path.read_text(encoding="utf-8")).get("pending", 0))
+
+    def _set_pending(self, n: int) -> None:
+        self.log.dir.mkdir(parents=True, exist_ok=True)
+        self._state_path.write_text(json.dumps({"pending": n}), encoding="utf-8")
+
+    def after_run(self, trajectory: Trajectory) -> dict[str, InductionResult] | None:
+        """Record the run; when enough successes have accumulated, update memory and return
+        the per-website results (None when nothing was induced this time)."""
+        self.log.record(trajectory)
+        if not trajectory.success:
+            return None
+        pending = self._pending() + 1
+        if pending < self.every:
+            self._set_pending(pending)
+            return None
+        self._set_pending(0)
+        return induce_online(
+            self.home, mode=self.mode, model=self.model, spec=self.spec, website=trajectory.website
+        )
