@@ -101,7 +101,11 @@ class TrajectoryLog:
 def _is_free_text(value: object) -> bool:
     # Element ids, selectors and URLs identify *where* to act and are kept; prose (typed text,
     # messages, search queries) is a concrete value and is dropped.
-    return isinstance(value, str) and (any(c.isspace() for c in value.strip()) or len(value) > 60)
+    if not isinstance(value, str):
+        return False
+    if value.startswith(("http://", "https://", "/", "__")):
+        return False  # a URL or path names a place, however long
+    return any(c.isspace() for c in value.strip()) or len(value) > 60
 
 
 def abstract_action(action: str) -> str:
