@@ -1,0 +1,242 @@
+"""`eval webarena` and `eval hotpotqa`: score benchmarks, print a table, write a JSON report.
+
+Owns the `eval` command; other cli modules add their benchmark (e.g. miniwob) to the same table
+through `eval_subparsers(subparsers)`, whatever order main.py registers them in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import weakref
+from collections import Counter
+from typing import Any
+
+from evals import hotpotqa
+from evals.report import format_table, write_report
+from evals.webarena import (
+    EVAL_TYPES,
+    TaskResult,
+    WebArenaConfigError,
+    evaluate_offline,
+    load_predictions,
+    load_tasks,
+    site_placeholders,
+)
+from evals.webarena_match import EvaluationSkipped, FuzzyJudge
+
+EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
+_BENCHMARKS: weakref.WeakKeyDictionary[argparse.ArgumentParser, Any] = weakref.WeakKeyDictionary()
+
+
+def eval_subparsers(subparsers: Any) -> Any:
+    """The `eval` command's benchmark table, created on first use."""
+    parser = subparsers.choices.get("eval")
+    if parser is None:
+        parser = subparsers.add_parser("eval", help="Run a benchmark and write a report.")
+        _BENCHMARKS[parser] = parser.add_subparsers(
+            dest="benchmark", required=True, metavar="BENCHMARK"
+        )
+    elif parser not in _BENCHMARKS:
+        raise RuntimeError("an `eval` command exists that cli.evals.eval_subparsers did not create")
+    return _BENCHMARKS[parser]
+
+
+def register(subparsers: Any) -> None:
+    benchmarks = eval_subparsers(subparsers)
+    web = benchmarks.add_parser("webarena", help="Score WebArena predictions offline.")
+    web.add_argument("--config", required=True, help="WebArena task configs (e.g. test.raw.json).")
+    web.add_argument("--predictions", required=True, help='JSON {task_id: {"answer", "url"}}.')
+    web.add_argument("--model", default=None, help="LLM judge for fuzzy_match (default: skip).")
+    web.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        metavar="NAME=URL",
+        help="Replace __NAME__ placeholders in the configs, e.g. SHOPPING=http://…",
+    )
+    web.add_argument("--json", action="store_true", help="Print {scores, mean} as JSON.")
+    web.set_defaults(func=webarena_handler)
+
+    hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
+    hot.add_argument("--file", required=True, help="HotpotQA JSON (e.g. distractor_dev60.json).")
+    hot.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
+    # Defaults come from graphs.context.Context in the handler: importing graphs here would
+    # load every graph just to print `--help`.
+    hot.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
+    hot.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help="Reflective retries per question (trials = retries + 1; default 2).",
+    )
+    hot.add_argument("--json", action="store_true", help="Print the summary as JSON.")
+    hot.set_defaults(func=hotpotqa_handler)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+class _SkipOnJudgeError:
+    """A judge whose failure to give a verdict skips the task with the reason, not the run."""
+
+    def __init__(self, judge: FuzzyJudge) -> None:
+        self.judge = judge
+
+    def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
+        from evals.judge import JudgeError
+
+        try:
+            return self.judge.fuzzy_match(pred, reference, question)
+        except JudgeError as exc:
+            raise EvaluationSkipped(f"judge gave no verdict: {exc}") from exc
+
+    def ua_match(self, pred: str, reference: str, question: str) -> float:
+        from evals.judge import JudgeError
+
+        try:
+            return self.judge.ua_match(pred, reference, question)
+        except JudgeError as exc:
+            raise EvaluationSkipped(f"judge gave no verdict: {exc}") from exc
+
+
+def _judge(model: str | None) -> FuzzyJudge | None:
+    """The fuzzy_match judge for `--model`; None (fuzzy tasks skipped) without one."""
+    if not model:
+        return None
+    from evals.judge import LLMJudge
+
+    return _SkipOnJudgeError(LLMJudge.from_spec(model))
+
+
+def type_counts(results: list[TaskResult]) -> list[dict[str, Any]]:
+    """Per eval type: tasks scored, tasks skipped, and each skip reason with its count."""
+    rows = []
+    for eval_type in EVAL_TYPES:
+        relevant = [r for r in results if eval_type in r.eval_types]
+        reasons = Counter(r.skipped[eval_type] for r in relevant if eval_type in r.skipped)
+        rows.append(
+            {
+                "eval_type": eval_type,
+                "tasks": len(relevant),
+                "scored": len(relevant) - sum(reasons.values()),
+                "skipped": sum(reasons.values()),
+                "reasons": dict(reasons),
+            }
+        )
+    return rows
+
+
+def webarena_handler(args: argparse.Namespace) -> int:
+    try:
+        tasks = {t["task_id"]: t for t in load_tasks(args.config, site_placeholders(args.site))}
+        predictions = load_predictions(args.predictions)
+    except WebArenaConfigError as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    unknown = sorted(set(predictions) - set(tasks))
+    if unknown:
+        msg = f"{args.predictions}: task ids {unknown[:5]} are not in {args.config}"
+        return _fail(msg, EXIT_BAD_INPUT)
+    if not predictions:
+        return _fail(f"{args.predictions}: no predictions to score", EXIT_BAD_INPUT)
+    from graphs.models import ModelSpecError
+
+    try:
+        judge = _judge(args.model)
+    except ModelSpecError as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    results = [evaluate_offline(tasks[tid], predictions[tid], judge) for tid in sorted(predictions)]
+    scores = {str(r.task_id): r.score for r in results}
+    scored = [r.score for r in results if r.score is not None]
+    mean = sum(scored) / len(scored) if scored else None
+    counts = type_counts(results)
+    report = write_report(
+        args.home,
+        "webarena",
+        {
+            "config": str(args.config),
+            "predictions": str(args.predictions),
+            "judge_model": args.model,
+            "scores": scores,
+            "mean": mean,
+            "tasks_scored": len(scored),
+            "tasks": len(results),
+            "eval_types": counts,
+            "results": [
+                {"task_id": r.task_id, "score": r.score, "parts": r.parts, "skipped": r.skipped}
+                for r in results
+            ],
+        },
+    )
+    if args.json:
+        print(json.dumps({"scores": scores, "mean": mean}))
+        return 0
+    rows = [
+        [
+            c["eval_type"],
+            c["tasks"],
+            c["scored"],
+            c["skipped"],
+            "; ".join(f"{n}× {why}" for why, n in c["reasons"].items()),
+        ]
+        for c in counts
+    ]
+    print(format_table(["eval type", "tasks", "scored", "skipped", "skip reasons"], rows))
+    shown = "n/a (nothing scored)" if mean is None else f"{mean:.3f}"
+    print(f"\ntasks scored: {len(scored)}/{len(results)}   mean score: {shown}")
+    print(f"report: {report}")
+    return 0
+
+
+def hotpotqa_handler(args: argparse.Namespace) -> int:
+    try:
+        questions = hotpotqa.load_hotpotqa(args.file, args.limit)
+    except hotpotqa.HotpotDataError as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    from graphs.context import Context
+    from graphs.models import ModelSpecError
+
+    defaults = Context()
+    model = args.model or defaults.executor_model
+    retries = defaults.max_retries if args.max_retries is None else args.max_retries
+    if retries < 0:
+        return _fail(f"--max-retries must be 0 or more, got {retries}", EXIT_BAD_INPUT)
+    try:
+        # Looked up on the module at call time so the graph side can install its runner.
+        answer_fn = hotpotqa.default_runner(model=model, max_retries=retries, home=args.home)
+        run = hotpotqa.run_hotpotqa(questions, answer_fn, progress=not args.json)
+    except hotpotqa.RunnerNotConnected as exc:
+        return _fail(str(exc), EXIT_RUNTIME)
+    except ModelSpecError as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    summary = run.summary()
+    report = write_report(
+        args.home,
+        "hotpotqa",
+        {
+            "file": str(args.file),
+            "model": model,
+            "max_retries": retries,
+            **summary,
+            "results": [vars(r) for r in run.results],
+        },
+    )
+    if args.json:
+        print(json.dumps({**summary, "model": model, "report": str(report)}))
+        return 0
+    rows = [
+        [k, em, solved]
+        for k, (em, solved) in enumerate(
+            zip(summary["em_at_trial"], summary["solved_by_trial"], strict=True), 1
+        )
+    ]
+    print(format_table(["trial", "EM if stopped here", "solved by this trial"], rows))
+    print(
+        f"\nmodel: {model}   questions: {summary['questions']}   EM: {summary['em']:.3f}   "
+        f"F1: {summary['f1']:.3f}   errors: {summary['errors']}   time: {summary['seconds']:.1f}s"
+    )
+    print(f"report: {report}")
+    return 0

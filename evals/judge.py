@@ -1,0 +1,169 @@
+"""The LLM auto-judge: answer equivalence for fuzzy_match, N/A reasons, and episode success.
+
+Works with any chat model: structured output when the model supports it, else its plain text
+is read for the verdict word (as WebArena's own judge does). Attempts are bounded; a model that
+never gives a verdict raises JudgeError rather than producing a made-up score.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, Field, ValidationError
+
+from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
+
+log = logging.getLogger(__name__)
+T = TypeVar("T", bound=BaseModel)
+Step = str | Mapping[str, Any]
+# Characters per token when sizing the trajectory to a model's context; low on purpose because
+# accessibility trees tokenize densely.
+CHARS_PER_TOKEN = 3
+PROMPT_RESERVE_TOKENS = 700
+
+
+class JudgeError(RuntimeError):
+    """The judge model gave no usable verdict within its attempts."""
+
+
+class FuzzyVerdict(BaseModel):
+    reason: str = Field(description="One sentence: why.", max_length=400)
+    verdict: Literal["correct", "partially correct", "incorrect"]
+
+
+class ReasonVerdict(BaseModel):
+    reason: str = Field(description="One sentence: why.", max_length=400)
+    verdict: Literal["same", "different"]
+
+
+class EpisodeJudgment(BaseModel):
+    """Whether a run achieved its task; gates online workflow induction."""
+
+    reasons: list[str] = Field(description="Up to three short reasons.", max_length=3)
+    success: bool = Field(description="True only if the task's goal was met.")
+
+
+def _read_fuzzy(text: str) -> FuzzyVerdict | None:
+    low = text.lower()
+    if "partially correct" in low:
+        return FuzzyVerdict(reason=text[:400], verdict="partially correct")
+    if "incorrect" in low:
+        return FuzzyVerdict(reason=text[:400], verdict="incorrect")
+    if "correct" in low:
+        return FuzzyVerdict(reason=text[:400], verdict="correct")
+    return None
+
+
+def _read_reason(text: str) -> ReasonVerdict | None:
+    low = text.lower()
+    if "different" in low:
+        return ReasonVerdict(reason=text[:400], verdict="different")
+    if "same" in low:
+        return ReasonVerdict(reason=text[:400], verdict="same")
+    return None
+
+
+def _read_episode(text: str) -> EpisodeJudgment | None:
+    low = text.lower()
+    reasons = [line.strip() for line in text.splitlines() if line.strip()][:3]
+    if "fail" in low or "not succe" in low or "unsuccessful" in low:
+        return EpisodeJudgment(reasons=reasons, success=False)
+    if "success" in low or "succeeded" in low:
+        return EpisodeJudgment(reasons=reasons, success=True)
+    return None
+
+
+def format_trajectory(steps: Sequence[Step], max_chars: int) -> str:
+    """Numbered steps, newest kept when the record is longer than `max_chars`."""
+    lines = []
+    for i, step in enumerate(steps, 1):
+        if isinstance(step, Mapping):
+            body = "; ".join(f"{k}: {v}" for k, v in step.items() if v not in (None, ""))
+        else:
+            body = str(step)
+        lines.append(f"{i}. {body}")
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        if used + len(line) > max_chars and kept:
+            break
+        kept.append(line[:max_chars])
+        used += len(line) + 1
+    omitted = len(lines) - len(kept)
+    head = [f"... ({omitted} earlier steps omitted)"] if omitted else []
+    return "\n".join(head + list(reversed(kept))) or "(no steps recorded)"
+
+
+class LLMJudge:
+    """Judge answers and episodes with one chat model (any provider, or the local model)."""
+
+    def __init__(
+        self, model: BaseChatModel, *, attempts: int = 3, max_trajectory_chars: int = 6000
+    ) -> None:
+        self.model = model
+        self.attempts = attempts
+        window = getattr(model, "context_window", None)
+        if isinstance(window, int) and window > PROMPT_RESERVE_TOKENS:
+            max_trajectory_chars = min(
+                max_trajectory_chars, (window - PROMPT_RESERVE_TOKENS) * CHARS_PER_TOKEN
+            )
+        self.max_trajectory_chars = max_trajectory_chars
+
+    @classmethod
+    def from_spec(cls, spec: str, **kwargs: Any) -> LLMJudge:
+        """Build from a model string ('local', 'openai:gpt-4o-mini', ...)."""
+        from graphs.models import get_chat_model
+
+        return cls(get_chat_model(spec), **kwargs)
+
+    def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
+        prompt = FUZZY_MATCH.format(question=question, reference=reference, pred=pred)
+        verdict = self._ask(FuzzyVerdict, prompt, _read_fuzzy)
+        return 1.0 if verdict.verdict == "correct" else 0.0
+
+    def ua_match(self, pred: str, reference: str, question: str) -> float:
+        prompt = UNACHIEVABLE_MATCH.format(question=question, reference=reference, pred=pred)
+        return 1.0 if self._ask(ReasonVerdict, prompt, _read_reason).verdict == "same" else 0.0
+
+    def judge_episode(
+        self, task: str, steps: Sequence[Step], *, final_url: str = "", answer: str = ""
+    ) -> EpisodeJudgment:
+        """Success or failure, with reasons, for a run that has no reference answer."""
+        prompt = EPISODE_SUCCESS.format(
+            task=task,
+            trajectory=format_trajectory(steps, self.max_trajectory_chars),
+            final_url=final_url or "(unknown)",
+            answer=answer or "(none)",
+        )
+        return self._ask(EpisodeJudgment, prompt, _read_episode)
+
+    def _ask(self, schema: type[T], prompt: str, read_text: Callable[[str], T | None]) -> T:
+        try:
+            runnable: Any = self.model.with_structured_output(schema)
+        except NotImplementedError:
+            # Models without tool calling or JSON mode: read the verdict from plain text.
+            runnable = None
+        problems: list[str] = []
+        for _ in range(self.attempts):
+            try:
+                if runnable is not None:
+                    out = runnable.invoke(prompt)
+                    if out is not None:
+                        return out if isinstance(out, schema) else schema.model_validate(out)
+                    problems.append("empty structured output")
+                    continue
+                text = self.model.invoke(prompt).text
+                parsed = read_text(text)
+                if parsed is not None:
+                    return parsed
+                problems.append(f"no verdict in {text[:80]!r}")
+            except (OutputParserException, ValidationError, ValueError) as exc:
+                problems.append(str(exc).splitlines()[0][:120])
+        log.warning("%s judge failed: %s", schema.__name__, problems)
+        raise JudgeError(
+            f"no valid {schema.__name__} in {self.attempts} attempts; last: {problems[-1]}"
+        )
