@@ -68,7 +68,7 @@ def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[s
 
 def _grounded(ctx: Context, task: str, retry: str) -> tuple[str, list[dict[str, Any]]]:
     """Search with the task itself, then have the model answer from what was found."""
-    from agents.tools import ground
+    from agents.tools.grounding import ground
 
     tools = resources.tools_for(ctx)
     evidence = ground(task, tools)

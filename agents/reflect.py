@@ -9,6 +9,7 @@ from agents import resources
 from agents.memory_context import memory_block
 from agents.structured import ask_structured
 from graphs.context import Context
+from graphs.routing import next_retry_count
 from graphs.state import ReflectiveAgentState
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.reflect import REFLECTOR
@@ -49,10 +50,12 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         ),
     )
     reflection_id = resources.reflection_manager(ctx).save_reflection(reflection)
-    retries = state.get("retry_count", 0)
     return {
         "reflection_ids": [reflection_id],
         "needs_retry": out.needs_retry,
-        # counts the retry the router is about to grant; the router checks it against the limit
-        "retry_count": retries + 1 if out.needs_retry else retries,
+        "retry_count": next_retry_count(
+            needs_retry=out.needs_retry,
+            retry_count=state.get("retry_count", 0),
+            max_retries=ctx.max_retries,
+        ),
     }

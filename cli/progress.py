@@ -65,7 +65,7 @@ class Progress:
         retries = update.get("retry_count", 0)
         if not update.get("needs_retry"):
             return f"{where}: good enough"
-        if retries <= self.max_retries:
+        if retries:
             return f"{where}: not good enough -> retry {retries}/{self.max_retries}"
         return f"{where}: not good enough, retries used up ({self.max_retries}) -> moving on"
 

@@ -12,12 +12,22 @@ from graphs.state import ReflectiveAgentState
 Route = Literal["retry", "continue", "finish"]
 
 
+def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -> int:
+    """The counter after a verdict: +1 for a granted retry, else 0 (the next task starts fresh).
+
+    A pass resets it, and so do exhausted retries (the original left it at its maximum).
+    """
+    if needs_retry and retry_count < max_retries:
+        return retry_count + 1
+    return 0
+
+
 def decide(*, needs_retry: bool, retry_count: int, max_retries: int, index: int, n_tasks: int) -> Route:
     """After a reflection: retry the task, continue to the next one, or finish.
 
-    `retry_count` already counts the retry being asked for (the reflector increments it on a
-    failed verdict), so `retry_count <= max_retries` allows exactly `max_retries` retries —
-    the original's `<` allowed one fewer.
+    `retry_count` comes from `next_retry_count`: it already counts the retry being granted, and
+    is 0 when none is, so `max_retries=N` allows exactly N retries (N+1 attempts) per task —
+    the original allowed one fewer.
     """
     if needs_retry and 0 < retry_count <= max_retries:
         return "retry"

@@ -1,0 +1,31 @@
+"""Snapshots of each graph's mermaid drawing catch accidental rewiring; exports compile bare."""
+
+from pathlib import Path
+
+import pytest
+
+from graphs import reflective_graph, single_path_graph
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+@pytest.mark.parametrize(
+    ("graph", "name"), [(reflective_graph, "reflective_agent"), (single_path_graph, "single_path_agent")]
+)
+def test_mermaid_snapshot(graph, name):
+    expected = (SNAPSHOTS / f"{name}.mmd").read_text()
+    assert graph.get_graph().draw_mermaid() == expected, (
+        f"{name} was rewired; if intended, regenerate tests/unit/snapshots/{name}.mmd"
+    )
+
+
+def test_exported_graphs_have_no_checkpointer():
+    # langgraph dev and embedding apps bring their own persistence
+    assert reflective_graph.checkpointer is None and single_path_graph.checkpointer is None
+    assert reflective_graph.name == "reflective_agent"
+
+
+def test_reflective_graph_has_the_seed_nodes():
+    nodes = set(reflective_graph.get_graph().nodes)
+    assert {"goal_setting", "decompose_query", "execute_task", "reflect_on_task",
+            "update_task_index", "aggregate_results"} <= nodes
