@@ -89,9 +89,11 @@ def consolidate(manager: ReflectionManager, model: BaseChatModel, threshold: flo
         return []
     stored: list[Reflection] = []
     for question in questions:
-        evidence = manager.get_relevant_reflections(question, k=10, kinds=["reflection"])
+        # a question that matches nothing lexically is still about the recent batch
+        evidence = manager.get_relevant_reflections(question, k=10, kinds=["reflection"]) \
+            or recent[-10:]
         found = _ask(model, Insights, INSIGHTS_PROMPT.format(
-            question=question, memories=_numbered(evidence or recent), n=MAX_INSIGHTS))
+            question=question, memories=_numbered(evidence), n=MAX_INSIGHTS))
         texts = [t.strip() for t in getattr(found, "insights", []) if t.strip()][:MAX_INSIGHTS]
         stored += [_insight(question, text, evidence) for text in texts]
     manager.save_many(stored)
