@@ -1,0 +1,212 @@
+"""`eval webarena` and `eval hotpotqa` from the command line: tables, JSON, reports, bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from cli import evals as eval_cli
+from evals import hotpotqa
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+TEST_RAW = DATA / "webarena" / "test.raw.json"
+DEV60 = DATA / "hotpotqa" / "distractor_dev60.json"
+
+# Real task ids with hand-checked outcomes.
+PREDICTIONS = {
+    "0": {"answer": "Quest Lumaflex™ Band"},  # exact_match: 1
+    "1": {"answer": "Nike"},  # exact_match (Sprite): 0
+    "28": {"answer": "There are 0 such comments."},  # must_include ["0"]: 1
+    "12": {"answer": "12"},  # must_include ["2"] tokenized: 0
+    "45": {"url": "__GITLAB__/a11yproject/a11yproject.com/-/issues/?state=opened&sort=created_asc"},
+    "604": {"url": "__REDDIT__/f/MachineLearning"},  # url + program_html: skipped
+    "173": {"answer": "No, it is open", "url": "__GITLAB__/byteblaze/empathy-prompts/-/issues/8"},
+}
+
+
+def run_cli(argv: list[str], home: Path) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--home", default=str(home))
+    eval_cli.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+@pytest.fixture
+def pred_file(tmp_path) -> Path:
+    path = tmp_path / "pred.json"
+    path.write_text(json.dumps(PREDICTIONS), encoding="utf-8")
+    return path
+
+
+def test_webarena_json_scores_and_mean(pred_file, tmp_path, capsys):
+    home = tmp_path / "home"
+    argv = [
+        "eval",
+        "webarena",
+        "--config",
+        str(TEST_RAW),
+        "--predictions",
+        str(pred_file),
+        "--json",
+    ]
+    assert run_cli(argv, home) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scores"] == {
+        "0": 1.0,
+        "1": 0.0,
+        "12": 0.0,
+        "28": 1.0,
+        "45": 1.0,
+        "173": None,
+        "604": None,
+    }
+    assert out["mean"] == pytest.approx(3 / 5)
+    (report,) = (home / "reports").glob("webarena-*.json")
+    body = json.loads(report.read_text(encoding="utf-8"))
+    assert body["mean"] == pytest.approx(0.6) and body["tasks_scored"] == 5
+    by_type = {c["eval_type"]: c for c in body["eval_types"]}
+    # Counts are per evaluator: 604 and 173 still had their URL scored.
+    assert by_type["program_html"]["skipped"] == 1 and by_type["url_match"]["scored"] == 3
+    assert by_type["string_match"]["skipped"] == 1  # 173 needs a judge
+
+
+def test_webarena_table_lists_counts_reasons_and_mean(pred_file, tmp_path, capsys):
+    argv = ["eval", "webarena", "--config", str(TEST_RAW), "--predictions", str(pred_file)]
+    assert run_cli(argv, tmp_path / "home") == 0
+    out = capsys.readouterr().out
+    assert "program_html" in out and "needs a live page" in out and "needs an LLM judge" in out
+    assert "tasks scored: 5/7" in out and "mean score: 0.600" in out and "report:" in out
+
+
+def test_webarena_site_map_substitutes_placeholders(tmp_path, capsys):
+    pred = tmp_path / "p.json"
+    pred.write_text(json.dumps({"44": {"url": "http://127.0.0.1:8023/dashboard/todos"}}))
+    argv = [
+        "eval",
+        "webarena",
+        "--config",
+        str(TEST_RAW),
+        "--predictions",
+        str(pred),
+        "--json",
+        "--site",
+        "GITLAB=http://127.0.0.1:8023",
+    ]
+    assert run_cli(argv, tmp_path / "home") == 0
+    assert json.loads(capsys.readouterr().out) == {"scores": {"44": 1.0}, "mean": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"99999": {"answer": "x"}}', "not in"),
+        ('{"0": {"answer": 3}}', "expected"),
+        ("[not json", "not valid JSON"),
+        ("{}", "no predictions"),
+    ],
+)
+def test_webarena_bad_predictions_one_line_error(tmp_path, capsys, content, message):
+    pred = tmp_path / "p.json"
+    pred.write_text(content)
+    argv = ["eval", "webarena", "--config", str(TEST_RAW), "--predictions", str(pred)]
+    assert run_cli(argv, tmp_path / "home") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_webarena_missing_config_and_bad_model(pred_file, tmp_path, capsys):
+    argv = [
+        "eval",
+        "webarena",
+        "--config",
+        str(tmp_path / "none.json"),
+        "--predictions",
+        str(pred_file),
+    ]
+    assert run_cli(argv, tmp_path / "home") == 2
+    assert "does not exist" in capsys.readouterr().err
+    argv = [
+        "eval",
+        "webarena",
+        "--config",
+        str(TEST_RAW),
+        "--predictions",
+        str(pred_file),
+        "--model",
+        "nonsense",
+    ]
+    assert run_cli(argv, tmp_path / "home") == 2
+    assert capsys.readouterr().err.startswith("error: unknown model")
+
+
+def test_hotpotqa_fails_clearly_until_the_runner_is_connected(tmp_path, capsys):
+    assert run_cli(["eval", "hotpotqa", "--file", str(DEV60), "--limit", "2"], tmp_path / "h") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "not connected" in err and err.count("\n") == 1
+    assert not (tmp_path / "h" / "reports").exists()  # no fake score written
+
+
+def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
+    gold = {q.question: q.answer for q in hotpotqa.load_hotpotqa(DEV60, limit=3)}
+    built = {}
+
+    def fake_runner(*, model, max_retries, home):
+        built.update(model=model, max_retries=max_retries, home=home)
+
+        def answer_fn(question, paragraphs):
+            assert len(paragraphs) == 10
+            first = gold[question] if question != list(gold)[2] else "wrong"
+            return first, ["wrong", first]
+
+        return answer_fn
+
+    monkeypatch.setattr(hotpotqa, "default_runner", fake_runner)
+    argv = [
+        "eval",
+        "hotpotqa",
+        "--file",
+        str(DEV60),
+        "--limit",
+        "3",
+        "--model",
+        "fake:m",
+        "--max-retries",
+        "1",
+        "--json",
+    ]
+    assert run_cli(argv, tmp_path / "h") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert built == {"model": "fake:m", "max_retries": 1, "home": str(tmp_path / "h")}
+    assert out["questions"] == 3 and out["correct"] == 2
+    assert out["em_at_trial"] == pytest.approx([0.0, 2 / 3]) and out["solved_by_trial"] == [0, 2]
+    assert Path(out["report"]).is_file()
+    argv = ["eval", "hotpotqa", "--file", str(DEV60), "--limit", "3"]
+    assert run_cli(argv, tmp_path / "h") == 0
+    table = capsys.readouterr().out
+    assert "EM: 0.667" in table and "solved by this trial" in table
+    assert built["model"] == "local" and built["max_retries"] == 2  # Context defaults
+
+
+def test_hotpotqa_bad_input(tmp_path, capsys):
+    assert run_cli(["eval", "hotpotqa", "--file", str(tmp_path / "x.json")], tmp_path) == 2
+    assert "does not exist" in capsys.readouterr().err
+    argv = ["eval", "hotpotqa", "--file", str(DEV60), "--max-retries", "-1"]
+    assert run_cli(argv, tmp_path) == 2
+
+
+def test_other_benchmarks_share_the_eval_command_in_any_order():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    eval_cli.eval_subparsers(sub).add_parser("miniwob").set_defaults(func=lambda a: 7)
+    eval_cli.register(sub)
+    args = parser.parse_args(["eval", "miniwob"])
+    assert args.func(args) == 7
+    assert (
+        parser.parse_args(["eval", "webarena", "--config", "c", "--predictions", "p"]).json is False
+    )
+    with pytest.raises(SystemExit):
+        parser.parse_args(["eval"])

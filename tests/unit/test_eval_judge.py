@@ -1,0 +1,85 @@
+"""The LLM auto-judge: structured verdicts, plain-text fallback, bounded attempts, trajectories."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from evals.judge import EpisodeJudgment, JudgeError, LLMJudge, format_trajectory
+from tests.unit.fakes import ScriptedChatModel
+
+
+def scripted(replies: dict[str, object]) -> ScriptedChatModel:
+    """Replies keyed by schema title; records prompts in .calls."""
+    return ScriptedChatModel(responder=lambda prompt, title, tools, msgs: replies[title], calls=[])
+
+
+def test_fuzzy_match_structured_verdicts():
+    model = scripted({"FuzzyVerdict": {"reason": "same duration", "verdict": "correct"}})
+    judge = LLMJudge(model)
+    assert judge.fuzzy_match("three and a half hours", "3h 30min", "How long?") == 1.0
+    prompt = model.calls[-1]["prompt"]
+    assert "3h 30min" in prompt and "three and a half hours" in prompt and "How long?" in prompt
+    partial = LLMJudge(scripted({"FuzzyVerdict": {"reason": "r", "verdict": "partially correct"}}))
+    assert partial.fuzzy_match("a", "b", "q") == 0.0
+
+
+def test_ua_match_structured_verdicts():
+    same = LLMJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "same"}}))
+    different = LLMJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "different"}}))
+    assert same.ua_match("no such review", "There is no review", "List reviewers") == 1.0
+    assert different.ua_match("Alice", "There is no review", "List reviewers") == 0.0
+
+
+def test_plain_text_models_are_read_like_webarena_reads_them():
+    judge = LLMJudge(FakeListChatModel(responses=["The answer is partially correct."]))
+    assert judge.fuzzy_match("a", "b", "q") == 0.0
+    judge = LLMJudge(FakeListChatModel(responses=["Thinking... so it is correct."]))
+    assert judge.fuzzy_match("a", "b", "q") == 1.0
+    judge = LLMJudge(FakeListChatModel(responses=["hmm", "[same]"]))
+    assert judge.ua_match("a", "b", "q") == 1.0  # first reply had no verdict: retried
+
+
+def test_no_verdict_within_attempts_raises():
+    judge = LLMJudge(FakeListChatModel(responses=["I cannot say."]), attempts=2)
+    with pytest.raises(JudgeError, match="2 attempts"):
+        judge.fuzzy_match("a", "b", "q")
+    bad = LLMJudge(scripted({"FuzzyVerdict": {"reason": "r", "verdict": "maybe"}}), attempts=2)
+    with pytest.raises(JudgeError):
+        bad.fuzzy_match("a", "b", "q")
+
+
+def test_episode_judgment_with_reasons():
+    reply = {"reasons": ["answer names the order total"], "success": True}
+    model = scripted({"EpisodeJudgment": reply})
+    verdict = LLMJudge(model).judge_episode(
+        "Find the total of my last order",
+        [{"action": "click [12]", "url": "http://s/orders"}, "stop [$42]"],
+        final_url="http://s/orders/7",
+        answer="$42",
+    )
+    assert verdict == EpisodeJudgment(reasons=["answer names the order total"], success=True)
+    prompt = model.calls[-1]["prompt"]
+    assert "click [12]" in prompt and "http://s/orders/7" in prompt and "$42" in prompt
+    text = LLMJudge(FakeListChatModel(responses=["Looped on the login page.\nStatus: failure"]))
+    result = text.judge_episode("Log in", ["click [1]"] * 3)
+    assert result.success is False and result.reasons[0] == "Looped on the login page."
+
+
+def test_trajectory_keeps_newest_steps_within_budget():
+    steps = [{"action": f"click [{i}]", "observation": "x" * 50} for i in range(100)]
+    text = format_trajectory(steps, max_chars=400)
+    assert len(text) < 500
+    assert "click [99]" in text and "click [0]" not in text
+    assert text.startswith("... (") and "earlier steps omitted" in text
+    assert format_trajectory([], 100) == "(no steps recorded)"
+
+
+def test_trajectory_budget_follows_the_model_context_window():
+    model = FakeListChatModel(responses=["correct"])
+    assert LLMJudge(model).max_trajectory_chars == 6000
+
+    class Small(FakeListChatModel):
+        context_window: int = 2048
+
+    assert LLMJudge(Small(responses=["x"])).max_trajectory_chars == (2048 - 700) * 3

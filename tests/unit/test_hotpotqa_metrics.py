@@ -1,0 +1,136 @@
+"""HotpotQA: the official answer normalisation, EM and F1, data loading, and the runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.hotpotqa import (
+    HotpotDataError,
+    HotpotQuestion,
+    Paragraph,
+    RunnerNotConnected,
+    default_runner,
+    exact_match_score,
+    f1_score,
+    load_hotpotqa,
+    normalize_answer,
+    run_hotpotqa,
+)
+
+DEV60 = (
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "norm"),
+    [
+        ("The Beatles", "beatles"),
+        ("a  cat and AN owl", "cat and owl"),
+        ("U.S.A.!", "usa"),
+        ("  Gesellschaft   mit\tbeschränkter Haftung ", "gesellschaft mit beschränkter haftung"),
+        ("theatre", "theatre"),  # articles only as whole words
+        ("Rock-n-roll, the 1950's", "rocknroll 1950s"),
+    ],
+)
+def test_normalisation_lowercases_drops_punctuation_articles_and_extra_space(raw, norm):
+    assert normalize_answer(raw) == norm
+
+
+def test_exact_match_after_normalisation():
+    assert exact_match_score("the Beatles.", "Beatles")
+    assert not exact_match_score("The Rolling Stones", "Beatles")
+
+
+def test_f1_counts_overlapping_tokens():
+    f1, precision, recall = f1_score("Barack Obama Jr", "Barack Obama")
+    assert precision == pytest.approx(2 / 3) and recall == pytest.approx(1.0)
+    assert f1 == pytest.approx(0.8)
+    assert f1_score("the cat the cat", "cat")[0] == pytest.approx(2 * 0.5 * 1 / 1.5)
+    assert f1_score("Paris", "London") == (0.0, 0.0, 0.0)
+    assert f1_score("", "London") == (0.0, 0.0, 0.0)
+
+
+def test_f1_yes_no_must_match_exactly():
+    assert f1_score("yes", "no") == (0.0, 0.0, 0.0)
+    assert f1_score("no it is not", "no") == (0.0, 0.0, 0.0)
+    assert f1_score("Yes.", "yes")[0] == 1.0
+
+
+def test_loads_the_real_sample_with_ten_paragraphs_each():
+    questions = load_hotpotqa(DEV60)
+    assert len(questions) == 60
+    q = questions[0]
+    assert q.answer == "Gesellschaft mit beschränkter Haftung"
+    assert len(q.paragraphs) == 10 and all(p.sentences for p in q.paragraphs)
+    assert ("VIVA Media", 0) in q.supporting_facts
+    assert q.paragraphs[5].title == "VIVA Media" and "VIVA" in q.paragraphs[5].text
+    assert len(load_hotpotqa(DEV60, limit=3)) == 3
+
+
+def test_original_layout_and_bad_files(tmp_path):
+    path = tmp_path / "orig.json"
+    path.write_text(
+        '[{"_id": "x", "question": "q", "answer": "a", '
+        '"context": [["T", ["s1 ", "s2"]]], "supporting_facts": [["T", 1]]}]'
+    )
+    (q,) = load_hotpotqa(path)
+    assert q.id == "x" and q.paragraphs[0].text == "s1 s2" and q.supporting_facts == (("T", 1),)
+    path.write_text('[{"question": "q"}]')
+    with pytest.raises(HotpotDataError, match="not a HotpotQA record"):
+        load_hotpotqa(path)
+    with pytest.raises(HotpotDataError, match="does not exist"):
+        load_hotpotqa(tmp_path / "missing.json")
+    with pytest.raises(HotpotDataError, match="limit"):
+        load_hotpotqa(DEV60, limit=0)
+
+
+def make_questions() -> list[HotpotQuestion]:
+    para = (Paragraph("T", ("Some text.",)),)
+    return [
+        HotpotQuestion(id=str(i), question=f"q{i}", answer=a, paragraphs=para)
+        for i, a in enumerate(["Paris", "blue", "1969", "Ada"])
+    ]
+
+
+def test_runner_scores_a_fake_answer_fn_and_builds_the_trial_curves():
+    scripted = {
+        "q0": ("Paris", ["Paris"]),  # right first time
+        "q1": ("the blue one", ["red", "the blue one"]),  # right on trial 2 (EM? no: F1 only)
+        "q2": ("1969", ["1970", "1968", "1969"]),  # right on trial 3
+        "q3": ("Bob", ["Ada", "Bob"]),  # right then talked out of it
+    }
+    seen = []
+
+    def answer_fn(question, paragraphs):
+        seen.append((question, [p.title for p in paragraphs]))
+        return scripted[question]
+
+    run = run_hotpotqa(make_questions(), answer_fn, progress=False)
+    summary = run.summary()
+    assert seen[0] == ("q0", ["T"])
+    assert summary["questions"] == 4 and summary["correct"] == 2  # Paris, 1969
+    assert summary["em"] == pytest.approx(0.5)
+    blue_f1 = f1_score("the blue one", "blue")[0]
+    assert summary["f1"] == pytest.approx((1 + blue_f1 + 1 + 0) / 4)
+    assert summary["em_at_trial"] == pytest.approx([0.5, 0.25, 0.5])
+    assert summary["solved_by_trial"] == [2, 2, 3]
+    assert summary["errors"] == 0
+
+
+def test_runner_records_a_failing_question_and_keeps_going():
+    def answer_fn(question, paragraphs):
+        if question == "q1":
+            raise TimeoutError("model took too long")
+        return "Paris", []
+
+    summary = run_hotpotqa(make_questions(), answer_fn, progress=False).summary()
+    assert summary["errors"] == 1 and summary["questions"] == 4 and summary["correct"] == 1
+    assert summary["em_at_trial"] == pytest.approx([0.25])
+
+
+def test_default_runner_refuses_until_connected():
+    with pytest.raises(RunnerNotConnected, match="default_runner"):
+        default_runner(model="local", max_retries=1, home="/tmp")
