@@ -19,6 +19,8 @@ from memory.workflow_types import now_iso, slugify
 
 _MIND2WEB = re.compile(r"^\[(?P<role>[^\]]*)\]\s*(?P<text>.*?)\s*->\s*(?P<op>[A-Z]+)")
 _CALL_NAME = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(")
+_BRACKET = re.compile(r"^\s*([a-z_]+)(?:\s*\[([^\]]*)\])?")  # WebArena: `type [12] [text] [1]`
+MAX_OBSERVATION = 2000
 # Actions whose first argument is always content, never a location on the page.
 VALUE_FIRST_ARG = {"send_msg_to_user", "answer", "stop", "report_infeasible", "web_search", "search"}
 _THINK_ACTION = re.compile(r"<think>\s*(.*?)\s*</think>\s*<action>\s*(.*?)\s*</action>", re.S)
@@ -63,6 +65,53 @@ class Trajectory:
 def action_from_tool_call(name: str, args: dict[str, object]) -> str:
     """A tool call as a call-style action string, e.g. `web_search('capital of France')`."""
     return f"{name}({', '.join(repr(v) for v in args.values())})"
+
+
+def trajectory_from_tool_steps(
+    task: str,
+    steps: Iterable[dict],
+    *,
+    website: str,
+    success: bool,
+    template_id: str | None = None,
+    judged_by: str = "",
+) -> Trajectory:
+    """From `agents.execute.trajectory_of` output: [{"tool", "args", "observation"}, ...]."""
+    return Trajectory(
+        task=task,
+        website=website,
+        steps=[
+            Step(str(s.get("observation", ""))[:MAX_OBSERVATION], action_from_tool_call(s["tool"], s.get("args") or {}))
+            for s in steps
+        ],
+        success=success,
+        template_id=template_id,
+        judged_by=judged_by,
+    )
+
+
+def trajectory_from_web_steps(
+    task: str,
+    steps: Iterable[object],
+    *,
+    website: str,
+    success: bool,
+    template_id: str | None = None,
+    judged_by: str = "evaluator",
+) -> Trajectory:
+    """From the web agent's `TrajectoryStep`s (or their dicts); unparsed/invalid steps dropped.
+
+    The acted-on element (`target`) is kept as a comment so a workflow says what was clicked.
+    """
+    out = []
+    for step in steps:
+        d = step if isinstance(step, dict) else step.to_dict()  # type: ignore[attr-defined]
+        if not d.get("action") or not d.get("valid", True):
+            continue
+        action = d["action"] + (f"  # {d['target']}" if d.get("target") else "")
+        out.append(Step(str(d.get("observation", ""))[:MAX_OBSERVATION], action))
+    return Trajectory(task=task, website=website, steps=out, success=success,
+                      template_id=template_id, judged_by=judged_by)
 
 
 class TrajectoryLog:
@@ -123,7 +172,13 @@ def abstract_action(action: str) -> str:
         return f"{m2w['op']} [{m2w['role']}] {' '.join(m2w['text'].split())}"
     name_match = _CALL_NAME.match(text)
     if not name_match:
-        return " ".join(text.split()[:1]) or "_"
+        bracket = _BRACKET.match(text)
+        if not bracket:
+            return " ".join(text.split()[:1]) or "_"
+        name, first = bracket.group(1), bracket.group(2)
+        if first is None:
+            return name
+        return f"{name} [_]" if name in VALUE_FIRST_ARG or _is_free_text(first) else f"{name} [{first}]"
     name = name_match.group(1)
     try:
         call = ast.parse(text, mode="eval").body

@@ -19,7 +19,12 @@ log = logging.getLogger(__name__)
 _HASH_HEADER = re.compile(r"^#{1,2}\s+(\S.*?)\s*$")
 _NUMBERED_HEADER = re.compile(r"^Workflow\s+\d+\s*:\s*(\S.*?)\s*$")
 _MIND2WEB_ACTION = re.compile(r"^\[[^\]]*\]\s.*->\s*(CLICK|TYPE:.*|SELECT:.*|HOVER|ENTER)\s*$")
-_CALL_ACTION = re.compile(r"^[A-Za-z_][\w.]*\(.*\)\s*$", re.S)
+_CALL_ACTION = re.compile(r"^[A-Za-z_][\w.]*\(.*\)\s*(#.*)?$", re.S)
+# WebArena's action space: `click [12]`, `type [12] [text] [1]`, `goto [url]`, `go_back`.
+_BRACKET_ACTION = re.compile(
+    r"^(click|type|hover|press|scroll|goto|go_back|go_forward|new_tab|tab_focus|close_tab|stop)"
+    r"(\s*\[[^\]]*\])*\s*(#.*)?$"
+)
 _SECTION_MARKERS = ("Summary Workflows", "Extracted Workflows")
 _NOT_WORKFLOW_HEADERS = ("query", "concrete examples", "summary workflows", "extracted workflows")
 
@@ -37,7 +42,9 @@ def looks_like_action(step: str) -> bool:
     text = step.strip()
     if "<action>" in text and text.endswith("</action>"):
         return True
-    return bool(_MIND2WEB_ACTION.match(text) or _CALL_ACTION.match(text))
+    return bool(
+        _MIND2WEB_ACTION.match(text) or _CALL_ACTION.match(text) or _BRACKET_ACTION.match(text)
+    )
 
 
 def _header(line: str) -> tuple[str, str | None] | None:

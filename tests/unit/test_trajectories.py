@@ -95,3 +95,26 @@ def test_log_records_and_loads(tmp_path: Path) -> None:
     (tmp_path / "trajectories" / "broken.jsonl").write_text("{not json\n")
     with pytest.raises(ValueError, match="broken.jsonl:1"):
         log.load()
+
+
+def test_webarena_bracket_actions_and_converters() -> None:
+    from memory.trajectories import trajectory_from_tool_steps, trajectory_from_web_steps
+    from memory.workflow_format import looks_like_action
+
+    assert abstract_action("type [12] [red shoes] [1]") == "type [12]"
+    assert abstract_action("stop [The answer is 5]") == "stop [_]"
+    assert abstract_action("click [42]  # button 'Submit'") == "click [42]"
+    assert abstract_action("go_back") == "go_back"
+    assert looks_like_action("click [42]  # button 'Submit'") and looks_like_action("go_back")
+    assert not looks_like_action("Click the submit button")
+    tool = trajectory_from_tool_steps(
+        "capital of France", [{"tool": "web_search", "args": {"query": "capital of France"},
+                               "observation": "Paris is..."}], website="general", success=True)
+    assert tool.steps[0].action == "web_search('capital of France')"
+    assert abstract_trajectory(tool) == "web_search(_)"
+    web = trajectory_from_web_steps("buy", [
+        {"index": 0, "observation": "tree", "url": "u", "raw": "r", "action": "click [3]",
+         "valid": True, "target": "link 'Orders'"},
+        {"index": 1, "observation": "tree", "url": "u", "raw": "??", "action": None, "valid": False},
+    ], website="shopping", success=True)
+    assert [s.action for s in web.steps] == ["click [3]  # link 'Orders'"]
