@@ -1,4 +1,4 @@
-"""WebArena's id-based action space as text: parsing (tolerant of prose around it) and canonical form."""
+"""WebArena's id-based action space as text: tolerant parsing and one canonical form."""
 
 from __future__ import annotations
 
@@ -110,7 +110,8 @@ def action_candidates(response: str) -> list[str]:
     blocks = [_strip_fence_language(b) for b in _FENCE.findall(response)]
     found = [_first_line(b) for b in reversed(blocks) if _LINE_START.match(b)]
     found += [ln.strip() for ln in reversed(response.splitlines()) if _LINE_START.match(ln)]
-    found += [_first_line(response[m.start() :]) for m in reversed(list(_INLINE.finditer(response)))]
+    inline = reversed(list(_INLINE.finditer(response)))
+    found += [_first_line(response[m.start() :]) for m in inline]
     if found:
         return list(dict.fromkeys(found))
     if blocks:

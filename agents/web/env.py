@@ -14,9 +14,14 @@ from agents.web import executor
 from agents.web.actions import Action, ActionParseError, ActionType, parse_action
 from agents.web.executor import ActionFailed
 from agents.web.limits import Limits, limit_reason
-from agents.web.navigation import go_history, scroll
-from agents.web.observation import Observation, TabInfo, fetch_ax_nodes, render_tree
-from agents.web.observation import viewport_node_ids
+from agents.web.navigation import go_history, leave_error_page, scroll
+from agents.web.observation import (
+    Observation,
+    TabInfo,
+    fetch_ax_nodes,
+    render_tree,
+    viewport_node_ids,
+)
 from agents.web.origins import LOOPBACK, OriginPolicy
 from agents.web.trajectory import TrajectoryStep
 
@@ -165,8 +170,7 @@ class BrowserEnv:
         tree, nodes = render_tree(ax_nodes, visible)
         assert self._context is not None
         tabs = [
-            TabInfo(i, await p.title(), p.url, p is page)
-            for i, p in enumerate(self._context.pages)
+            TabInfo(i, await p.title(), p.url, p is page) for i, p in enumerate(self._context.pages)
         ]
         shot = await page.screenshot(type="png") if self.config.screenshot else None
         self._last = Observation(page.url, tabs, tree, nodes, shot, self.config.viewport_only)
@@ -187,9 +191,9 @@ class BrowserEnv:
             reason = err.reason if isinstance(err, ActionParseError) else str(err)
         blocked, self._blocked = self._blocked, []
         if blocked:
-            note = (note + "; " if note else "") + "blocked (origin not allowed): " + ", ".join(
-                blocked[:3]
-            )
+            note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
+            if await leave_error_page(self.page, await self._session(self.page)):
+                note += "; stayed on the previous page"
         observation = await self.observe()
         seconds = time.perf_counter() - started
         self.trajectory.append(
@@ -266,7 +270,9 @@ class BrowserEnv:
         elif kind is ActionType.GOTO:
             await self._goto(page, action.text or "")
         elif kind in (ActionType.GO_BACK, ActionType.GO_FORWARD):
-            await go_history(page, await self._session(page), kind is ActionType.GO_BACK)
+            await go_history(
+                page, await self._session(page), kind is ActionType.GO_BACK, self.policy
+            )
             await self._settle()
         return ""
 

@@ -6,6 +6,7 @@ from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from agents.web.executor import ActionFailed
+from agents.web.origins import OriginPolicy
 
 # WebArena scrolls the window by one viewport height; report when nothing moved so the agent
 # learns it is at the end instead of scrolling forever.
@@ -25,17 +26,36 @@ async def scroll(page: Page, direction: str) -> str:
     return ""
 
 
-async def go_history(page: Page, cdp: CDPSession, back: bool) -> None:
-    """go_back / go_forward, refused with a reason when the tab has no such history entry."""
+async def go_history(page: Page, cdp: CDPSession, back: bool, policy: OriginPolicy) -> None:
+    """go_back / go_forward, refused with a reason when the tab has no such history entry
+    or the entry's origin is not allowed."""
     history = await cdp.send("Page.getNavigationHistory")
     index, entries = history["currentIndex"], history["entries"]
     target = index - 1 if back else index + 1
     if not 0 <= target < len(entries):
         raise ActionFailed(f"there is no {'previous' if back else 'next'} page in this tab")
+    reason = policy.check(entries[target]["url"])
+    if reason:
+        raise ActionFailed(f"{'go_back' if back else 'go_forward'} refused: {reason}")
     try:
         if back:
             await page.go_back()
         else:
             await page.go_forward()
     except PlaywrightError as err:
-        raise ActionFailed(f"could not go {'back' if back else 'forward'}: {err}") from err
+        raise ActionFailed(
+            f"could not go {'back' if back else 'forward'}: {str(err).splitlines()[0]}"
+        ) from err
+
+
+async def leave_error_page(page: Page, cdp: CDPSession) -> bool:
+    """After a blocked navigation, go back to the page the agent was on (True if it did)."""
+    # The error page commits a moment after the request is aborted.
+    await page.wait_for_load_state("load")
+    if not page.url.startswith("chrome-error://"):
+        return False
+    history = await cdp.send("Page.getNavigationHistory")
+    if history["currentIndex"] == 0:
+        return False
+    await page.go_back()
+    return True

@@ -1,4 +1,4 @@
-"""The observation: URL, tabs and Chromium's accessibility tree rendered as `[id] role 'name'` lines."""
+"""The observation: URL, tabs and Chromium's accessibility tree as `[id] role 'name'` lines."""
 
 from __future__ import annotations
 
@@ -79,14 +79,17 @@ def render_tree(
     lines: list[str] = []
     nodes: dict[str, Node] = {}
     # Iterative depth-first walk: deep pages would overflow Python's recursion limit.
-    stack: list[tuple[str, int]] = [(ax_nodes[0]["nodeId"], 0)]
+    root = ax_nodes[0]["nodeId"]
+    stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
         node_id, depth = stack.pop()
         ax = by_id.get(node_id)
         if ax is None:
             continue
         node = _node(ax)
-        shown = node is not None and (visible is None or node.backend_node_id in visible)
+        # The root stays in viewport mode: it names the page, and its box is the first screen.
+        in_view = visible is None or node_id == root or (node and node.backend_node_id in visible)
+        shown = node is not None and bool(in_view)
         if shown and node is not None:
             if not _duplicate_text(node, lines):
                 lines.append("\t" * depth + f"[{node.id}] {node.line}")
@@ -113,8 +116,13 @@ def _node(ax: dict[str, Any]) -> Node | None:
         props.append(f"{prop['name']}: {value}")
     if not name and (role in _EMPTY_ROLES and not props or role == "StaticText"):
         return None
+    backend_id = ax.get("backendDOMNodeId")
+    if backend_id is None:
+        return None  # nothing in the DOM to act on; its text is in its parent's name
     line = f"{role} {name!r}" + (" " + " ".join(props) if props else "")
-    return Node(ax["nodeId"], role, name, ax.get("backendDOMNodeId"), line)
+    # The DOM node's backend id, not the AX node id: it stays the same for an element across
+    # observations, so "[14]" names one button for the whole episode.
+    return Node(str(backend_id), role, name, backend_id, line)
 
 
 def _duplicate_text(node: Node, lines: list[str]) -> bool:

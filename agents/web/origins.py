@@ -1,4 +1,4 @@
-"""Which origins the agent may visit: an allow-list of hosts or exact origins (loopback by default)."""
+"""Which origins the agent may visit: allow-listed hosts or exact origins (loopback by default)."""
 
 from __future__ import annotations
 
