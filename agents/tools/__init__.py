@@ -1,1 +1,128 @@
+"""The executor's tools: local corpus search, Tavily web search, a Playwright browser.
 
+    tools, toolset = build_tools(corpus_dir="docs/", use_browser=True)   # tavily=None: iff key set
+    evidence = ground("who wrote X?", tools, k=3)   # run the search tools directly, text out
+    toolset.close()                                  # or close_all() at the end of a process
+
+Tool names: corpus_search(query), web_search(query), browser_open(url), browser_text(),
+browser_tree(), browser_follow_link(link), browser_click(element_id),
+browser_type(element_id, text, press_enter=False). Every tool returns a string; failures come
+back as "Error: ..." / "Refused: ..." text instead of raising.
+
+Modules: corpus.py (BM25 index, CorpusIndex, make_corpus_tool), documents.py (file parsing,
+passages), bm25.py, search.py (make_tavily_tool), browser.py (BrowserSession),
+browser_page.py (page text, accessibility tree), grounding.py (SearchTool, ground).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from langchain_core.tools import BaseTool
+
+from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool
+from agents.tools.grounding import SearchTool, ground
+from agents.tools.search import SearchUnavailable, make_tavily_tool, tavily_available
+
+if TYPE_CHECKING:
+    from agents.tools.browser import BrowserSession
+
+__all__ = [
+    "CorpusError",
+    "CorpusIndex",
+    "SearchTool",
+    "SearchUnavailable",
+    "ToolSet",
+    "build_tools",
+    "close_all",
+    "ground",
+    "make_corpus_tool",
+    "make_tavily_tool",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)  # identity equality, so open sets can live in a set
+class ToolSet:
+    """What `build_tools` made, and the one thing it must close (the browser)."""
+
+    tools: list[BaseTool]
+    browser: BrowserSession | None = None
+    names: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close the browser if it was started; safe to call more than once."""
+        if self.browser is not None:
+            self.browser.close()
+        with _OPEN_LOCK:
+            _OPEN.discard(self)
+
+    async def aclose(self) -> None:
+        if self.browser is not None:
+            await self.browser.aclose()
+        with _OPEN_LOCK:
+            _OPEN.discard(self)
+
+
+_OPEN: set[ToolSet] = set()
+_OPEN_LOCK = threading.Lock()
+
+
+def build_tools(
+    *,
+    corpus_dir: str | None = None,
+    use_browser: bool = True,
+    tavily: bool | None = None,
+    allowed_origins: Iterable[str] | None = None,
+    corpus_k: int = 3,
+) -> tuple[list[BaseTool], ToolSet]:
+    """The configured tools and a handle that closes them.
+
+    corpus_dir: folder to search offline (CorpusError now if missing or empty).
+    tavily: True = require it (SearchUnavailable without TAVILY_API_KEY), False = never,
+        None = use it iff TAVILY_API_KEY is set.
+    use_browser: add the six browser tools; chromium starts on first use. Skipped with a
+        warning when chromium or playwright is not installed.
+    allowed_origins: restrict the browser to these origins (None = any).
+    """
+    tools: list[BaseTool] = []
+    if corpus_dir:
+        tools.append(make_corpus_tool(corpus_dir, k=corpus_k))
+    if tavily or (tavily is None and tavily_available()):
+        tools.append(make_tavily_tool())
+    browser = _browser_session(allowed_origins) if use_browser else None
+    if browser is not None:
+        tools.extend(browser.tools())
+    toolset = ToolSet(tools=tools, browser=browser, names=[t.name for t in tools])
+    if browser is not None:
+        with _OPEN_LOCK:
+            _OPEN.add(toolset)
+    return tools, toolset
+
+
+def _browser_session(allowed_origins: Iterable[str] | None) -> BrowserSession | None:
+    try:
+        from agents.tools.browser import BrowserSession
+        from agents.tools.chromium import BrowserUnavailable, chromium_path
+    except ImportError as exc:
+        log.warning("browser tools disabled: %s (pip install playwright)", exc)
+        return None
+    try:
+        chromium_path()
+    except BrowserUnavailable as exc:
+        log.warning("browser tools disabled: %s", exc)
+        return None
+    return BrowserSession(allowed_origins=allowed_origins)
+
+
+def close_all() -> None:
+    """Close every ToolSet built in this process that is still open."""
+    with _OPEN_LOCK:
+        open_sets = list(_OPEN)
+    for toolset in open_sets:
+        toolset.close()
