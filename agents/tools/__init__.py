@@ -9,7 +9,7 @@ browser_tree(), browser_follow_link(link), browser_click(element_id),
 browser_type(element_id, text, press_enter=False). Every tool returns a string; failures come
 back as "Error: ..." / "Refused: ..." text instead of raising.
 
-Modules: corpus.py (BM25 index, CorpusIndex, make_corpus_tool), documents.py (file parsing,
+Modules: corpus.py (BM25 index, CorpusIndex, make_corpus_tool, save_passages), documents.py (file parsing,
 passages), bm25.py, search.py (make_tavily_tool), browser.py (BrowserSession),
 browser_page.py (page text, accessibility tree), grounding.py (SearchTool, ground).
 """
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from langchain_core.tools import BaseTool
 
-from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool
+from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
 from agents.tools.grounding import SearchTool, ground
 from agents.tools.search import SearchUnavailable, make_tavily_tool, tavily_available
 
@@ -42,6 +42,7 @@ __all__ = [
     "ground",
     "make_corpus_tool",
     "make_tavily_tool",
+    "save_passages",
 ]
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Route, async_playwright
+from playwright.async_api import Page, Route, async_playwright
 
 from agents.tools import browser_page as bp
 from agents.tools.chromium import BrowserUnavailable, launch_browser
@@ -59,7 +59,7 @@ class BrowserSession:
         self._op_lock: asyncio.Lock | None = None
         self._pw: Any = None
         self._browser: Any = None
-        self._page: Any = None
+        self._page: Page | None = None
         self._refused: str | None = None
 
     # -- the tools ---------------------------------------------------------------------------
@@ -103,52 +103,54 @@ class BrowserSession:
         url = bp.normalize_url(url)
         refusal = self._check_url(url)
         if refusal:
-            return refusal
+            return refusal  # before launching anything
+        page = await self._ready()
         try:
-            await self._page.goto(url, wait_until="load")
+            await page.goto(url, wait_until="load")
         except PlaywrightError as exc:
             # After a failed load chromium shows its own error page; a goto issued while that
             # is still loading gets "interrupted". One retry, once it has settled, fixes that.
             if "interrupted by another navigation" not in str(exc):
                 raise
-            await self._page.wait_for_load_state("load")
-            await self._page.goto(url, wait_until="load")
-        return await bp.page_tree(self._page)
+            await page.wait_for_load_state("load")
+            await page.goto(url, wait_until="load")
+        return await bp.page_tree(page)
 
     async def _text(self) -> str:
-        return await bp.page_text(self._page)
+        return await bp.page_text(await self._ready())
 
     async def _tree(self) -> str:
-        return await bp.page_tree(self._page)
+        return await bp.page_tree(await self._ready())
 
     async def _follow_link(self, link: str) -> str:
-        target = await bp.find_link(self._page, link)
+        page = await self._ready()
+        target = await bp.find_link(page, link)
         href = await target.evaluate("a => a.href || ''")
         refusal = self._check_url(href) if href.startswith(("http:", "https:", "file:")) else None
         if refusal:
             return refusal
         await target.evaluate("a => a.removeAttribute('target')")  # keep it in this one page
         await target.click()
-        await self._settle()
-        return await bp.page_tree(self._page)
+        return await self._observe_after_action(page)
 
     async def _click(self, element_id: int) -> str:
-        await (await bp.element(self._page, element_id)).click()
-        await self._settle()
-        return await bp.page_tree(self._page)
+        page = await self._ready()
+        await (await bp.element(page, element_id)).click()
+        return await self._observe_after_action(page)
 
     async def _type(self, element_id: int, text: str, press_enter: bool = False) -> str:
-        target = await bp.element(self._page, element_id)
+        page = await self._ready()
+        target = await bp.element(page, element_id)
         await target.fill(text)
         if press_enter:
             await target.press("Enter")
-            await self._settle()
-        return await bp.page_tree(self._page)
+        return await self._observe_after_action(page)
 
-    async def _settle(self) -> None:
-        """Let a navigation or script started by an action finish before observing."""
-        await self._page.wait_for_load_state("load")
-        await self._page.wait_for_timeout(100)
+    async def _observe_after_action(self, page: Page) -> str:
+        """The tree once a navigation or script started by the action has finished."""
+        await page.wait_for_load_state("load")
+        await page.wait_for_timeout(100)
+        return await bp.page_tree(page)
 
     # -- origins -----------------------------------------------------------------------------
 
@@ -166,7 +168,8 @@ class BrowserSession:
     async def _guard_navigation(self, route: Route) -> None:
         """Abort main-frame navigations (redirects, scripts, forms) to a refused origin."""
         request = route.request
-        if request.is_navigation_request() and request.frame == self._page.main_frame:
+        main_frame = self._page.main_frame if self._page is not None else None
+        if request.is_navigation_request() and request.frame == main_frame:
             refusal = self._check_url(request.url)
             if refusal:
                 self._refused = refusal
@@ -176,9 +179,10 @@ class BrowserSession:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def _ensure_page(self) -> None:
+    async def _ready(self) -> Page:
+        """The session's page, launching chromium on first use."""
         if self._page is not None:
-            return
+            return self._page
         self._pw = await async_playwright().start()
         self._browser = await launch_browser(self._pw)
         context = await self._browser.new_context()
@@ -187,6 +191,7 @@ class BrowserSession:
         if self.allowed is not None:
             await self._page.route("**/*", self._guard_navigation)
         atexit.register(self.close)
+        return self._page
 
     async def _run_op(self, name: str, op: Op, kwargs: dict[str, Any]) -> str:
         if self._op_lock is None:
@@ -194,7 +199,6 @@ class BrowserSession:
         async with self._op_lock:  # one action at a time on the one page
             self._refused = None
             try:
-                await self._ensure_page()
                 result = await op(**kwargs)
             except (PlaywrightError, bp.NotOnPage, BrowserUnavailable) as exc:
                 message = self._refused or str(exc).strip().splitlines()[0]

@@ -3,6 +3,7 @@
     index = CorpusIndex.load("docs/")            # cached per folder until a file changes
     hits = index.search("who founded X", k=3)    # [CorpusHit(score, source, title, text)]
     index = CorpusIndex.from_passages([("Title", "text"), ...])   # e.g. HotpotQA context
+    save_passages([("Title", "text"), ...], "run/corpus")  # the same as a folder for corpus_dir
     tool = make_corpus_tool("docs/")             # LangChain tool corpus_search(query) -> str
 
 Supported files: .txt, .md, .html/.htm (tags and scripts stripped), .json/.jsonl (records with
@@ -11,6 +12,7 @@ Supported files: .txt, .md, .html/.htm (tags and scripts stripped), .json/.jsonl
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -82,6 +84,21 @@ class CorpusIndex:
             CorpusHit(score, self.passages[i].source, self.passages[i].title, self.passages[i].text)
             for i, score in self._bm25.top(tokenize(query), max(1, k))
         ]
+
+
+def save_passages(items: Iterable[tuple[str, str]], folder: str | Path) -> Path:
+    """Write (title, text) documents to `folder`/passages.jsonl, a folder CorpusIndex.load reads.
+
+    For callers that configure tools by folder (Context.corpus_dir), e.g. one folder per
+    HotpotQA question holding its ten context paragraphs.
+    """
+    path = Path(folder) / "passages.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        json.dumps({"title": title, "text": text}, ensure_ascii=False) for title, text in items
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def format_hits(hits: Sequence[CorpusHit], query: str, *, max_chars: int = MAX_HIT_CHARS) -> str:

@@ -176,7 +176,11 @@ def file_documents(path: Path, rel: str) -> Iterator[tuple[str, str, str]]:
             yield source.replace(path.name, rel, 1), title or path.stem, text
     else:
         heading = re.search(r"^#\s+(.+)$", raw, re.MULTILINE) if suffix != ".txt" else None
-        yield rel, heading.group(1).strip() if heading else path.stem, raw
+        if heading is None:
+            yield rel, path.stem, raw
+        else:  # the heading becomes the title, so it is not repeated in the first passage
+            text = raw[: heading.start()] + raw[heading.end() :]
+            yield rel, heading.group(1).strip(), text
 
 
 def corpus_files(folder: Path) -> list[Path]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agents.tools.bm25 import BM25, tokenize
-from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool
+from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
 from agents.tools.documents import html_to_text, split_passages
 from agents.tools.grounding import ground
 
@@ -184,3 +184,15 @@ def test_hotpotqa_gold_paragraphs_rank_in_top3() -> None:
         any_hits += bool(gold & top)
     assert found / total >= 0.65
     assert any_hits / len(records) >= 0.95
+
+
+def test_saved_passages_load_as_a_folder_with_titles(tmp_path: Path) -> None:
+    record = _hotpot_records()[0]
+    ctx = record["context"]
+    items = [(t, "".join(s)) for t, s in zip(ctx["title"], ctx["sentences"], strict=True)]
+    save_passages(items, tmp_path / "q0")
+    from_folder = CorpusIndex.load(tmp_path / "q0").search(record["question"], k=3)
+    in_memory = CorpusIndex.from_passages(items).search(record["question"], k=3)
+    assert [h.title for h in from_folder] == [h.title for h in in_memory]
+    assert from_folder[0].source.startswith("passages.jsonl:")
+    assert set(record["supporting_facts"]["title"]) & {h.title for h in from_folder}
