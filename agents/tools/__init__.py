@@ -9,8 +9,8 @@ browser_tree(), browser_follow_link(link), browser_click(element_id),
 browser_type(element_id, text, press_enter=False). Every tool returns a string; failures come
 back as "Error: ..." / "Refused: ..." text instead of raising.
 
-Modules: corpus.py (BM25 index, CorpusIndex, make_corpus_tool, save_passages), documents.py (file parsing,
-passages), bm25.py, search.py (make_tavily_tool), browser.py (BrowserSession),
+Modules: corpus.py (CorpusIndex, make_corpus_tool, save_passages), documents.py (file
+parsing, passages), bm25.py, search.py (make_tavily_tool), browser.py (BrowserSession),
 browser_page.py (page text, accessibility tree), grounding.py (SearchTool, ground).
 """
 
