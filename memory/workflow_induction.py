@@ -28,7 +28,7 @@ ATTEMPTS = 2  # structured output from a tiny model can still be truncated; retr
 class WorkflowDraft(BaseModel):
     """One workflow as the model writes it in structured mode (bounded for small models)."""
 
-    name: str = Field(max_length=40, description="snake_case name")
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{2,38}$", description="snake_case name")
     description: str = Field(max_length=120, description="one sentence: where it starts, what it does")
     steps: list[Annotated[str, Field(max_length=90)]] = Field(
         min_length=2, max_length=4, description="action lines with {placeholders}"
@@ -37,6 +37,23 @@ class WorkflowDraft(BaseModel):
 
 class WorkflowDrafts(BaseModel):
     workflows: list[WorkflowDraft] = Field(max_length=2)
+
+
+# A grammar for Mind2Web action lines, so even a tiny model can only write well-formed steps.
+_TEXT = r'[^"\\\n]'  # any character that needs no JSON escaping: the grammar emits it verbatim
+MIND2WEB_STEP = (
+    rf"^\[[a-z]{{1,12}}\]  {_TEXT}{{1,60}} -> (CLICK|TYPE: {_TEXT}{{1,30}}|SELECT: {_TEXT}{{1,30}})$"
+)
+
+
+class Mind2WebDraft(WorkflowDraft):
+    steps: list[Annotated[str, Field(pattern=MIND2WEB_STEP)]] = Field(
+        min_length=2, max_length=4, description="Mind2Web action lines with {placeholders}"
+    )
+
+
+class Mind2WebDrafts(WorkflowDrafts):
+    workflows: list[Mind2WebDraft] = Field(max_length=2)  # type: ignore[assignment]
 
 
 @dataclass
@@ -100,12 +117,14 @@ def _with_room_to_answer(model: Any) -> Any:
     return model
 
 
-def ask_for_workflows(model: Any, prompt: str, *, structured: bool) -> str:
+def ask_for_workflows(
+    model: Any, prompt: str, *, structured: bool, schema: type[WorkflowDrafts] = WorkflowDrafts
+) -> str:
     """One induction call; returns AWM text ("" when a structured answer never parsed)."""
     if not structured:
         reply = model.invoke(prompt)
         return str(getattr(reply, "text", None) or getattr(reply, "content", reply))
-    runnable = _with_room_to_answer(model).with_structured_output(WorkflowDrafts)
+    runnable = _with_room_to_answer(model).with_structured_output(schema)
     for attempt in range(1, ATTEMPTS + 1):
         try:
             drafts = runnable.invoke(prompt)
@@ -113,7 +132,7 @@ def ask_for_workflows(model: Any, prompt: str, *, structured: bool) -> str:
             log.warning("induction answer %d/%d unusable: %s", attempt, ATTEMPTS, str(exc)[:200])
             continue
         if isinstance(drafts, dict):
-            drafts = WorkflowDrafts.model_validate(drafts)
+            drafts = schema.model_validate(drafts)
         return drafts_to_text(drafts)
     return ""
 
@@ -158,6 +177,7 @@ def induce(
     render: Any,
     existing: Sequence[Workflow] = (),
     structured: bool = False,
+    schema: type[WorkflowDrafts] = WorkflowDrafts,
 ) -> InductionResult:
     """Prompt the model with as many items as fit, then parse and filter its workflows."""
     prompt, used = build_prompt(
@@ -172,7 +192,7 @@ def induce(
     if used == 0:
         result.dropped.append("no example fits in the model's context")
         return result
-    result.raw = ask_for_workflows(model, prompt, structured=structured)
+    result.raw = ask_for_workflows(model, prompt, structured=structured, schema=schema)
     parsed = parse_workflows(result.raw, where="model answer")
     worked_text = worked_example.split("Workflows:", 1)[-1].replace("</example>", "")
     worked = parse_workflows(worked_text, where="worked example")

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, field_validator
 
-from memory.workflow_induction import InductionResult, induce
+from memory.workflow_induction import InductionResult, Mind2WebDrafts, induce
 from memory.workflow_types import Provenance
 from memory.workflows import WorkflowStore
 from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
@@ -150,6 +150,7 @@ def induce_offline(
                     render=lambda p, h=header: (h + "\n" if p[0] == 1 else "") + format_example(p),
                     existing=store.load(site),
                     structured=structured,
+                    schema=Mind2WebDrafts,
                 )
                 sources = [str(e.template_id) for e in site_examples if e.template_id is not None]
                 for w in result.kept:

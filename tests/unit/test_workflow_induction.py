@@ -77,7 +77,7 @@ class TextModel:
 
 class StructuredModel(TextModel):
     def with_structured_output(self, schema: type) -> Any:
-        assert schema is WorkflowDrafts
+        assert issubclass(schema, WorkflowDrafts)
         drafts = WorkflowDrafts(workflows=[
             WorkflowDraft(name="pick_trip_type", description="Sets one-way.",
                           steps=["[combobox]  Trip Type -> CLICK", "[option]  {trip-type} -> CLICK"]),
@@ -192,3 +192,16 @@ def test_online_every_n_and_llm_mode(tmp_path: Path) -> None:
     assert WorkflowStore(tmp_path).load()[0].provenance.origin == "online-llm"
     with pytest.raises(ValueError, match="needs a model"):
         induce_online(tmp_path, mode="llm")
+
+
+def test_mind2web_schema_only_admits_action_lines() -> None:
+    from pydantic import ValidationError
+
+    from memory.workflow_induction import Mind2WebDrafts
+
+    ok = {"name": "pick_trip", "description": "d",
+          "steps": ["[combobox]  Trip Type -> CLICK", "[textbox]  Origin -> TYPE: {city}"]}
+    assert Mind2WebDrafts.model_validate({"workflows": [ok]}).workflows[0].name == "pick_trip"
+    for bad in ({**ok, "steps": ["click it", "[a]  b -> CLICK"]}, {**ok, "name": "Bad Name"}):
+        with pytest.raises(ValidationError):
+            Mind2WebDrafts.model_validate({"workflows": [bad]})

@@ -1,0 +1,64 @@
+"""Workflow memory with the real embedded parts: SmolLM2 induction and MiniLM retrieval."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from memory.workflow_format import extract_workflow_section, looks_like_action, parse_workflows
+from memory.workflow_offline import Example, induce_offline, mind2web_prompt_examples
+from memory.workflows import WorkflowStore, relevant_workflows_text
+from prompts.workflows import WORKED_EXAMPLE_WORKFLOW_NAMES
+
+pytestmark = pytest.mark.integration
+
+AWM = Path(__file__).resolve().parents[3] / "shared" / "data" / "awm"
+
+
+def test_offline_induction_with_the_embedded_model(tmp_path: Path) -> None:
+    from graphs.models import get_chat_model
+
+    model = get_chat_model("local")
+    data = mind2web_prompt_examples((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
+    examples = [Example.model_validate(d) for d in data]
+    started = time.monotonic()
+    report = induce_offline(examples, model=model, home=tmp_path, spec="local")
+    elapsed = time.monotonic() - started
+    result = report.per_website["delta"]
+    print(f"\ninduced in {elapsed:.1f}s, examples {result.examples_used}/{result.examples_total}; "
+          f"kept {[w.name for w in result.kept]}; dropped {result.dropped}\n{result.raw}")
+    assert result.examples_used >= 1
+    assert result.raw, "the model gave no parseable structured answer in two attempts"
+    store = WorkflowStore(tmp_path)
+    assert store.updates()[-1]["website"] == "delta"
+    path = tmp_path / "workflows" / "delta.txt"
+    if result.kept:
+        parsed = parse_workflows(path.read_text(), where=str(path))
+        assert parsed.problems == []
+        assert [w.name for w in parsed.workflows] == [w.name for w in result.kept]
+    for w in store.load("delta"):
+        assert len(w.steps) >= 2 and all(looks_like_action(s) for s in w.steps)
+        assert w.name not in WORKED_EXAMPLE_WORKFLOW_NAMES
+    assert len({w.name for w in store.load("delta")}) == len(store.load("delta"))
+
+
+def test_semantic_retrieval_with_real_embeddings(tmp_path: Path) -> None:
+    from graphs.models import get_embeddings
+
+    text, _ = extract_workflow_section((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
+    store = WorkflowStore(tmp_path)
+    store.save("delta", parse_workflows(text).workflows)
+    web, _ = extract_workflow_section((AWM / "webarena_prompt_one_shot.txt").read_text())
+    store.save("shopping", parse_workflows(web).workflows)
+    emb = get_embeddings("local")
+    cases = {
+        "enter the departure and arrival cities of my flight": "enter_flight_locations",
+        "look up my booking using the confirmation code": "find_trip",
+        "show all the orders I have placed": "find_all_orders",
+        "browse a product category in the store": "browse_products_in_a_specific_sub_category",
+    }
+    for query, expected in cases.items():
+        first = relevant_workflows_text(query, home=tmp_path, k=2, embeddings=emb).split("\n")[0]
+        assert first == f"## {expected}", (query, first)
