@@ -17,7 +17,8 @@ EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "workflows", help="induce, inspect and search workflow memory (AWM)",
+        "workflows",
+        help="induce, inspect and search workflow memory (AWM)",
         description="Workflows live in HOME/workflows/<website>.txt in AWM's text format; edit or "
         "delete them by hand at any time. Successful runs are recorded in HOME/trajectories/.",
     )
@@ -26,14 +27,23 @@ def register(subparsers: Any) -> None:
     common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     common.add_argument("--website", default=None, help="only this website's workflows")
 
-    induce = sub.add_parser("induce", parents=[common], help="learn workflows from examples or runs")
+    induce = sub.add_parser(
+        "induce", parents=[common], help="learn workflows from examples or runs"
+    )
     source = induce.add_mutually_exclusive_group(required=True)
-    source.add_argument("--offline", metavar="FILE",
-                        help="annotated examples: JSON list, or an AWM Mind2Web prompt .txt")
+    source.add_argument(
+        "--offline",
+        metavar="FILE",
+        help="annotated examples: JSON list, or an AWM Mind2Web prompt .txt",
+    )
     source.add_argument("--online", action="store_true", help="from recorded successful runs")
     induce.add_argument("--model", default="local", help="'local' or 'provider:model'")
-    induce.add_argument("--mode", choices=("rule", "llm"), default="rule",
-                        help="online: keep concrete runs (rule) or abstract them (llm)")
+    induce.add_argument(
+        "--mode",
+        choices=("rule", "llm"),
+        default="rule",
+        help="online: keep concrete runs (rule) or abstract them (llm)",
+    )
 
     sub.add_parser("list", parents=[common], help="every workflow")
     show = sub.add_parser("show", parents=[common], help="one workflow by name")
@@ -42,8 +52,11 @@ def register(subparsers: Any) -> None:
     search.add_argument("query")
     search.add_argument("--k", type=int, default=3, help="how many (default 3)")
     search.add_argument("--mode", choices=("random", "semantic"), default="semantic")
-    search.add_argument("--embedding-model", default="local",
-                        help="'local', 'hashing' (no model) or 'provider:model'")
+    search.add_argument(
+        "--embedding-model",
+        default="local",
+        help="'local', 'hashing' (no model) or 'provider:model'",
+    )
     delete = sub.add_parser("delete", parents=[common], help="delete a workflow by name")
     delete.add_argument("name")
     p.set_defaults(func=handle)
@@ -87,16 +100,24 @@ def _induce(args: argparse.Namespace) -> int:
         from memory.workflow_offline import induce_offline
 
         examples = _examples(args.offline)
-        report = induce_offline(examples, model=model, home=args.home, spec=args.model,
-                                website=args.website)
+        report = induce_offline(
+            examples, model=model, home=args.home, spec=args.model, website=args.website
+        )
         summary = report.summary()
     else:
         from memory.workflow_online import induce_online
 
-        results = induce_online(args.home, mode=args.mode, model=model, spec=args.model,
-                                website=args.website)
-        summary = {site: {"kept": [w.name for w in r.kept], "dropped": r.dropped,
-                          "trajectories_used": r.examples_used} for site, r in results.items()}
+        results = induce_online(
+            args.home, mode=args.mode, model=model, spec=args.model, website=args.website
+        )
+        summary = {
+            site: {
+                "kept": [w.name for w in r.kept],
+                "dropped": r.dropped,
+                "trajectories_used": r.examples_used,
+            }
+            for site, r in results.items()
+        }
         if not results:
             print("workflows induce: no successful runs recorded yet", file=sys.stderr)
     if args.json:
@@ -140,13 +161,21 @@ def _search(args: argparse.Namespace) -> int:
         from memory.embeddings import resolve_embeddings
 
         embeddings = resolve_embeddings(args.embedding_model)
-    hits = retrieve(args.query, home=args.home, k=args.k, mode=args.mode,
-                    embeddings=embeddings, website=args.website)
+    hits = retrieve(
+        args.query,
+        home=args.home,
+        k=args.k,
+        mode=args.mode,
+        embeddings=embeddings,
+        website=args.website,
+    )
     if args.json:
         print(json.dumps([{**h.workflow.to_json(), "score": round(h.score, 4)} for h in hits]))
     else:
         for h in hits:
-            print(f"{h.score:.3f}  {h.workflow.website}/{h.workflow.name}  {h.workflow.description}")
+            print(
+                f"{h.score:.3f}  {h.workflow.website}/{h.workflow.name}  {h.workflow.description}"
+            )
     return 0
 
 

@@ -66,9 +66,13 @@ class ArmReport:
     def summary(self) -> dict[str, Any]:
         n = max(self.tasks, 1)
         return {
-            "arm": self.name, "tasks": self.tasks, "successes": self.successes,
-            "success_rate": round(self.success_rate, 4), "mean_steps": round(self.steps / n, 2),
-            "total_tokens": self.tokens, "mean_tokens": round(self.tokens / n, 1),
+            "arm": self.name,
+            "tasks": self.tasks,
+            "successes": self.successes,
+            "success_rate": round(self.success_rate, 4),
+            "mean_steps": round(self.steps / n, 2),
+            "total_tokens": self.tokens,
+            "mean_tokens": round(self.tokens / n, 1),
             "prompts_with_workflows": self.prompts_with_workflows,
         }
 
@@ -95,14 +99,20 @@ class ExperimentReport:
         lines = [f"AWM comparison, model {self.model}", head]
         for arm in (self.baseline, self.with_workflows):
             s = arm.summary()
-            lines.append(f"{s['arm']:<16}{s['tasks']:>6}{s['successes']:>9}{s['success_rate']:>7.2f}"
-                         f"{s['mean_steps']:>8.1f}{s['total_tokens']:>10}")
+            lines.append(
+                f"{s['arm']:<16}{s['tasks']:>6}{s['successes']:>9}{s['success_rate']:>7.2f}"
+                f"{s['mean_steps']:>8.1f}{s['total_tokens']:>10}"
+            )
         return "\n".join(lines)
 
 
 def _run_arm(
-    name: str, tasks: Sequence[ExperimentTask], runner: Runner, model: str,
-    memory: Callable[[ExperimentTask], str], after: Callable[[ExperimentTask, RunOutcome], None],
+    name: str,
+    tasks: Sequence[ExperimentTask],
+    runner: Runner,
+    model: str,
+    memory: Callable[[ExperimentTask], str],
+    after: Callable[[ExperimentTask, RunOutcome], None],
 ) -> ArmReport:
     arm = ArmReport(name)
     for task in tasks:
@@ -114,9 +124,16 @@ def _run_arm(
         arm.steps += outcome.steps
         arm.tokens += outcome.tokens
         arm.prompts_with_workflows += int(bool(workflows))
-        arm.rows.append({"task": task.id, "success": outcome.success, "steps": outcome.steps,
-                         "tokens": outcome.tokens, "workflows_chars": len(workflows),
-                         "seconds": round(time.monotonic() - started, 2)})
+        arm.rows.append(
+            {
+                "task": task.id,
+                "success": outcome.success,
+                "steps": outcome.steps,
+                "tokens": outcome.tokens,
+                "workflows_chars": len(workflows),
+                "seconds": round(time.monotonic() - started, 2),
+            }
+        )
         after(task, outcome)
     return arm
 
@@ -146,8 +163,9 @@ def run_experiment(
         online = OnlineInduction(home, mode=induction, every=every, model=induce_model, spec=model)
 
     def memory(task: ExperimentTask) -> str:
-        return relevant_workflows_text(task.intent, home=home, k=k, embeddings=embeddings,
-                                       website=task.website)
+        return relevant_workflows_text(
+            task.intent, home=home, k=k, embeddings=embeddings, website=task.website
+        )
 
     def after(task: ExperimentTask, outcome: RunOutcome) -> None:
         if online is None or outcome.trajectory is None:
@@ -162,8 +180,9 @@ def run_experiment(
     return ExperimentReport(model, baseline, with_wf, len(WorkflowStore(home).load()), str(home))
 
 
-def load_webarena_tasks(path: str | Path, *, limit: int | None = None,
-                        sites: Sequence[str] = ()) -> list[ExperimentTask]:
+def load_webarena_tasks(
+    path: str | Path, *, limit: int | None = None, sites: Sequence[str] = ()
+) -> list[ExperimentTask]:
     """WebArena task configs (e.g. test.raw.json) as experiment tasks, in file order."""
     configs = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(configs, list):
@@ -173,8 +192,15 @@ def load_webarena_tasks(path: str | Path, *, limit: int | None = None,
         site = (c.get("sites") or ["general"])[0]
         if sites and site not in sites:
             continue
-        out.append(ExperimentTask(id=str(c["task_id"]), intent=c["intent"], website=site,
-                                  template_id=str(c.get("intent_template_id")), config=c))
+        out.append(
+            ExperimentTask(
+                id=str(c["task_id"]),
+                intent=c["intent"],
+                website=site,
+                template_id=str(c.get("intent_template_id")),
+                config=c,
+            )
+        )
     return out[:limit] if limit else out
 
 
@@ -190,11 +216,16 @@ def load_runner(path: str) -> Runner:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m evals.awm_experiment", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m evals.awm_experiment",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--tasks", required=True, help="WebArena task configs (JSON list)")
     p.add_argument("--runner", required=True, help="package.module:function that runs one task")
-    p.add_argument("--model", default="local", help="any model string ('local', 'openai:gpt-4o', …)")
+    p.add_argument(
+        "--model", default="local", help="any model string ('local', 'openai:gpt-4o', …)"
+    )
     p.add_argument("--limit", type=int, default=None)
     p.add_argument("--sites", nargs="*", default=[], help="only tasks of these sites")
     p.add_argument("--k", type=int, default=3, help="workflows per prompt")
@@ -217,9 +248,16 @@ def main(argv: list[str] | None = None) -> int:
 
             induce_model = get_chat_model(args.model)
         home = args.home or str(Path("tmp") / "experiments" / f"awm-{int(time.time())}")
-        report = run_experiment(tasks, runner, model=args.model, home=home, k=args.k,
-                                embeddings=embeddings, induction=args.induction,
-                                induce_model=induce_model)
+        report = run_experiment(
+            tasks,
+            runner,
+            model=args.model,
+            home=home,
+            k=args.k,
+            embeddings=embeddings,
+            induction=args.induction,
+            induce_model=induce_model,
+        )
     except (ValueError, OSError, ImportError) as exc:
         print(f"awm_experiment: {exc}", file=sys.stderr)
         return 2

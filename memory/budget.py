@@ -177,5 +177,7 @@ def pack(
     result.text, result.memory_tokens = text, memory_tokens
     result.tokens = fixed + memory_tokens
     for label, items in result.used.items():
-        log.info("using %d / %d %s within the token budget", len(items), result.candidates[label], label)
+        log.info(
+            "using %d / %d %s within the token budget", len(items), result.candidates[label], label
+        )
     return result

@@ -22,7 +22,14 @@ _CALL_NAME = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(")
 _BRACKET = re.compile(r"^\s*([a-z_]+)(?:\s*\[([^\]]*)\])?")  # WebArena: `type [12] [text] [1]`
 MAX_OBSERVATION = 2000
 # Actions whose first argument is always content, never a location on the page.
-VALUE_FIRST_ARG = {"send_msg_to_user", "answer", "stop", "report_infeasible", "web_search", "search"}
+VALUE_FIRST_ARG = {
+    "send_msg_to_user",
+    "answer",
+    "stop",
+    "report_infeasible",
+    "web_search",
+    "search",
+}
 _THINK_ACTION = re.compile(r"<think>\s*(.*?)\s*</think>\s*<action>\s*(.*?)\s*</action>", re.S)
 
 
@@ -81,7 +88,10 @@ def trajectory_from_tool_steps(
         task=task,
         website=website,
         steps=[
-            Step(str(s.get("observation", ""))[:MAX_OBSERVATION], action_from_tool_call(s["tool"], s.get("args") or {}))
+            Step(
+                str(s.get("observation", ""))[:MAX_OBSERVATION],
+                action_from_tool_call(s["tool"], s.get("args") or {}),
+            )
             for s in steps
         ],
         success=success,
@@ -110,8 +120,14 @@ def trajectory_from_web_steps(
             continue
         action = d["action"] + (f"  # {d['target']}" if d.get("target") else "")
         out.append(Step(str(d.get("observation", ""))[:MAX_OBSERVATION], action))
-    return Trajectory(task=task, website=website, steps=out, success=success,
-                      template_id=template_id, judged_by=judged_by)
+    return Trajectory(
+        task=task,
+        website=website,
+        steps=out,
+        success=success,
+        template_id=template_id,
+        judged_by=judged_by,
+    )
 
 
 class TrajectoryLog:
@@ -130,7 +146,11 @@ class TrajectoryLog:
     def load(self, website: str | None = None, *, successful_only: bool = True) -> list[Trajectory]:
         if not self.dir.is_dir():
             return []
-        paths = [self.dir / f"{slugify(website)}.jsonl"] if website else sorted(self.dir.glob("*.jsonl"))
+        paths = (
+            [self.dir / f"{slugify(website)}.jsonl"]
+            if website
+            else sorted(self.dir.glob("*.jsonl"))
+        )
         out: list[Trajectory] = []
         for path in paths:
             if not path.exists():
@@ -178,7 +198,11 @@ def abstract_action(action: str) -> str:
         name, first = bracket.group(1), bracket.group(2)
         if first is None:
             return name
-        return f"{name} [_]" if name in VALUE_FIRST_ARG or _is_free_text(first) else f"{name} [{first}]"
+        return (
+            f"{name} [_]"
+            if name in VALUE_FIRST_ARG or _is_free_text(first)
+            else f"{name} [{first}]"
+        )
     name = name_match.group(1)
     try:
         call = ast.parse(text, mode="eval").body

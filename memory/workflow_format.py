@@ -62,7 +62,7 @@ def _group_steps(lines: list[tuple[int, str]]) -> tuple[list[str], str | None]:
     """Lines → steps; <think>…</action> spans become one step. Returns (steps, problem)."""
     steps: list[str] = []
     pending: list[str] = []
-    for lineno, line in lines:
+    for _lineno, line in lines:
         stripped = line.strip()
         if pending or stripped.startswith(("<think>", "<action>")):
             pending.append(line.rstrip())

@@ -29,7 +29,9 @@ class WorkflowDraft(BaseModel):
     """One workflow as the model writes it in structured mode (bounded for small models)."""
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]{2,38}$", description="snake_case name")
-    description: str = Field(max_length=120, description="one sentence: where it starts, what it does")
+    description: str = Field(
+        max_length=120, description="one sentence: where it starts, what it does"
+    )
     steps: list[Annotated[str, Field(max_length=90)]] = Field(
         min_length=2, max_length=4, description="action lines with {placeholders}"
     )
@@ -41,9 +43,8 @@ class WorkflowDrafts(BaseModel):
 
 # A grammar for Mind2Web action lines, so even a tiny model can only write well-formed steps.
 _TEXT = r'[^"\\\n]'  # any character that needs no JSON escaping: the grammar emits it verbatim
-MIND2WEB_STEP = (
-    rf"^\[[a-z]{{1,12}}\]  {_TEXT}{{1,60}} -> (CLICK|TYPE: {_TEXT}{{1,30}}|SELECT: {_TEXT}{{1,30}})$"
-)
+_VALUE = rf"{_TEXT}{{1,30}}"
+MIND2WEB_STEP = rf"^\[[a-z]{{1,12}}\]  {_TEXT}{{1,60}} -> (CLICK|TYPE: {_VALUE}|SELECT: {_VALUE})$"
 
 
 class Mind2WebDraft(WorkflowDraft):
@@ -103,7 +104,13 @@ def filter_workflows(
 def drafts_to_text(drafts: WorkflowDrafts) -> str:
     """Structured answer → AWM text, so it goes through the same parser as text answers."""
     blocks = [
-        "\n".join([f"## {d.name}", " ".join(d.description.split()), *[" ".join(s.split()) for s in d.steps]])
+        "\n".join(
+            [
+                f"## {d.name}",
+                " ".join(d.description.split()),
+                *[" ".join(s.split()) for s in d.steps],
+            ]
+        )
         for d in drafts.workflows
     ]
     return "\n\n".join(blocks)

@@ -76,8 +76,13 @@ def mind2web_prompt_examples(text: str) -> list[dict[str, Any]]:
         lines = chunk.splitlines()
         actions = [ln for ln in lines[1:] if ln.strip() and ln.strip() != "Actions:"]
         out.append(
-            {"domain": domain, "subdomain": subdomain, "website": website,
-             "task": lines[0].strip(), "actions": actions}
+            {
+                "domain": domain,
+                "subdomain": subdomain,
+                "website": website,
+                "task": lines[0].strip(),
+                "actions": actions,
+            }
         )
     return out
 
@@ -154,13 +159,22 @@ def induce_offline(
                 )
                 sources = [str(e.template_id) for e in site_examples if e.template_id is not None]
                 for w in result.kept:
-                    w.provenance = Provenance(website=site, domain=domain, origin="offline", sources=sources)
+                    w.provenance = Provenance(
+                        website=site, domain=domain, origin="offline", sources=sources
+                    )
                 added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
-                store.log_update({
-                    "mode": "offline", "website": site, "added": added, "updated": updated,
-                    "kept": [w.name for w in result.kept], "dropped": result.dropped,
-                    "examples_used": result.examples_used, "examples_total": result.examples_total,
-                })
+                store.log_update(
+                    {
+                        "mode": "offline",
+                        "website": site,
+                        "added": added,
+                        "updated": updated,
+                        "kept": [w.name for w in result.kept],
+                        "dropped": result.dropped,
+                        "examples_used": result.examples_used,
+                        "examples_total": result.examples_total,
+                    }
+                )
                 report.per_website[site] = result
     if website and website not in report.per_website:
         raise ValueError(f"no examples for website {website!r}")

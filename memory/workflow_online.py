@@ -17,7 +17,11 @@ from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
 from memory.workflow_induction import InductionResult, filter_workflows, induce
 from memory.workflow_types import Provenance, Workflow, slugify
 from memory.workflows import WorkflowStore
-from prompts.workflows import ONLINE_INSTRUCTION, ONLINE_WORKED_EXAMPLE, ONLINE_WORKED_EXAMPLE_WORKFLOW_NAMES
+from prompts.workflows import (
+    ONLINE_INSTRUCTION,
+    ONLINE_WORKED_EXAMPLE,
+    ONLINE_WORKED_EXAMPLE_WORKFLOW_NAMES,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +35,9 @@ def _one_line(text: str) -> str:
 
 def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
     n, t = numbered
-    return "\n".join([f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)])
+    return "\n".join(
+        [f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)]
+    )
 
 
 def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
@@ -50,12 +56,19 @@ def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
 
 
 def _induce_site(
-    store: WorkflowStore, site: str, trajs: list[Trajectory], mode: str, model: Any, spec: str | None
+    store: WorkflowStore,
+    site: str,
+    trajs: list[Trajectory],
+    mode: str,
+    model: Any,
+    spec: str | None,
 ) -> InductionResult:
     existing = store.load(site)
     if mode == "rule":
         kept, dropped = filter_workflows(rule_workflows(trajs), existing=existing)
-        return InductionResult(kept=kept, dropped=dropped, examples_used=len(trajs), examples_total=len(trajs))
+        return InductionResult(
+            kept=kept, dropped=dropped, examples_used=len(trajs), examples_total=len(trajs)
+        )
     # LLM mode re-induces from every success so far (as AWM did); its own earlier workflows
     # are replaced by name rather than counted as duplicates.
     others = [w for w in existing if w.provenance.origin != "online-llm"]
@@ -97,11 +110,18 @@ def induce_online(
         unique = deduplicate(trajs)
         result = _induce_site(store, site, unique, mode, model, spec)
         added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
-        store.log_update({
-            "mode": f"online-{mode}", "website": site, "added": added, "updated": updated,
-            "trajectories": len(trajs), "after_dedup": len(unique),
-            "kept": [w.name for w in result.kept], "dropped": result.dropped,
-        })
+        store.log_update(
+            {
+                "mode": f"online-{mode}",
+                "website": site,
+                "added": added,
+                "updated": updated,
+                "trajectories": len(trajs),
+                "after_dedup": len(unique),
+                "kept": [w.name for w in result.kept],
+                "dropped": result.dropped,
+            }
+        )
         results[site] = result
     return results
 
@@ -110,11 +130,23 @@ class OnlineInduction:
     """Call `after_run(trajectory)` when a run ends; memory updates every `every` successes."""
 
     def __init__(
-        self, home: str | Path, *, mode: str = "rule", every: int = 1, model: Any = None, spec: str | None = None
+        self,
+        home: str | Path,
+        *,
+        mode: str = "rule",
+        every: int = 1,
+        model: Any = None,
+        spec: str | None = None,
     ) -> None:
         if every < 1:
             raise ValueError("every must be >= 1")
-        self.home, self.mode, self.every, self.model, self.spec = Path(home), mode, every, model, spec
+        self.home, self.mode, self.every, self.model, self.spec = (
+            Path(home),
+            mode,
+            every,
+            model,
+            spec,
+        )
         self.log = TrajectoryLog(home)
         self._state_path = self.log.dir / "state.json"
 

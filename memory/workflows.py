@@ -125,7 +125,9 @@ class WorkflowStore:
             old = current.get(w.name)
             if old is not None:
                 w.provenance.created = old.provenance.created
-                w.provenance.sources = sorted(set(old.provenance.sources) | set(w.provenance.sources))
+                w.provenance.sources = sorted(
+                    set(old.provenance.sources) | set(w.provenance.sources)
+                )
                 w.provenance.updated = now_iso()
                 updated += 1
             else:

@@ -77,7 +77,7 @@ WORKED_EXAMPLE_WORKFLOW_NAMES = (
 ONLINE_INSTRUCTION = """\
 <role>You read the agent's own successful runs and write down the reusable routines in them.</role>
 
-<input>Each run below has its task and, in order, what the agent noted and the action it took.</input>
+<input>Each run below has its task and, in order, the actions the agent took.</input>
 
 <what_to_write>
 Write each routine that helps with similar tasks as a workflow:

@@ -27,8 +27,10 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path) -> None:
     report = induce_offline(examples, model=model, home=tmp_path, spec="local")
     elapsed = time.monotonic() - started
     result = report.per_website["delta"]
-    print(f"\ninduced in {elapsed:.1f}s, examples {result.examples_used}/{result.examples_total}; "
-          f"kept {[w.name for w in result.kept]}; dropped {result.dropped}\n{result.raw}")
+    print(
+        f"\ninduced in {elapsed:.1f}s, examples {result.examples_used}/{result.examples_total}; "
+        f"kept {[w.name for w in result.kept]}; dropped {result.dropped}\n{result.raw}"
+    )
     assert result.examples_used >= 1
     assert result.raw, "the model gave no parseable structured answer in two attempts"
     store = WorkflowStore(tmp_path)

@@ -27,11 +27,23 @@ def fake_runner(task: ExperimentTask, *, model: str, workflows: str) -> RunOutco
     helped = f"goto({start!r})" in workflows
     success = helped or int(task.id) % 3 == 0
     steps = 2 if helped else 5
-    traj = Trajectory(task=task.intent, website="", success=success, steps=[
-        Step("home page", f"goto({start!r})"), Step("menu", "click('12')"),
-        Step("result", "send_msg_to_user('done')")])
-    return RunOutcome(success=success, steps=steps, tokens=100 + len(workflows) // 4,
-                      trajectory=traj, answer=model)
+    traj = Trajectory(
+        task=task.intent,
+        website="",
+        success=success,
+        steps=[
+            Step("home page", f"goto({start!r})"),
+            Step("menu", "click('12')"),
+            Step("result", "send_msg_to_user('done')"),
+        ],
+    )
+    return RunOutcome(
+        success=success,
+        steps=steps,
+        tokens=100 + len(workflows) // 4,
+        trajectory=traj,
+        answer=model,
+    )
 
 
 def test_two_arms_on_real_tasks(tmp_path: Path) -> None:
@@ -63,11 +75,26 @@ def test_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -
     (tmp_path / "my_runner.py").write_text(
         "from evals.awm_experiment import RunOutcome\n"
         "def run(task, *, model, workflows):\n"
-        "    return RunOutcome(success=True, steps=1, tokens=7)\n")
+        "    return RunOutcome(success=True, steps=1, tokens=7)\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     out = tmp_path / "r.json"
-    code = main(["--tasks", str(TASKS), "--limit", "3", "--runner", "my_runner:run",
-                 "--model", "openai:gpt-4o-mini", "--home", str(tmp_path / "mem"), "--out", str(out)])
+    code = main(
+        [
+            "--tasks",
+            str(TASKS),
+            "--limit",
+            "3",
+            "--runner",
+            "my_runner:run",
+            "--model",
+            "openai:gpt-4o-mini",
+            "--home",
+            str(tmp_path / "mem"),
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     report = json.loads(out.read_text())
     assert report["model"] == "openai:gpt-4o-mini"

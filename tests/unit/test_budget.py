@@ -35,12 +35,26 @@ def test_never_exceeds_budget(count) -> None:
     for _ in range(300):
         system, query = _text(rng, rng.randint(0, 80)), _text(rng, rng.randint(0, 80))
         groups = [
-            MemoryGroup("workflows", [_text(rng, rng.randint(1, 120)) for _ in range(rng.randint(0, 12))], str),
-            MemoryGroup("exemplars", [_text(rng, rng.randint(1, 200)) for _ in range(rng.randint(0, 12))], str),
+            MemoryGroup(
+                "workflows",
+                [_text(rng, rng.randint(1, 120)) for _ in range(rng.randint(0, 12))],
+                str,
+            ),
+            MemoryGroup(
+                "exemplars",
+                [_text(rng, rng.randint(1, 200)) for _ in range(rng.randint(0, 12))],
+                str,
+            ),
         ]
         window, reserve = rng.randint(50, 2000), rng.randint(0, 200)
-        r = pack(groups, system=system, query=query, context_window=window,
-                 response_reserve=reserve, count=count)
+        r = pack(
+            groups,
+            system=system,
+            query=query,
+            context_window=window,
+            response_reserve=reserve,
+            count=count,
+        )
         real = count(system) + count(query) + 16 + (count(r.text) if r.text else 0)
         if r.fits:
             assert real <= window - reserve
@@ -63,16 +77,28 @@ def test_uses_at_least_90_percent_when_enough_candidates(count) -> None:
             items.append(_text(rng, rng.randint(max(1, cap // 8), max(1, cap // 2))))
             total += count(items[-1])
         assert max(count(i) for i in items) <= cap
-        r = pack([MemoryGroup("exemplars", items, str)], system=system, query=query,
-                 context_window=window, response_reserve=100, count=count)
+        r = pack(
+            [MemoryGroup("exemplars", items, str)],
+            system=system,
+            query=query,
+            context_window=window,
+            response_reserve=100,
+            count=count,
+        )
         assert r.memory_tokens >= 0.9 * r.available, (r.memory_tokens, r.available)
 
 
 def test_workflows_first_then_exemplars_and_counts() -> None:
     wf = MemoryGroup("workflows", [{"n": "w1"}, {"n": "w2"}], lambda d: f"## {d['n']} " + "x " * 10)
     ex = MemoryGroup("exemplars", ["e " * 10] * 5, str)
-    r = pack([wf, ex], system="sys", query="q", context_window=16 + 2 + 11 * 2 + 10 * 2 + 5,
-             response_reserve=0, count=words)
+    r = pack(
+        [wf, ex],
+        system="sys",
+        query="q",
+        context_window=16 + 2 + 11 * 2 + 10 * 2 + 5,
+        response_reserve=0,
+        count=words,
+    )
     assert [d["n"] for d in r.used["workflows"]] == ["w1", "w2"]
     assert len(r.used["exemplars"]) == 2
     assert r.counts() == {"workflows": "2/2", "exemplars": "2/5"}
@@ -80,8 +106,14 @@ def test_workflows_first_then_exemplars_and_counts() -> None:
 
 
 def test_over_budget_fixed_part_is_reported() -> None:
-    r = pack([MemoryGroup("x", ["a"], str)], system="a " * 100, query="b", context_window=50,
-             response_reserve=10, count=words)
+    r = pack(
+        [MemoryGroup("x", ["a"], str)],
+        system="a " * 100,
+        query="b",
+        context_window=50,
+        response_reserve=10,
+        count=words,
+    )
     assert not r.fits and r.used == {"x": []}
 
 

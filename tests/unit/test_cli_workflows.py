@@ -51,13 +51,30 @@ def test_induce_offline_list_show_search_delete(home: Path, capsys: pytest.Captu
     assert json.loads(capsys.readouterr().out)["delta"]["kept"] == ["enter_route", "pick_trip_type"]
     assert run(home, "list", "--json") == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed[0] == {"name": "enter_route", "website": "delta",
-                         "description": "On the Delta booking page, this workflow enters the origin and destination.",
-                         "steps": ["[textbox]  Origin City or Airport -> TYPE: {origin}",
-                                   "[textbox]  Destination City or Airport -> TYPE: {destination}"]}
+    assert listed[0] == {
+        "name": "enter_route",
+        "website": "delta",
+        "description": ANSWER.splitlines()[1],
+        "steps": [
+            "[textbox]  Origin City or Airport -> TYPE: {origin}",
+            "[textbox]  Destination City or Airport -> TYPE: {destination}",
+        ],
+    }
     assert run(home, "show", "pick_trip_type") == 0
     assert "## pick_trip_type\nOn the Delta" in capsys.readouterr().out
-    assert run(home, "search", "one-way trip type", "--k", "1", "--embedding-model", "hashing", "--json") == 0
+    assert (
+        run(
+            home,
+            "search",
+            "one-way trip type",
+            "--k",
+            "1",
+            "--embedding-model",
+            "hashing",
+            "--json",
+        )
+        == 0
+    )
     assert [h["name"] for h in json.loads(capsys.readouterr().out)] == ["pick_trip_type"]
     assert run(home, "search", "x", "--mode", "random", "--k", "5", "--json") == 0
     assert len(json.loads(capsys.readouterr().out)) == 2
@@ -71,13 +88,23 @@ def test_induce_offline_json_file_and_bad_input(home: Path, tmp_path: Path, caps
     bad.write_text('{"not": "a list"}')
     assert run(home, "induce", "--offline", str(bad)) == 2
     err = capsys.readouterr().err
-    assert err.startswith("workflows induce: ") and "expected a JSON list" in err and err.count("\n") == 1
+    assert (
+        err.startswith("workflows induce: ")
+        and "expected a JSON list" in err
+        and err.count("\n") == 1
+    )
 
 
 def test_induce_online_rule(home: Path, capsys) -> None:
     log = TrajectoryLog(home)
-    log.record(Trajectory(task="Open my orders", website="shopping", success=True,
-                          steps=[Step("", "click('227')"), Step("", "click('1843')")]))
+    log.record(
+        Trajectory(
+            task="Open my orders",
+            website="shopping",
+            success=True,
+            steps=[Step("", "click('227')"), Step("", "click('1843')")],
+        )
+    )
     assert run(home, "induce", "--online", "--json") == 0
     assert json.loads(capsys.readouterr().out)["shopping"]["kept"] == ["open_my_orders"]
     assert run(home, "list") == 0

@@ -33,10 +33,18 @@ def configs() -> list[dict]:
 def test_abstract_action_keeps_type_and_first_argument() -> None:
     assert abstract_action("fill('456', 'hello')") == "fill('456')"
     assert abstract_action("click('227')") == "click('227')"
-    assert abstract_action("send_msg_to_user('The earliest purchase date is 3/2/22.')") == "send_msg_to_user(_)"
+    assert (
+        abstract_action("send_msg_to_user('The earliest purchase date is 3/2/22.')")
+        == "send_msg_to_user(_)"
+    )
     assert abstract_action("send_msg_to_user('0')") == "send_msg_to_user(_)"
-    assert abstract_action("[textbox]  Origin City -> TYPE: Seattle") == "TYPE [textbox] Origin City"
-    assert abstract_action(action_from_tool_call("web_search", {"query": "capital of France"})) == "web_search(_)"
+    assert (
+        abstract_action("[textbox]  Origin City -> TYPE: Seattle") == "TYPE [textbox] Origin City"
+    )
+    assert (
+        abstract_action(action_from_tool_call("web_search", {"query": "capital of France"}))
+        == "web_search(_)"
+    )
     assert abstract_action("goto('http://x/a-long-path')") == "goto('http://x/a-long-path')"
     assert abstract_action("type('q', 'a b')") == "type('q')"
     assert abstract_action("scroll(") == "scroll(?)"
@@ -76,16 +84,25 @@ def test_webarena_one_shot_trajectories() -> None:
     assert trajs[0].steps[0].observation.startswith("To find the date of the first purchase")
     assert abstract_trajectory(trajs[2]) == "click('227')_click('1843')_send_msg_to_user(_)"
     # the same route with another answer is a duplicate; a different route is not
-    again = Trajectory(task="Get my latest order number", website="shopping", success=True,
-                       steps=[Step("", "click('227')"), Step("", "click('1843')"),
-                              Step("", "send_msg_to_user('000000171')")])
+    again = Trajectory(
+        task="Get my latest order number",
+        website="shopping",
+        success=True,
+        steps=[
+            Step("", "click('227')"),
+            Step("", "click('1843')"),
+            Step("", "send_msg_to_user('000000171')"),
+        ],
+    )
     unique = dedup_by_abstract([*trajs, again])
     assert [t.task for t in unique] == [t.task for t in trajs]
 
 
 def test_log_records_and_loads(tmp_path: Path) -> None:
     log = TrajectoryLog(tmp_path)
-    ok = Trajectory(task="t", website="Shopping Admin", steps=[Step("o", "click('1')")], success=True)
+    ok = Trajectory(
+        task="t", website="Shopping Admin", steps=[Step("o", "click('1')")], success=True
+    )
     bad = Trajectory(task="u", website="Shopping Admin", steps=[], success=False, template_id="7")
     log.record(ok)
     log.record(bad)
@@ -108,13 +125,41 @@ def test_webarena_bracket_actions_and_converters() -> None:
     assert looks_like_action("click [42]  # button 'Submit'") and looks_like_action("go_back")
     assert not looks_like_action("Click the submit button")
     tool = trajectory_from_tool_steps(
-        "capital of France", [{"tool": "web_search", "args": {"query": "capital of France"},
-                               "observation": "Paris is..."}], website="general", success=True)
+        "capital of France",
+        [
+            {
+                "tool": "web_search",
+                "args": {"query": "capital of France"},
+                "observation": "Paris is...",
+            }
+        ],
+        website="general",
+        success=True,
+    )
     assert tool.steps[0].action == "web_search('capital of France')"
     assert abstract_trajectory(tool) == "web_search(_)"
-    web = trajectory_from_web_steps("buy", [
-        {"index": 0, "observation": "tree", "url": "u", "raw": "r", "action": "click [3]",
-         "valid": True, "target": "link 'Orders'"},
-        {"index": 1, "observation": "tree", "url": "u", "raw": "??", "action": None, "valid": False},
-    ], website="shopping", success=True)
+    web = trajectory_from_web_steps(
+        "buy",
+        [
+            {
+                "index": 0,
+                "observation": "tree",
+                "url": "u",
+                "raw": "r",
+                "action": "click [3]",
+                "valid": True,
+                "target": "link 'Orders'",
+            },
+            {
+                "index": 1,
+                "observation": "tree",
+                "url": "u",
+                "raw": "??",
+                "action": None,
+                "valid": False,
+            },
+        ],
+        website="shopping",
+        success=True,
+    )
     assert [s.action for s in web.steps] == ["click [3]  # link 'Orders'"]

@@ -14,8 +14,11 @@ from memory.workflow_format import (
 )
 
 AWM = Path(__file__).resolve().parents[3] / "shared" / "data" / "awm"
-FILES = ["mind2web_prompt_one_shot_action.txt", "mind2web_prompt_one_shot_abstract.txt",
-         "webarena_prompt_one_shot.txt"]
+FILES = [
+    "mind2web_prompt_one_shot_action.txt",
+    "mind2web_prompt_one_shot_abstract.txt",
+    "webarena_prompt_one_shot.txt",
+]
 
 
 def _section(name: str) -> tuple[str, int]:
@@ -38,7 +41,11 @@ def test_mind2web_action_file_is_reproduced_byte_for_byte() -> None:
     text, _ = _section("mind2web_prompt_one_shot_action.txt")
     parsed = parse_workflows(text)
     assert [w.name for w in parsed.workflows] == [
-        "enter_flight_locations", "select_oneway_trip", "select_date_for_travel", "find_trip"]
+        "enter_flight_locations",
+        "select_oneway_trip",
+        "select_date_for_travel",
+        "find_trip",
+    ]
     assert format_workflows(parsed.workflows) == text.strip("\n")
     first = parsed.workflows[0]
     assert first.steps[1] == "[textbox]  Origin City or Airport -> TYPE: {your-origin-city}"
@@ -48,9 +55,11 @@ def test_mind2web_action_file_is_reproduced_byte_for_byte() -> None:
 def test_webarena_workflows_keep_think_action_blocks_as_steps() -> None:
     text, _ = _section("webarena_prompt_one_shot.txt")
     ws = parse_workflows(text).workflows
-    assert [w.name for w in ws] == ["find_all_orders",
-                                    "obtain_order_information_such_as_date_or_order_number",
-                                    "browse_products_in_a_specific_sub_category"]
+    assert [w.name for w in ws] == [
+        "find_all_orders",
+        "obtain_order_information_such_as_date_or_order_number",
+        "browse_products_in_a_specific_sub_category",
+    ]
     assert ws[0].description == "Find all orders"
     assert [len(w.steps) for w in ws] == [2, 1, 3]
     assert ws[0].steps[0].startswith("<think>") and ws[0].steps[0].endswith("</action>")
@@ -58,25 +67,27 @@ def test_webarena_workflows_keep_think_action_blocks_as_steps() -> None:
 
 
 def test_malformed_blocks_are_skipped_with_their_line() -> None:
-    text = "\n".join([
-        "## good_one",                      # 1
-        "Does a thing.",                    # 2
-        "[button]  Go -> CLICK",            # 3
-        "[link]  Next -> CLICK",            # 4
-        "",                                 # 5
-        "## no_description",                # 6
-        "[button]  Go -> CLICK",            # 7
-        "",                                 # 8
-        "## no_steps",                      # 9
-        "Only a description.",              # 10
-        "",                                 # 11
-        "## Query 1: an example, not a workflow",  # 12
-        "Actions:",                         # 13
-        "## unclosed",                      # 14
-        "Thinks.",                          # 15
-        "<think>",                          # 16
-        "hmm",                              # 17
-    ])
+    text = "\n".join(
+        [
+            "## good_one",  # 1
+            "Does a thing.",  # 2
+            "[button]  Go -> CLICK",  # 3
+            "[link]  Next -> CLICK",  # 4
+            "",  # 5
+            "## no_description",  # 6
+            "[button]  Go -> CLICK",  # 7
+            "",  # 8
+            "## no_steps",  # 9
+            "Only a description.",  # 10
+            "",  # 11
+            "## Query 1: an example, not a workflow",  # 12
+            "Actions:",  # 13
+            "## unclosed",  # 14
+            "Thinks.",  # 15
+            "<think>",  # 16
+            "hmm",  # 17
+        ]
+    )
     result = parse_workflows(text, where="site.txt")
     assert [w.name for w in result.workflows] == ["good_one"]
     assert any(p.startswith("site.txt:7:") and "description" in p for p in result.problems)

@@ -78,11 +78,16 @@ class TextModel:
 class StructuredModel(TextModel):
     def with_structured_output(self, schema: type) -> Any:
         assert issubclass(schema, WorkflowDrafts)
-        drafts = WorkflowDrafts(workflows=[
-            WorkflowDraft(name="pick_trip_type", description="Sets one-way.",
-                          steps=["[combobox]  Trip Type -> CLICK", "[option]  {trip-type} -> CLICK"]),
-            WorkflowDraft(name="junk", description="Not actions.", steps=["hello", "world"]),
-        ])
+        drafts = WorkflowDrafts(
+            workflows=[
+                WorkflowDraft(
+                    name="pick_trip_type",
+                    description="Sets one-way.",
+                    steps=["[combobox]  Trip Type -> CLICK", "[option]  {trip-type} -> CLICK"],
+                ),
+                WorkflowDraft(name="junk", description="Not actions.", steps=["hello", "world"]),
+            ]
+        )
         return RunnableLambda(lambda p: (self.prompts.append(str(p)), drafts)[1])
 
 
@@ -92,9 +97,13 @@ def delta_examples() -> list[Example]:
     return [Example.model_validate(d) for d in data]
 
 
-def test_mind2web_loader_reads_the_real_examples(delta_examples: list[Example], tmp_path: Path) -> None:
+def test_mind2web_loader_reads_the_real_examples(
+    delta_examples: list[Example], tmp_path: Path
+) -> None:
     assert len(delta_examples) == 4
-    assert {(e.domain, e.subdomain, e.website) for e in delta_examples} == {("Travel", "Airlines", "delta")}
+    assert {(e.domain, e.subdomain, e.website) for e in delta_examples} == {
+        ("Travel", "Airlines", "delta")
+    }
     assert delta_examples[1].actions[0] == "[tab]  MY TRIPS -> CLICK"
     assert [len(e.actions) for e in delta_examples] == [14, 7, 11, 15]
     path = tmp_path / "ex.json"
@@ -107,7 +116,13 @@ def test_mind2web_loader_reads_the_real_examples(delta_examples: list[Example], 
 
 def test_load_examples_names_the_bad_example(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
-    good = {"domain": "d", "subdomain": "s", "website": "w", "task": "t", "actions": ["[a]  b -> CLICK"]}
+    good = {
+        "domain": "d",
+        "subdomain": "s",
+        "website": "w",
+        "task": "t",
+        "actions": ["[a]  b -> CLICK"],
+    }
     path.write_text(json.dumps([good, {**good, "actions": ["click the button"]}]))
     with pytest.raises(ValueError, match=r"example 1: .*not a Mind2Web line"):
         load_examples(path)
@@ -115,10 +130,17 @@ def test_load_examples_names_the_bad_example(tmp_path: Path) -> None:
 
 def test_grouping_is_domain_subdomain_website() -> None:
     mk = lambda d, s, w: Example(domain=d, subdomain=s, website=w, task="t", actions=[])  # noqa: E731
-    tree = group_examples([mk("Travel", "Airlines", "delta"), mk("Travel", "Airlines", "united"),
-                           mk("Shopping", "General", "amazon"), mk("Travel", "Airlines", "delta")])
-    assert {k: {s: {w: len(v) for w, v in ws.items()} for s, ws in ss.items()} for k, ss in tree.items()} == {
-        "Travel": {"Airlines": {"delta": 2, "united": 1}}, "Shopping": {"General": {"amazon": 1}}}
+    tree = group_examples(
+        [
+            mk("Travel", "Airlines", "delta"),
+            mk("Travel", "Airlines", "united"),
+            mk("Shopping", "General", "amazon"),
+            mk("Travel", "Airlines", "delta"),
+        ]
+    )
+    assert {
+        k: {s: {w: len(v) for w, v in ws.items()} for s, ws in ss.items()} for k, ss in tree.items()
+    } == {"Travel": {"Airlines": {"delta": 2, "united": 1}}, "Shopping": {"General": {"amazon": 1}}}
 
 
 def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_path: Path) -> None:
@@ -130,8 +152,13 @@ def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_
     result = report.per_website["delta"]
     assert [w.name for w in result.kept] == ["enter_route"]
     reasons = " | ".join(result.dropped)
-    for why in ("copied from the worked example", "fewer than two steps", "duplicate",
-                "a step is not an action", "lacks a one-line description"):
+    for why in (
+        "copied from the worked example",
+        "fewer than two steps",
+        "duplicate",
+        "a step is not an action",
+        "lacks a one-line description",
+    ):
         assert why in reasons
     saved = WorkflowStore(tmp_path).load("delta")
     assert [w.name for w in saved] == ["enter_route"] and saved[0].provenance.origin == "offline"
@@ -143,12 +170,18 @@ def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_
 def test_offline_structured_mode_for_local(delta_examples: list[Example], tmp_path: Path) -> None:
     report = induce_offline(delta_examples, model=StructuredModel(), home=tmp_path, spec="local")
     assert [w.name for w in report.per_website["delta"].kept] == ["pick_trip_type"]
-    assert (tmp_path / "workflows" / "delta.txt").read_text().startswith("## pick_trip_type\nSets one-way.\n")
+    assert (
+        (tmp_path / "workflows" / "delta.txt")
+        .read_text()
+        .startswith("## pick_trip_type\nSets one-way.\n")
+    )
 
 
 def test_prompt_holds_only_what_fits(delta_examples: list[Example], tmp_path: Path) -> None:
     model = TextModel(window=1300)  # room for the instructions and about two examples
-    result = induce_offline(delta_examples, model=model, home=tmp_path, spec="x:y").per_website["delta"]
+    result = induce_offline(delta_examples, model=model, home=tmp_path, spec="x:y").per_website[
+        "delta"
+    ]
     assert 0 < result.examples_used < 4 and result.examples_total == 4
     assert model.get_num_tokens(model.prompts[0]) <= 1300 - 768
 
@@ -159,21 +192,41 @@ def test_unknown_website_is_an_error(delta_examples: list[Example], tmp_path: Pa
 
 
 def _run(task: str, tid: str | None, actions: list[str], ok: bool = True) -> Trajectory:
-    return Trajectory(task=task, website="shopping", template_id=tid, success=ok,
-                      steps=[Step("seen", a) for a in actions])
+    return Trajectory(
+        task=task,
+        website="shopping",
+        template_id=tid,
+        success=ok,
+        steps=[Step("seen", a) for a in actions],
+    )
 
 
 def test_online_rule_mode_after_each_run(tmp_path: Path) -> None:
     online = OnlineInduction(tmp_path, mode="rule", every=1)
     assert online.after_run(_run("Fail", "1", ["click('1')", "click('2')"], ok=False)) is None
-    r = online.after_run(_run("Find my first order date", "1", ["click('227')", "click('1843')",
-                                                                "send_msg_to_user('3/2/22')"]))
+    r = online.after_run(
+        _run(
+            "Find my first order date",
+            "1",
+            ["click('227')", "click('1843')", "send_msg_to_user('3/2/22')"],
+        )
+    )
     assert [w.name for w in r["shopping"].kept] == ["find_my_first_order_date"]
     # same template: de-duplicated away; same abstract route with another template: also
-    online.after_run(_run("Find my last order date", "1", ["click('227')", "click('1843')",
-                                                           "send_msg_to_user('5/2/23')"]))
-    online.after_run(_run("Latest order number", "2", ["click('227')", "click('1843')",
-                                                       "send_msg_to_user('000170')"]))
+    online.after_run(
+        _run(
+            "Find my last order date",
+            "1",
+            ["click('227')", "click('1843')", "send_msg_to_user('5/2/23')"],
+        )
+    )
+    online.after_run(
+        _run(
+            "Latest order number",
+            "2",
+            ["click('227')", "click('1843')", "send_msg_to_user('000170')"],
+        )
+    )
     online.after_run(_run("Browse shelves", "3", ["hover('735')", "click('797')"]))
     names = [w.name for w in WorkflowStore(tmp_path).load("shopping")]
     assert names == ["find_my_first_order_date", "browse_shelves"]
@@ -199,8 +252,11 @@ def test_mind2web_schema_only_admits_action_lines() -> None:
 
     from memory.workflow_induction import Mind2WebDrafts
 
-    ok = {"name": "pick_trip", "description": "d",
-          "steps": ["[combobox]  Trip Type -> CLICK", "[textbox]  Origin -> TYPE: {city}"]}
+    ok = {
+        "name": "pick_trip",
+        "description": "d",
+        "steps": ["[combobox]  Trip Type -> CLICK", "[textbox]  Origin -> TYPE: {city}"],
+    }
     assert Mind2WebDrafts.model_validate({"workflows": [ok]}).workflows[0].name == "pick_trip"
     for bad in ({**ok, "steps": ["click it", "[a]  b -> CLICK"]}, {**ok, "name": "Bad Name"}):
         with pytest.raises(ValidationError):

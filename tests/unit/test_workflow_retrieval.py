@@ -42,7 +42,9 @@ def _wf(name: str, desc: str) -> Workflow:
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
     store = WorkflowStore(tmp_path)
-    store.save("travel", [_wf("book_flight", "book a flight"), _wf("book_hotel", "reserve a hotel room")])
+    store.save(
+        "travel", [_wf("book_flight", "book a flight"), _wf("book_hotel", "reserve a hotel room")]
+    )
     store.save("shopping", [_wf("find_order", "find an order in the order history")])
     store.save("gitlab", [_wf("open_issue", "open an issue")])
     return tmp_path
@@ -100,6 +102,12 @@ def test_generative_rerank_prefers_supported_recent(home: Path) -> None:
     ws = store.load("travel")
     ws[1].provenance.sources = ["a", "b", "c", "d", "e"]
     store.save("travel", ws)
-    hits = retrieve("book", home=home, k=2, embeddings=TopicEmbeddings(), website="travel",
-                    rerank=generative_rerank(relevance_weight=0.0))
+    hits = retrieve(
+        "book",
+        home=home,
+        k=2,
+        embeddings=TopicEmbeddings(),
+        website="travel",
+        rerank=generative_rerank(relevance_weight=0.0),
+    )
     assert hits[0].workflow.name == "book_hotel"

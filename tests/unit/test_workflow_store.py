@@ -10,7 +10,9 @@ from memory.workflows import WorkflowStore
 
 
 def _wf(name: str, steps: int = 2) -> Workflow:
-    return Workflow(name=name, description=f"does {name}", steps=[f"click('{i}')" for i in range(steps)])
+    return Workflow(
+        name=name, description=f"does {name}", steps=[f"click('{i}')" for i in range(steps)]
+    )
 
 
 def test_save_load_and_provenance(tmp_path: Path) -> None:
