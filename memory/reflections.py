@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from pydantic import ValidationError
 
 from memory.backend import MemoryBackend
 from memory.embeddings import HashingEmbeddings, resolve_embeddings
@@ -137,6 +139,8 @@ class ReflectionManager:
                 continue
             if wanted and hit.item.value.get("kind", "reflection") not in wanted:
                 continue
+            if self._to_reflection(hit.item) is None:
+                continue
             item = hit.item
             parts = score(hit.relevance, item.last_accessed, item.importance, now, self.weights)
             scored.append((parts, item))
@@ -144,12 +148,13 @@ class ReflectionManager:
         best = scored[:k]
         if touch and best:
             self.backend.records.touch([it.seq for _, it in best], now)
-        return [ScoredReflection(self._to_reflection(it), parts) for parts, it in best]
+        return [ScoredReflection(self._to_reflection(it), parts)  # type: ignore[arg-type]
+                for parts, it in best]
 
     def list_reflections(self, kind: str | None = None) -> list[Reflection]:
         """Every reflection in this namespace, oldest first."""
         found = [self._to_reflection(it) for it in self.backend.records.items(self.prefix)]
-        return [r for r in found if kind is None or r.kind == kind]
+        return [r for r in found if r is not None and (kind is None or r.kind == kind)]
 
     def delete_reflection(self, reflection_id: str) -> bool:
         return self.backend.records.delete(self.prefix, reflection_id)
@@ -175,11 +180,17 @@ class ReflectionManager:
     def close(self) -> None:
         self.backend.close()
 
-    def _to_reflection(self, item: Item) -> Reflection:
+    def _to_reflection(self, item: Item) -> Reflection | None:
+        """The item as a Reflection; None (with a warning) for foreign items put via the Store."""
         data = dict(item.value)
         data["importance"] = item.importance
         data["last_accessed_at"] = _iso(item.last_accessed)
-        return Reflection.model_validate(data)
+        try:
+            return Reflection.model_validate(data)
+        except ValidationError as exc:
+            warnings.warn(f"memory item {item.key!r} in {item.namespace!r} is not a reflection "
+                          f"({exc.error_count()} errors); skipping it", stacklevel=3)
+            return None
 
 
 _OPEN: dict[tuple[str, str, str], ReflectionManager] = {}

@@ -1,0 +1,172 @@
+"""LangGraph's Store API (BaseStore) over the reflection store, so graphs and other apps share it.
+
+`MemoryStore.open(home, embeddings)` reads and writes the same SQLite + FAISS files as
+`ReflectionManager.open(home, …)`: reflections saved by the agent are items in namespace
+("reflections", <namespace parts>), keyed by reflection id, and anything put there by another
+LangChain app is visible to the agent. Namespaces are tuples of labels without dots; they are
+stored dotted. `search(..., query=…)` is vector search (cosine, best first); without a query it
+lists items oldest first. Filters use LangGraph's own comparison rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+from langgraph.store.base.embed import get_text_at_path, tokenize_path
+
+# LangGraph's in-memory store defines the reference semantics of filters and namespace matching;
+# reusing them keeps this store interchangeable with it.
+from langgraph.store.memory import _compare_values, _does_match
+
+from memory.backend import MemoryBackend
+from memory.record_store import Item as Stored
+from memory.record_store import NewItem
+from memory.reflections import MEMORY_DIR
+
+
+def _dotted(namespace: tuple[str, ...]) -> str:
+    return ".".join(namespace)
+
+
+def _when(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, UTC)
+
+
+def default_text(value: dict[str, Any]) -> str:
+    """What to embed when a put names no fields: a reflection's task + lesson, else the JSON."""
+    if isinstance(value.get("task"), str) and isinstance(value.get("reflection"), str):
+        return f"{value['task']}\n{value['reflection']}"
+    for key in ("text", "content", "memory"):
+        if isinstance(value.get(key), str):
+            return value[key]
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class MemoryStore(BaseStore):
+    """A persistent, multi-process BaseStore with FAISS vector search (see module docstring)."""
+
+    def __init__(self, backend: MemoryBackend, *, fields: list[str] | None = None) -> None:
+        self.backend = backend
+        self.fields = fields  # None = default_text; else JSON paths as in LangGraph's IndexConfig
+
+    @classmethod
+    def open(cls, home: str | Path, embeddings: Embeddings, **kwargs: Any) -> MemoryStore:
+        return cls(MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings), **kwargs)
+
+    # -- BaseStore -----------------------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        results: list[Result] = []
+        for op in ops:
+            if isinstance(op, GetOp):
+                results.append(self._get(op))
+            elif isinstance(op, PutOp):
+                results.append(self._put(op))
+            elif isinstance(op, SearchOp):
+                results.append(self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                results.append(self._list_namespaces(op))
+            else:
+                raise TypeError(f"unknown store operation {type(op).__name__}")
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        # SQLite and FAISS calls block; run them off the event loop.
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    # -- operations ----------------------------------------------------------------------------
+
+    def _item(self, stored: Stored, score: float | None = None, search: bool = False) -> Item:
+        ns = tuple(stored.namespace.split("."))
+        if search:
+            return SearchItem(ns, stored.key, stored.value, _when(stored.created_at),
+                              _when(stored.updated_at), score)
+        return Item(value=stored.value, key=stored.key, namespace=ns,
+                    created_at=_when(stored.created_at), updated_at=_when(stored.updated_at))
+
+    def _get(self, op: GetOp) -> Item | None:
+        stored = self.backend.records.get(_dotted(op.namespace), op.key)
+        return self._item(stored) if stored else None
+
+    def _text(self, op: PutOp) -> str | None:
+        assert op.value is not None
+        if op.index is False:
+            return None
+        paths = op.index if isinstance(op.index, list) else self.fields
+        if paths is None:
+            return default_text(op.value)
+        texts = [t for p in paths for t in get_text_at_path(op.value, tokenize_path(p))]
+        return "\n".join(texts) if texts else None
+
+    def _put(self, op: PutOp) -> None:
+        ns = _dotted(op.namespace)
+        if op.value is None:
+            self.backend.records.delete(ns, op.key)
+            return
+        importance = op.value.get("importance", 0.5)
+        if not isinstance(importance, int | float) or not 0 <= importance <= 1:
+            importance = 0.5
+        self.backend.put_many([NewItem(ns, op.key, dict(op.value), text=self._text(op),
+                                       importance=float(importance))])
+
+    def _matches(self, stored: Stored, op: SearchOp) -> bool:
+        if not op.filter:
+            return True
+        try:
+            return all(_compare_values(stored.value.get(k), v) for k, v in op.filter.items())
+        except (TypeError, ValueError):  # e.g. {"$gt": 1} against a missing or text field
+            return False
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        prefix = _dotted(op.namespace_prefix)
+        if op.query:
+            want = op.offset + op.limit
+            hits = self.backend.search(prefix, op.query, want * (10 if op.filter else 1))
+            ranked = [(h.item, h.relevance) for h in hits if self._matches(h.item, op)]
+            return [self._item(s, score, search=True)  # type: ignore[misc]
+                    for s, score in ranked[op.offset : want]]
+        found: list[SearchItem] = []
+        skipped, page = 0, 0
+        while len(found) < op.limit:  # page through, filtering, until the page is full
+            batch = self.backend.records.items(prefix, limit=500, offset=page * 500)
+            if not batch:
+                break
+            page += 1
+            for stored in batch:
+                if not self._matches(stored, op):
+                    continue
+                if skipped < op.offset:
+                    skipped += 1
+                    continue
+                found.append(self._item(stored, None, search=True))  # type: ignore[arg-type]
+                if len(found) == op.limit:
+                    break
+        return found
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        spaces = [tuple(ns.split(".")) for ns in self.backend.records.namespaces()]
+        if op.match_conditions:
+            spaces = [ns for ns in spaces if all(_does_match(c, ns) for c in op.match_conditions)]
+        if op.max_depth is not None:
+            spaces = sorted({ns[: op.max_depth] for ns in spaces})
+        return sorted(spaces)[op.offset : op.offset + op.limit]
+
+    def close(self) -> None:
+        self.backend.close()
