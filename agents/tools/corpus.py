@@ -117,7 +117,7 @@ class _FolderCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[Path, tuple[tuple, CorpusIndex]] = {}
+        self._entries: dict[Path, tuple[tuple[tuple[str, int, int], ...], CorpusIndex]] = {}
 
     def get(self, folder: Path) -> CorpusIndex:
         folder = _check_folder(folder)

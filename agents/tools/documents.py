@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ def _cut_long(para: str, max_words: int) -> Iterator[str]:
         yield " ".join(current)
 
 
-def record_text(record: dict) -> tuple[str, str]:
+def record_text(record: dict[str, Any]) -> tuple[str, str]:
     """(title, text) of one JSON record; list-valued fields (e.g. sentences) are joined."""
     title = record.get("title") or record.get("name") or ""
     for key in TEXT_FIELDS:
@@ -135,7 +136,7 @@ def record_text(record: dict) -> tuple[str, str]:
     return str(title).strip(), ""
 
 
-def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict]]:
+def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """(source, record) pairs from JSON Lines, or from a JSON list / single object."""
     if path.suffix == ".json":
         try:
@@ -201,7 +202,7 @@ def corpus_files(folder: Path) -> list[Path]:
 
 def folder_passages(folder: Path, files: Iterable[Path]) -> list[Passage]:
     """Every passage of every document in `files` (paths under `folder`)."""
-    passages = []
+    passages: list[Passage] = []
     for path in files:
         rel = path.relative_to(folder).as_posix()
         for source, title, text in file_documents(path, rel):
