@@ -1,0 +1,101 @@
+"""Shared deployments: reflections kept in PostgreSQL (LangGraph's PostgresStore), searched locally.
+
+Several workers on several machines point at one PostgreSQL database. PostgreSQL holds the
+records (the truth, shared); each worker mirrors them into its local store (SQLite + FAISS under
+its own home) and does vector search there. pgvector is not installable on this project's
+machines, so the PostgresStore is set up without an `index` config (no vector columns); where
+pgvector exists, PostgresStore's own `index=` search could replace the local FAISS mirror.
+
+Consistency: a save goes to PostgreSQL first (so it is shared before it is acknowledged), then
+to the local mirror. `pull()` reconciles the mirror with PostgreSQL (adds, updates and deletes
+by key and updated_at); it runs on open and before a search when `pull_interval_s` has passed,
+so another worker's reflections become visible within that interval.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from langgraph.store.base import BaseStore
+
+from memory.reflections import ReflectionManager, ScoredReflection, namespace_path
+from memory.schema import Reflection
+
+PAGE = 500
+
+
+@contextmanager
+def postgres_store(conn_string: str) -> Iterator[BaseStore]:
+    """LangGraph's PostgresStore, tables created, no vector index (see module docstring)."""
+    try:
+        from langgraph.store.postgres import PostgresStore
+    except ImportError as exc:
+        raise ImportError("PostgreSQL memory needs: pip install langgraph-checkpoint-postgres "
+                          "'psycopg[binary]'") from exc
+    with PostgresStore.from_conn_string(conn_string) as store:
+        store.setup()
+        yield store
+
+
+class SharedReflectionManager(ReflectionManager):
+    """A ReflectionManager whose records live in a shared BaseStore (PostgresStore)."""
+
+    def __init__(self, shared: BaseStore, *, pull_interval_s: float = 5.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shared = shared
+        self.path = namespace_path(self.namespace)
+        self.pull_interval_s = pull_interval_s
+        self._pulled_at = float("-inf")
+        self.pull()
+
+    def _shared_items(self) -> Iterator[Any]:
+        offset = 0
+        while True:
+            page = self.shared.search(self.path, limit=PAGE, offset=offset)
+            yield from page
+            if len(page) < PAGE:
+                return
+            offset += PAGE
+
+    def pull(self) -> int:
+        """Make the local mirror equal PostgreSQL's records; returns how many changed."""
+        local = {it.key: it.updated_at for it in self.backend.records.items(self.prefix)}
+        remote: dict[str, Reflection] = {}
+        stamps: dict[str, float] = {}
+        for item in self._shared_items():
+            remote[item.key] = Reflection.model_validate(item.value)
+            stamps[item.key] = item.updated_at.timestamp()
+        # a record changed remotely after our copy was written is taken again
+        fresh = [r for k, r in remote.items() if k not in local or stamps[k] > local[k]]
+        if fresh:
+            super().save_many(fresh)
+        gone = [k for k in local if k not in remote]
+        for key in gone:
+            self.backend.records.delete(self.prefix, key)
+        self._pulled_at = time.monotonic()
+        return len(fresh) + len(gone)
+
+    def save_many(self, reflections: Iterable[Reflection]) -> list[str]:
+        batch = list(reflections)
+        for r in batch:  # shared first: acknowledged means every worker can see it
+            self.shared.put(self.path, r.id, r.model_dump(mode="json"), index=False)
+        return super().save_many(batch)
+
+    def search(self, query: str, k: int = 3, **kwargs: Any) -> list[ScoredReflection]:
+        if time.monotonic() - self._pulled_at >= self.pull_interval_s:
+            self.pull()
+        return super().search(query, k, **kwargs)
+
+    def delete_reflection(self, reflection_id: str) -> bool:
+        existed = self.shared.get(self.path, reflection_id) is not None
+        self.shared.delete(self.path, reflection_id)
+        return super().delete_reflection(reflection_id) or existed
+
+    def clear(self) -> int:
+        keys = [item.key for item in self._shared_items()]
+        for key in keys:
+            self.shared.delete(self.path, key)
+        return max(super().clear(), len(keys))

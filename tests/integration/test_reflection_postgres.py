@@ -1,0 +1,66 @@
+"""Shared memory through LangGraph's PostgresStore on a real local PostgreSQL server."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.embeddings import HashingEmbeddings
+from memory.postgres import SharedReflectionManager, postgres_store
+from memory.reflections import MEMORY_DIR
+from memory.schema import Reflection, ReflectionJudgment
+from tests.integration.postgres_server import pg_bin, running_postgres
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    if pg_bin() is None:
+        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql")
+    with running_postgres() as url:
+        yield url
+
+
+def refl(id_: str, task: str) -> Reflection:
+    j = ReflectionJudgment(needs_retry=False, confidence=0.8, reasons=["r"])
+    return Reflection(id=id_, task=task, reflection="a lesson about " + task, judgment=j)
+
+
+def worker(shared, tmp_path, name: str, namespace: str = "team/alpha") -> SharedReflectionManager:
+    """One worker = its own home (its own machine), the same PostgreSQL."""
+    from memory.backend import MemoryBackend
+
+    backend = MemoryBackend.open(tmp_path / name / MEMORY_DIR, HashingEmbeddings())
+    return SharedReflectionManager(shared, backend=backend, namespace=namespace,
+                                   pull_interval_s=0.0)
+
+
+def test_postgres_store_keeps_records(pg_url):
+    with postgres_store(pg_url) as store:
+        store.put(("notes", "u1"), "k", {"text": "hello"})
+        assert store.get(("notes", "u1"), "k").value == {"text": "hello"}
+        assert [i.key for i in store.search(("notes",))] == ["k"]
+        store.delete(("notes", "u1"), "k")
+        assert store.get(("notes", "u1"), "k") is None
+
+
+def test_workers_share_reflections_through_postgres(pg_url, tmp_path):
+    with postgres_store(pg_url) as shared:
+        a = worker(shared, tmp_path, "a")
+        b = worker(shared, tmp_path, "b")
+        a.save_reflection(refl("r1", "book a flight"))
+        a.save_many([refl(f"bulk{i}", f"compare hotel prices {i}") for i in range(30)])
+        assert [r.id for r in b.get_relevant_reflections("book a flight", k=1)] == ["r1"]
+        assert b.count() == 31
+        # the record is in PostgreSQL itself, readable by any LangChain app
+        assert shared.get(("reflections", "team", "alpha"), "r1").value["task"] == "book a flight"
+        b.delete_reflection("r1")
+        assert "r1" not in [r.id for r in a.get_relevant_reflections("book a flight", k=3)]
+        assert a.get_reflection("r1") is None
+        # another namespace sees none of it
+        other = worker(shared, tmp_path, "c", namespace="team/beta")
+        assert other.count() == 0
+        # a worker that starts later gets everything on open
+        late = worker(shared, tmp_path, "d")
+        assert late.count() == 30
+        assert a.clear() == 30 and late.pull() == 30 and late.count() == 0
