@@ -80,9 +80,10 @@ def render_tree(
     nodes: dict[str, Node] = {}
     # Iterative depth-first walk: deep pages would overflow Python's recursion limit.
     root = ax_nodes[0]["nodeId"]
-    stack: list[tuple[str, int]] = [(root, 0)]
+    # (AX node id, depth, name of the nearest printed ancestor below the root)
+    stack: list[tuple[str, int, str]] = [(root, 0, "")]
     while stack:
-        node_id, depth = stack.pop()
+        node_id, depth, ancestor = stack.pop()
         ax = by_id.get(node_id)
         if ax is None:
             continue
@@ -91,12 +92,19 @@ def render_tree(
         in_view = visible is None or node_id == root or (node and node.backend_node_id in visible)
         shown = node is not None and bool(in_view)
         if shown and node is not None:
-            if not _duplicate_text(node, lines):
+            # A StaticText inside an element that already carries its text (a button's label)
+            # says nothing new. WebArena drops any text seen in the last 3 lines instead, which
+            # also loses a link whose word appears in the sentence above it.
+            if node.role == "StaticText" and ancestor and node.name in ancestor:
+                shown = False
+            else:
                 lines.append("\t" * depth + f"[{node.id}] {node.line}")
                 nodes[node.id] = node
+                if node_id != root:
+                    ancestor = node.name
         child_depth = depth + 1 if shown else depth
         for child in reversed(ax.get("childIds", [])):
-            stack.append((child, child_depth))
+            stack.append((child, child_depth, ancestor))
     return "\n".join(lines), nodes
 
 
@@ -123,13 +131,6 @@ def _node(ax: dict[str, Any]) -> Node | None:
     # The DOM node's backend id, not the AX node id: it stays the same for an element across
     # observations, so "[14]" names one button for the whole episode.
     return Node(str(backend_id), role, name, backend_id, line)
-
-
-def _duplicate_text(node: Node, lines: list[str]) -> bool:
-    """A StaticText repeating a name just printed (a button's own label) says nothing new."""
-    if node.role != "StaticText":
-        return False
-    return any(node.name in line for line in lines[-3:])
 
 
 async def fetch_ax_nodes(cdp: CDPSession) -> list[dict[str, Any]]:

@@ -133,3 +133,14 @@ def test_trajectory_formats_actions_with_their_targets() -> None:
     text = format_trajectory(steps)
     assert "1. click [3]  # button 'Add to Cart'" in text
     assert "2. unparsed '??'  [invalid: no action found]" in text
+
+
+def test_text_repeated_from_a_nearby_sentence_is_kept() -> None:
+    # MiniWoB's links are plain spans: the word must survive though the query quotes it.
+    page = [
+        _ax("1", "RootWebArea", "Links", ("2", "3")),
+        _ax("2", "StaticText", 'Click on the link "nam".'),
+        _ax("3", "StaticText", "nam"),
+    ]
+    tree, nodes = render_tree(page)
+    assert "103" in nodes and tree.endswith("[103] StaticText 'nam'")
