@@ -139,17 +139,22 @@ class ReflectionManager:
                 continue
             if wanted and hit.item.value.get("kind", "reflection") not in wanted:
                 continue
-            if self._to_reflection(hit.item) is None:
-                continue
             item = hit.item
             parts = score(hit.relevance, item.last_accessed, item.importance, now, self.weights)
             scored.append((parts, item))
         scored.sort(key=lambda pi: (-pi[0].score, -pi[1].seq))
-        best = scored[:k]
-        if touch and best:
-            self.backend.records.touch([it.seq for _, it in best], now)
-        return [ScoredReflection(self._to_reflection(it), parts)  # type: ignore[arg-type]
-                for parts, it in best]
+        best: list[ScoredReflection] = []
+        seqs: list[int] = []
+        for parts, item in scored:  # validate only what is returned: pydantic is the slow part
+            reflection = self._to_reflection(item)
+            if reflection is not None:
+                best.append(ScoredReflection(reflection, parts))
+                seqs.append(item.seq)
+                if len(best) == k:
+                    break
+        if touch and seqs:
+            self.backend.records.touch(seqs, now)
+        return best
 
     def list_reflections(self, kind: str | None = None) -> list[Reflection]:
         """Every reflection in this namespace, oldest first."""
