@@ -180,9 +180,12 @@ class BrowserSession:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def _ready(self) -> Page:
-        """The session's page, launching chromium on first use."""
+        """The session's page, launching chromium on first use or after it died."""
         if self._page is not None:
-            return self._page
+            if not self._page.is_closed() and self._browser.is_connected():
+                return self._page
+            log.warning("the browser page was closed or chromium exited; starting a new one")
+            await self._shutdown()
         self._pw = await async_playwright().start()
         self._browser = await launch_browser(self._pw)
         context = await self._browser.new_context()
@@ -242,10 +245,13 @@ class BrowserSession:
     async def _shutdown(self) -> None:
         page, browser, pw = self._page, self._browser, self._pw
         self._page = self._browser = self._pw = None
-        if page is not None:
-            await page.context.close()
-        if browser is not None:
-            await browser.close()
+        try:
+            if page is not None and not page.is_closed():
+                await page.context.close()
+            if browser is not None:
+                await browser.close()
+        except PlaywrightError as exc:  # chromium already gone: nothing left to close
+            log.info("browser already closed: %s", exc)
         if pw is not None:
             await pw.stop()
 

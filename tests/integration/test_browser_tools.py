@@ -160,3 +160,44 @@ def test_network_error_and_truncation_without_allow_list(site: str) -> None:
     free.close()
     assert _tools(free)["browser_text"].invoke({}).startswith("Page:")
     free.close()
+
+
+def test_create_agent_drives_the_browser_with_invoke_and_ainvoke(
+    session: BrowserSession, site: str
+) -> None:
+    """The tools inside a real `create_agent` graph, scripted model, sync and async runs."""
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    from tests.unit.fakes import ScriptedChatModel
+
+    def responder(prompt: str, title: object, tools: list[str], messages: list) -> object:
+        seen = [m for m in messages if isinstance(m, ToolMessage)]
+        if not seen:
+            return {"tool": "browser_open", "args": {"url": f"{site}/form.html"}}
+        last = seen[-1].text
+        if len(seen) == 1:
+            return {
+                "tool": "browser_type",
+                "args": {"element_id": _id_of(last, "textbox", "Your name"), "text": "Di"},
+            }
+        if len(seen) == 2:
+            return {"tool": "browser_click", "args": {"element_id": _id_of(last, "button", "Send")}}
+        return "DONE: " + ("greeted" if "Thanks, Di!" in last else "not greeted")
+
+    agent = create_agent(ScriptedChatModel(responder=responder, calls=[]), tools=session.tools())
+    request = {"messages": [HumanMessage("Send the form as Di")]}
+    assert agent.invoke(request)["messages"][-1].text == "DONE: greeted"
+    result = asyncio.run(agent.ainvoke(request))
+    assert result["messages"][-1].text == "DONE: greeted"
+
+
+def test_a_dead_page_is_replaced_on_next_use(site: str) -> None:
+    with BrowserSession() as s:
+        tools = _tools(s)
+        assert tools["browser_open"].invoke({"url": f"{site}/facts.html"}).startswith("Page: Owl")
+        assert s._loop is not None and s._browser is not None
+        # chromium going away under us (crash, OOM kill) must not wedge the session
+        asyncio.run_coroutine_threadsafe(s._browser.close(), s._loop).result(timeout=20)
+        reopened = tools["browser_open"].invoke({"url": f"{site}/index.html"})
+        assert reopened.startswith("Page: Home")
