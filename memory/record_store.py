@@ -1,4 +1,4 @@
-"""The durable record layer of memory: one SQLite file in WAL mode holding every item and its vector.
+"""The durable record layer of memory: one SQLite file (WAL mode) with every item and its vector.
 
 Why SQLite (WAL) rather than JSON Lines: each save is one small transaction (O(1), flat as the
 store grows, one fsync), a writer killed mid-save leaves no partial record (the WAL frame is
@@ -18,83 +18,25 @@ import threading
 import time
 import uuid
 import warnings
-import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS items (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    namespace TEXT NOT NULL,
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    text TEXT,
-    embedding BLOB,
-    importance REAL NOT NULL DEFAULT 0.5,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    last_accessed REAL NOT NULL,
-    checksum INTEGER NOT NULL,
-    UNIQUE (namespace, key)
-);
-CREATE INDEX IF NOT EXISTS items_ns ON items (namespace);
-"""
-_COLUMNS = "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, " \
-    "last_accessed, checksum"
+from memory.record_types import (
+    COLUMNS,
+    SCHEMA,
+    CorruptRecordWarning,
+    EmbedderMismatchError,
+    Item,
+    NewItem,
+    checksum,
+    under,
+)
 
-
-class CorruptRecordWarning(UserWarning):
-    """A stored record failed its checksum or could not be decoded; it is skipped."""
-
-
-class EmbedderMismatchError(RuntimeError):
-    """The store was built with a different embedding model or dimension."""
-
-
-@dataclass
-class Item:
-    """One stored record. `namespace` is the dotted form of a LangGraph namespace tuple."""
-
-    seq: int
-    namespace: str
-    key: str
-    value: dict[str, Any]
-    text: str | None
-    embedding: bytes | None
-    importance: float
-    created_at: float
-    updated_at: float
-    last_accessed: float
-
-
-@dataclass
-class NewItem:
-    """What a writer supplies; seq and timestamps are assigned by the store."""
-
-    namespace: str
-    key: str
-    value: dict[str, Any]
-    text: str | None = None
-    embedding: bytes | None = None
-    importance: float = 0.5
-
-
-def _under(prefix: str) -> tuple[str, tuple[Any, ...]]:
-    """SQL filter for items in namespace `prefix` or below it ('' = everything)."""
-    if not prefix:
-        return "1 = 1", ()
-    return "(namespace = ? OR substr(namespace, 1, ?) = ?)", (prefix, len(prefix) + 1, prefix + ".")
-
-
-def checksum(namespace: str, key: str, value: str, embedding: bytes | None) -> int:
-    crc = zlib.crc32(f"{namespace}\x1f{key}\x1f{value}".encode())
-    return zlib.crc32(embedding or b"", crc)
-
+__all__ = ["CorruptRecordWarning", "EmbedderMismatchError", "Item", "NewItem", "RecordStore",
+           "checksum"]
 
 class RecordStore:
     """Items keyed by (namespace, key); append-mostly; safe for many threads and processes."""
@@ -155,7 +97,8 @@ class RecordStore:
                 f"memory store {self.path} was built with embeddings {old_name!r} "
                 f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
                 "Open it with the same embedding model, or re-embed it "
-                "(`python main.py memory reembed --embedding-model SPEC` or ReflectionManager.open(..., reembed=True))."
+                "(`python main.py memory reembed --embedding-model SPEC`, or "
+                "ReflectionManager.open(..., reembed=True))."
             )
 
     # -- writes --------------------------------------------------------------------------------
@@ -212,7 +155,7 @@ class RecordStore:
         return cur.rowcount > 0
 
     def clear(self, prefix: str) -> int:
-        where, params = _under(prefix)
+        where, params = under(prefix)
         with self._write():
             cur = self._conn.execute(f"DELETE FROM items WHERE {where}", params)
         return cur.rowcount
@@ -271,7 +214,7 @@ class RecordStore:
 
     def _select(self, where: str, params: Sequence[Any]) -> list[Item]:
         with self._lock:
-            rows = self._conn.execute(f"SELECT {_COLUMNS} FROM items {where}", params).fetchall()
+            rows = self._conn.execute(f"SELECT {COLUMNS} FROM items {where}", params).fetchall()
         return [it for it in map(self._decode, rows) if it is not None]
 
     def get(self, namespace: str, key: str) -> Item | None:
@@ -288,7 +231,7 @@ class RecordStore:
 
     def items(self, prefix: str, limit: int = -1, offset: int = 0) -> list[Item]:
         """Items in `prefix` or below it, oldest first."""
-        where, params = _under(prefix)
+        where, params = under(prefix)
         return self._select(f"WHERE {where} ORDER BY seq LIMIT ? OFFSET ?",
                             (*params, limit, offset))
 
@@ -298,7 +241,7 @@ class RecordStore:
         return sorted(r[0] for r in rows)
 
     def count(self, prefix: str | None = None) -> int:
-        where, params = _under(prefix or "")
+        where, params = under(prefix or "")
         with self._lock:
             row = self._conn.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()
         return int(row[0])
@@ -328,7 +271,7 @@ class RecordStore:
 
     def importance_after(self, prefix: str, seq: int, skip_kind: str = "") -> tuple[float, int]:
         """(summed importance, max seq) of items in `prefix` newer than `seq`, except one kind."""
-        where, params = _under(prefix)
+        where, params = under(prefix)
         with self._lock:
             row = self._conn.execute(
                 "SELECT coalesce(sum(importance), 0), coalesce(max(seq), ?) FROM items "
@@ -351,7 +294,7 @@ class RecordStore:
 
 
 class _WriteTxn:
-    """BEGIN IMMEDIATE … COMMIT: takes SQLite's write lock up front so writers queue, not deadlock."""
+    """BEGIN IMMEDIATE … COMMIT: take the write lock up front so writers queue, not deadlock."""
 
     def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
         self._conn, self._lock = conn, lock

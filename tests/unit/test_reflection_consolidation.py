@@ -1,4 +1,4 @@
-"""Consolidation: past the importance threshold, questions → insights stored as retrievable memories."""
+"""Consolidation: past the importance threshold, questions → insights stored as memories."""
 
 from __future__ import annotations
 
@@ -11,15 +11,25 @@ from tests.unit.fakes import ScriptedChatModel
 
 def refl(task: str, importance: float) -> Reflection:
     judgment = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=["missed dates"])
-    return Reflection(task=task, reflection="Set the travel dates before searching flights.",
-                      judgment=judgment, importance=importance)
+    return Reflection(
+        task=task,
+        reflection="Set the travel dates before searching flights.",
+        judgment=judgment,
+        importance=importance,
+    )
 
 
 def scripted():
     def respond(prompt, title, tools, messages):
         if title == "SalientQuestions":
-            return {"questions": ["How to search flights well?", "What breaks bookings?",
-                                  "How to check prices?", "a fourth question is dropped"]}
+            return {
+                "questions": [
+                    "How to search flights well?",
+                    "What breaks bookings?",
+                    "How to check prices?",
+                    "a fourth question is dropped",
+                ]
+            }
         if title == "Insights":
             return {"insights": [f"insight {i} about flight dates" for i in range(7)]}
         raise AssertionError(f"unexpected schema {title}")
@@ -29,16 +39,20 @@ def scripted():
 
 def test_consolidates_once_the_threshold_is_passed(tmp_path):
     model = scripted()
-    m = ReflectionManager.open(tmp_path, HashingEmbeddings(), chat_model=model,
-                               consolidation_threshold=2.0)
+    m = ReflectionManager.open(
+        tmp_path, HashingEmbeddings(), chat_model=model, consolidation_threshold=2.0
+    )
     m.save_reflection(refl("flight search one", 0.9))
     m.save_reflection(refl("flight search two", 0.9))
     assert model.calls == [], "1.8 < 2.0: not yet"
     m.save_reflection(refl("flight search three", 0.9))
     insights = m.list_reflections(kind="insight")
     assert len(insights) == 3 * 5, "at most 3 questions and 5 insights each"
-    assert {i.task for i in insights} == {"How to search flights well?", "What breaks bookings?",
-                                          "How to check prices?"}
+    assert {i.task for i in insights} == {
+        "How to search flights well?",
+        "What breaks bookings?",
+        "How to check prices?",
+    }
     assert all(i.sources for i in insights)
     titles = [c["title"] for c in model.calls]
     assert titles == ["SalientQuestions"] + ["Insights"] * 3
@@ -52,10 +66,12 @@ def test_consolidates_once_the_threshold_is_passed(tmp_path):
 
 
 def test_another_process_cannot_consolidate_the_same_batch(tmp_path):
-    first = ReflectionManager.open(tmp_path, HashingEmbeddings(), chat_model=scripted(),
-                                   consolidation_threshold=1.0)
-    second = ReflectionManager.open(tmp_path, HashingEmbeddings(), chat_model=scripted(),
-                                    consolidation_threshold=1.0)
+    first = ReflectionManager.open(
+        tmp_path, HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=1.0
+    )
+    second = ReflectionManager.open(
+        tmp_path, HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=1.0
+    )
     first.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
     assert len(first.maybe_consolidate()) == 15
     assert second.maybe_consolidate() == []
