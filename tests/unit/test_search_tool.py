@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -93,6 +94,7 @@ def test_search_goes_through_tavily_client_and_is_formatted(tavily_server: str) 
     assert request["auth"] == "Bearer tvly-test"
     assert request["body"]["query"] == "who wrote the first published algorithm"
     assert request["body"]["max_results"] == 3
+    assert asyncio.run(tool.ainvoke({"query": "Ada"})) == out  # async graph runs work too
 
 
 def test_ground_passes_k_to_tavily(tavily_server: str) -> None:
