@@ -43,6 +43,31 @@ question? Each insight is one self-contained sentence of advice for future tasks
 </instructions>"""
 
 
+IMPORTANCE_PROMPT = """<memory>
+<task>{task}</task>
+<reflection>{reflection}</reflection>
+</memory>
+<instructions>
+On a scale of 1 to 10, where 1 is purely mundane (a routine step that went as expected) and 10
+is extremely poignant (a lesson that changes how such tasks must be done), rate how important
+this lesson is for future tasks. Answer with the integer only.
+</instructions>"""
+
+
+class ImportanceRating(BaseModel):
+    score: int = Field(description="1 (mundane) to 10 (crucial).")
+
+
+def score_importance(model: BaseChatModel, reflection: Reflection) -> float | None:
+    """The LLM's 1-10 rating mapped onto 0-1 as (score - 1) / 9; None if it gave none."""
+    rated = _ask(model, ImportanceRating, IMPORTANCE_PROMPT.format(
+        task=reflection.task, reflection=reflection.reflection))
+    score = getattr(rated, "score", None)
+    if not isinstance(score, int):
+        return None
+    return (min(10, max(1, score)) - 1) / 9
+
+
 class SalientQuestions(BaseModel):
     questions: list[str] = Field(description="Up to 3 high-level questions.")
 

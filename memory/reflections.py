@@ -96,7 +96,17 @@ class ReflectionManager:
     # -- the seed's API ------------------------------------------------------------------------
 
     def save_reflection(self, reflection: Reflection) -> str:
-        """Store durably (one transaction) and index; consolidates when enough is new."""
+        """Store durably (one transaction) and index; consolidates when enough is new.
+
+        With a chat model, a reflection whose importance was not set explicitly is rated by the
+        model (1-10 → 0-1) first, as in the generative-agents paper.
+        """
+        if self.chat_model is not None and "importance" not in reflection.model_fields_set:
+            from memory.consolidation import score_importance
+
+            rated = score_importance(self.chat_model, reflection)
+            if rated is not None:
+                reflection = reflection.model_copy(update={"importance": rated})
         self.save_many([reflection])
         if self.chat_model is not None and reflection.kind != "insight":
             self.maybe_consolidate()
@@ -204,11 +214,13 @@ _OPEN_LOCK = threading.Lock()
 
 
 def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
-                            namespace: str = "default") -> ReflectionManager:
+                            namespace: str = "default",
+                            chat_model: BaseChatModel | None = None) -> ReflectionManager:
     """One manager per (home, embedding spec, namespace) per process; one backend per home.
 
     `embedding_spec` is what graphs.models.get_embeddings takes ('local', 'openai:…'), or
-    'hashing[:DIM]' for the model-free fake.
+    'hashing[:DIM]' for the model-free fake. Passing `chat_model` turns on importance rating
+    and consolidation for that manager (the latest model passed is used).
     """
     home_key = str(Path(home).resolve())
     key = (home_key, embedding_spec, namespace)
@@ -220,4 +232,6 @@ def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
                                              resolve_embeddings(embedding_spec))
                 _BACKENDS[(home_key, embedding_spec)] = backend
             _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
+        if chat_model is not None:
+            _OPEN[key].chat_model = chat_model
         return _OPEN[key]

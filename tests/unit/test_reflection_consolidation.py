@@ -83,3 +83,16 @@ def test_a_model_that_names_no_questions_stores_nothing():
     m = ReflectionManager(chat_model=model, consolidation_threshold=0.1)
     m.save_reflection(refl("flight", 0.5))
     assert m.list_reflections(kind="insight") == []
+
+
+def test_the_model_rates_importance_unless_it_was_given():
+    model = ScriptedChatModel(
+        responder=lambda p, title, *a: {"score": 10} if title == "ImportanceRating"
+        else {"questions": []}, calls=[])
+    m = ReflectionManager(chat_model=model, consolidation_threshold=100.0)
+    judgment = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=[])
+    rated = m.save_reflection(Reflection(task="t", reflection="r", judgment=judgment))
+    fixed = m.save_reflection(refl("given", 0.2))
+    assert m.get_reflection(rated).importance == 1.0
+    assert m.get_reflection(fixed).importance == 0.2
+    assert [c["title"] for c in model.calls] == ["ImportanceRating"]
