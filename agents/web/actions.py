@@ -39,7 +39,7 @@ _INLINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"```(.*?)```", re.DOTALL)
-_USAGE = {
+ACTION_USAGE = {
     ActionType.CLICK: "click [id]",
     ActionType.HOVER: "hover [id]",
     ActionType.TYPE: "type [id] [text] or type [id] [text] [0|1]",
@@ -122,7 +122,7 @@ def action_candidates(response: str) -> list[str]:
         )
     raise ActionParseError(
         f"no action found in {response.strip()[:80]!r}: expected one of "
-        + ", ".join(_USAGE.get(t, t.value) for t in ActionType),
+        + ", ".join(ACTION_USAGE.get(t, t.value) for t in ActionType),
         response,
     )
 
@@ -152,7 +152,7 @@ def _parse_one(candidate: str) -> Action:
     try:
         return _PARSERS[kind](match.group(2).strip())
     except ActionParseError as err:
-        usage = _USAGE.get(kind, kind.value)
+        usage = ACTION_USAGE.get(kind, kind.value)
         raise ActionParseError(f"{err.reason}; usage: {usage}", candidate) from None
 
 

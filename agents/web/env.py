@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
+from urllib.parse import urljoin
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Playwright, Route
 from playwright.async_api import Error as PlaywrightError
@@ -277,6 +278,8 @@ class BrowserEnv:
         return ""
 
     async def _goto(self, page: Page, url: str) -> None:
+        if "://" not in url and not url.startswith(("about:", "data:")):
+            url = urljoin(page.url, url)  # "goto [/cart]" means this site's /cart
         reason = self.policy.check(url)
         if reason:
             raise ActionFailed(f"goto refused: {reason}")
