@@ -140,8 +140,8 @@ def url_match(reference_url: str, pred_url: str) -> float:
     pred_path, pred_query = parse_url(clean_url(pred_url))
     base_score = float(any(path in pred_path for path in ref_paths))
     query_score = 1.0
-    for key, values in ref_queries.items():
-        query_score *= float(any(v in pred_query.get(key, []) for v in values))
+    for key, allowed in ref_queries.items():
+        query_score *= float(any(v in pred_query.get(key, []) for v in allowed))
     return base_score * query_score
 
 
