@@ -103,7 +103,7 @@ def _induce(args: argparse.Namespace) -> int:
         report = induce_offline(
             examples, model=model, home=args.home, spec=args.model, website=args.website
         )
-        summary = report.summary()
+        summary: dict[str, dict[str, Any]] = report.summary()
     else:
         from memory.workflow_online import induce_online
 

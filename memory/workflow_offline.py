@@ -111,7 +111,7 @@ def format_examples(examples: list[Example]) -> str:
 class OfflineReport:
     per_website: dict[str, InductionResult] = field(default_factory=dict)
 
-    def summary(self) -> dict[str, dict[str, object]]:
+    def summary(self) -> dict[str, dict[str, Any]]:
         return {
             site: {
                 "kept": [w.name for w in r.kept],
