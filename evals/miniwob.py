@@ -43,7 +43,7 @@ class PolicyDecision:
 
 
 # async (utterance, observation_text, history) -> action text or PolicyDecision
-Policy = Callable[[str, str, list[TrajectoryStep]], Awaitable["str | PolicyDecision"]]
+Policy = Callable[[str, str, list[TrajectoryStep]], Awaitable[str | PolicyDecision]]
 
 
 @dataclass
@@ -202,7 +202,8 @@ async def _read_reward(page: Page) -> list[Any] | None:
     if page.is_closed():
         return None
     try:
-        return await page.evaluate(_REWARD_JS)
+        result: list[Any] | None = await page.evaluate(_REWARD_JS)
+        return result
     except PlaywrightError:
         # The policy navigated the task tab away mid-read; the episode cannot be scored.
         return None

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agents.web.trajectory import TrajectoryStep
+from evals.miniwob import Policy, run_miniwob
 
 _LINE = re.compile(r"^(\t*)\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 
@@ -180,7 +181,7 @@ class OraclePolicy:
         return self._plan[step] if step < len(self._plan) else "stop [plan finished]"
 
 
-def oracle_for(tasks: list[str]) -> Callable[..., object]:
+def oracle_for(tasks: list[str]) -> Policy:
     """One policy for a multi-task run (the policy is not told the task): the page title picks
     the oracle, else the first whose planner understands the utterance and the page."""
     oracles = {t: OraclePolicy(t) for t in tasks}
@@ -208,8 +209,6 @@ def _pick(tasks: list[str], utterance: str, observation: str) -> str:
 
 
 async def _main(argv: list[str]) -> int:
-    from evals.miniwob import run_miniwob
-
     parser = argparse.ArgumentParser(description="Run the scripted MiniWoB++ oracles.")
     parser.add_argument("--tasks", default=",".join(PLANNERS), help="comma-separated tasks")
     parser.add_argument("--episodes", type=int, default=2)
@@ -220,7 +219,7 @@ async def _main(argv: list[str]) -> int:
     if unknown:
         print(f"error: no oracle for {', '.join(unknown)}", file=sys.stderr)
         return 2
-    report = await run_miniwob(tasks, args.episodes, args.seed, oracle_for(tasks))  # type: ignore[arg-type]
+    report = await run_miniwob(tasks, args.episodes, args.seed, oracle_for(tasks))
     print(report.format_table())
     return 0 if report.success_rate == 1.0 else 1
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -263,7 +264,7 @@ def _parse_stop(args: str) -> Action:
     return Action(ActionType.STOP, text=found.group(1).strip())
 
 
-def _no_args(kind: ActionType):  # type: ignore[no-untyped-def]
+def _no_args(kind: ActionType) -> Callable[[str], Action]:
     def parse(args: str) -> Action:
         # Prose after the keyword ("go_back to the list") is tolerated; an argument is not.
         if "[" in args.replace("[]", ""):
@@ -273,7 +274,7 @@ def _no_args(kind: ActionType):  # type: ignore[no-untyped-def]
     return parse
 
 
-_PARSERS = {
+_PARSERS: dict[ActionType, Callable[[str], Action]] = {
     ActionType.CLICK: lambda a: _element_id(a, ActionType.CLICK),
     ActionType.HOVER: lambda a: _element_id(a, ActionType.HOVER),
     ActionType.TYPE: _parse_type,

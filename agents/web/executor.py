@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from playwright.async_api import CDPSession, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 
@@ -133,7 +135,7 @@ async def _select_option(target: ElementTarget, text: str, timeout_ms: int) -> s
     return f"selected option {wanted!r}"
 
 
-async def _guard(awaitable, target: ElementTarget, verb: str) -> None:  # type: ignore[no-untyped-def]
+async def _guard(awaitable: Awaitable[object], target: ElementTarget, verb: str) -> None:
     """Turn Playwright's long timeout messages into one actionable reason."""
     try:
         await awaitable

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agents.web.trajectory import TrajectoryStep
@@ -39,7 +39,7 @@ def limit_reason(history: Sequence[TrajectoryStep], limits: Limits) -> str | Non
     return None
 
 
-def _trailing(history: Sequence[TrajectoryStep], pred) -> int:  # type: ignore[no-untyped-def]
+def _trailing(history: Sequence[TrajectoryStep], pred: Callable[[TrajectoryStep], bool]) -> int:
     count = 0
     for step in reversed(history):
         if not pred(step):

@@ -28,10 +28,8 @@ ORACLE_TASKS = [
 
 def test_oracles_reach_reward_one_on_every_task_and_seed() -> None:
     progress = io.StringIO()
-    report = asyncio.run(
-        run_miniwob(ORACLE_TASKS, episodes=2, seed=3, policy=oracle_for(ORACLE_TASKS),
-                    progress=progress)  # type: ignore[arg-type]
-    )  # fmt: skip
+    policy = oracle_for(ORACLE_TASKS)
+    report = asyncio.run(run_miniwob(ORACLE_TASKS, 2, 3, policy, progress=progress))
     failures = [(e.task, e.seed, e.raw_reward, e.reason) for e in report.episodes if not e.success]
     assert not failures, failures
     assert [t.task for t in report.tasks] == ORACLE_TASKS
@@ -61,12 +59,14 @@ def test_a_wrong_click_scores_minus_one_and_junk_hits_the_invalid_limit() -> Non
         others = [n for n in parse_tree(observation) if n.role == "button" and n.name != target]
         return f"click [{others[0].id}]" if others else "stop [no other button]"
 
-    async def junk(utterance: str, observation: str, history: list[TrajectoryStep]):
+    async def junk(
+        utterance: str, observation: str, history: list[TrajectoryStep]
+    ) -> PolicyDecision:
         return PolicyDecision("I would rather not.", tokens=5)
 
     async def both():
         wrong = await run_miniwob(["click-button"], 4, 0, wrong_button, progress=None)
-        bad = await run_miniwob(["click-button"], 1, 0, junk, progress=None)  # type: ignore[arg-type]
+        bad = await run_miniwob(["click-button"], 1, 0, junk, progress=None)
         return wrong, bad
 
     wrong, bad = asyncio.run(both())
