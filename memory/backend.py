@@ -17,7 +17,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from memory.embeddings import as_matrix, embedder_dimension, embedder_name
-from memory.record_store import Item, NewItem, RecordStore
+from memory.record_store import Item, Light, NewItem, RecordStore
 from memory.vector_index import VectorIndex
 
 DB_NAME = "memory.sqlite3"
@@ -25,9 +25,9 @@ DB_NAME = "memory.sqlite3"
 
 @dataclass
 class Hit:
-    """A search result: the item and its cosine similarity to the query."""
+    """A search result: the record's ranking fields and its cosine similarity to the query."""
 
-    item: Item
+    light: Light
     relevance: float
 
 
@@ -133,12 +133,17 @@ class MemoryBackend:
         want = max(n, min_candidates)
         while True:
             pairs = self.index.search(qvec, want)
-            found = self.records.by_seqs([s for s, _ in pairs])  # deleted seqs drop out here
+            found = self.records.light([s for s, _ in pairs])  # deleted seqs drop out here
             hits = [Hit(found[s], rel) for s, rel in pairs
                     if s in found and _under(found[s].namespace, prefix)]
             if len(hits) >= n or want >= self.index.ntotal:
                 return hits
             want *= 4
+
+    def load(self, hits: Sequence[Hit]) -> list[tuple[Item, Hit]]:
+        """Full records for these hits, in order; corrupt or vanished ones are left out."""
+        found = self.records.by_seqs([h.light.seq for h in hits])
+        return [(found[h.light.seq], h) for h in hits if h.light.seq in found]
 
     def close(self) -> None:
         self.flush()

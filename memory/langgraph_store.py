@@ -139,7 +139,8 @@ class MemoryStore(BaseStore):
         if op.query:
             want = op.offset + op.limit
             hits = self.backend.search(prefix, op.query, want * (10 if op.filter else 1))
-            ranked = [(h.item, h.relevance) for h in hits if self._matches(h.item, op)]
+            ranked = [(item, h.relevance) for item, h in self.backend.load(hits)
+                      if self._matches(item, op)]
             return [self._item(s, score, search=True)  # type: ignore[misc]
                     for s, score in ranked[op.offset : want]]
         found: list[SearchItem] = []

@@ -30,6 +30,7 @@ from memory.record_types import (
     CorruptRecordWarning,
     EmbedderMismatchError,
     Item,
+    Light,
     NewItem,
     checksum,
     under,
@@ -229,6 +230,21 @@ class RecordStore:
             out.update((it.seq, it) for it in self._select(f"WHERE seq IN ({marks})", chunk))
         return out
 
+    def light(self, seqs: Sequence[int]) -> dict[int, Light]:
+        """Ranking fields of these records (no value decoding, no vector): fast for many."""
+        out: dict[int, Light] = {}
+        for start in range(0, len(seqs), 500):
+            chunk = list(seqs[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, namespace, importance, last_accessed, "
+                    "CASE WHEN json_valid(value) THEN json_extract(value, '$.kind') END "
+                    f"FROM items WHERE seq IN ({marks})", chunk,
+                ).fetchall()
+            out.update((r[0], Light(*r)) for r in rows)
+        return out
+
     def items(self, prefix: str, limit: int = -1, offset: int = 0) -> list[Item]:
         """Items in `prefix` or below it, oldest first."""
         where, params = under(prefix)
@@ -275,7 +291,8 @@ class RecordStore:
         with self._lock:
             row = self._conn.execute(
                 "SELECT coalesce(sum(importance), 0), coalesce(max(seq), ?) FROM items "
-                f"WHERE seq > ? AND {where} AND json_extract(value, '$.kind') IS NOT ?",
+                f"WHERE seq > ? AND {where} AND json_valid(value) "
+                "AND json_extract(value, '$.kind') IS NOT ?",
                 (seq, seq, *params, skip_kind),
             ).fetchone()
         return float(row[0]), int(row[1])

@@ -52,6 +52,17 @@ class Item:
     last_accessed: float
 
 
+@dataclass(frozen=True)
+class Light:
+    """What ranking needs of a record, without its value or vector (cheap to fetch)."""
+
+    seq: int
+    namespace: str
+    importance: float
+    last_accessed: float
+    kind: str | None
+
+
 @dataclass
 class NewItem:
     """What a writer supplies; seq and timestamps are assigned by the store."""

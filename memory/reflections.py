@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
 
-from memory.backend import MemoryBackend
+from memory.backend import Hit, MemoryBackend
 from memory.embeddings import HashingEmbeddings, resolve_embeddings
 from memory.record_store import Item, NewItem
 from memory.schema import Reflection
@@ -143,25 +143,27 @@ class ReflectionManager:
             return []
         wanted = set(kinds) if kinds else None
         now = self.clock()
-        scored: list[tuple[ScoreParts, Item]] = []
+        scored: list[tuple[ScoreParts, Hit]] = []
         for hit in self.backend.search(self.prefix, query, max(k * 20, 200)):
             if hit.relevance <= self.min_relevance:
                 continue
-            if wanted and hit.item.value.get("kind", "reflection") not in wanted:
+            if wanted and (hit.light.kind or "reflection") not in wanted:
                 continue
-            item = hit.item
-            parts = score(hit.relevance, item.last_accessed, item.importance, now, self.weights)
-            scored.append((parts, item))
-        scored.sort(key=lambda pi: (-pi[0].score, -pi[1].seq))
+            li = hit.light
+            scored.append((score(hit.relevance, li.last_accessed, li.importance, now, self.weights),
+                           hit))
+        scored.sort(key=lambda ph: (-ph[0].score, -ph[1].light.seq))
         best: list[ScoredReflection] = []
         seqs: list[int] = []
-        for parts, item in scored:  # validate only what is returned: pydantic is the slow part
-            reflection = self._to_reflection(item)
-            if reflection is not None:
-                best.append(ScoredReflection(reflection, parts))
-                seqs.append(item.seq)
-                if len(best) == k:
-                    break
+        parts_of = {h.light.seq: parts for parts, h in scored}
+        for start in range(0, len(scored), k):  # load only what may be returned
+            for item, _ in self.backend.load([h for _, h in scored[start : start + k]]):
+                reflection = self._to_reflection(item)
+                if reflection is not None and len(best) < k:
+                    best.append(ScoredReflection(reflection, parts_of[item.seq]))
+                    seqs.append(item.seq)
+            if len(best) == k:
+                break
         if touch and seqs:
             self.backend.records.touch(seqs, now)
         return best
