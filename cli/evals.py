@@ -24,7 +24,7 @@ from evals.webarena import (
     load_tasks,
     site_placeholders,
 )
-from evals.webarena_match import EvaluationSkipped, FuzzyJudge
+from evals.webarena_match import FuzzyJudge
 
 EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
 _BENCHMARKS: weakref.WeakKeyDictionary[argparse.ArgumentParser, Any] = weakref.WeakKeyDictionary()
@@ -80,36 +80,14 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-class _SkipOnJudgeError:
-    """A judge whose failure to give a verdict skips the task with the reason, not the run."""
-
-    def __init__(self, judge: FuzzyJudge) -> None:
-        self.judge = judge
-
-    def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
-        from evals.judge import JudgeError
-
-        try:
-            return self.judge.fuzzy_match(pred, reference, question)
-        except JudgeError as exc:
-            raise EvaluationSkipped(f"judge gave no verdict: {exc}") from exc
-
-    def ua_match(self, pred: str, reference: str, question: str) -> float:
-        from evals.judge import JudgeError
-
-        try:
-            return self.judge.ua_match(pred, reference, question)
-        except JudgeError as exc:
-            raise EvaluationSkipped(f"judge gave no verdict: {exc}") from exc
-
-
 def _judge(model: str | None) -> FuzzyJudge | None:
     """The fuzzy_match judge for `--model`; None (fuzzy tasks skipped) without one."""
     if not model:
         return None
     from evals.judge import LLMJudge
 
-    return _SkipOnJudgeError(LLMJudge.from_spec(model))
+    # LLMJudge's JudgeError is an EvaluationSkipped: a task the judge cannot settle is skipped.
+    return LLMJudge.from_spec(model)
 
 
 def type_counts(results: list[TaskResult]) -> list[dict[str, Any]]:

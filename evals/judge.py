@@ -15,6 +15,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError
 
+from evals.webarena_match import EvaluationSkipped
 from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
 
 log = logging.getLogger(__name__)
@@ -26,8 +27,12 @@ CHARS_PER_TOKEN = 3
 PROMPT_RESERVE_TOKENS = 700
 
 
-class JudgeError(RuntimeError):
-    """The judge model gave no usable verdict within its attempts."""
+class JudgeError(EvaluationSkipped):
+    """The judge model gave no usable verdict within its attempts.
+
+    A kind of EvaluationSkipped, so WebArena scoring records the task as skipped with this
+    reason instead of inventing a score or aborting the whole run.
+    """
 
 
 class FuzzyVerdict(BaseModel):
@@ -165,5 +170,6 @@ class LLMJudge:
                 problems.append(str(exc).splitlines()[0][:120])
         log.warning("%s judge failed: %s", schema.__name__, problems)
         raise JudgeError(
-            f"no valid {schema.__name__} in {self.attempts} attempts; last: {problems[-1]}"
+            f"judge gave no valid {schema.__name__} in {self.attempts} attempts; "
+            f"last: {problems[-1]}"
         )

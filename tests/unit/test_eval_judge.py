@@ -83,3 +83,16 @@ def test_trajectory_budget_follows_the_model_context_window():
         context_window: int = 2048
 
     assert LLMJudge(Small(responses=["x"])).max_trajectory_chars == (2048 - 700) * 3
+
+
+def test_judge_failure_skips_a_webarena_task_with_the_reason():
+    from evals.webarena import evaluate_offline
+
+    task = {
+        "task_id": 7,
+        "intent": "How long?",
+        "eval": {"eval_types": ["string_match"], "reference_answers": {"fuzzy_match": ["3h"]}},
+    }
+    judge = LLMJudge(FakeListChatModel(responses=["no idea"]), attempts=1)
+    result = evaluate_offline(task, {"answer": "three hours"}, judge)
+    assert result.score is None and "judge gave no valid" in result.skipped["string_match"]
