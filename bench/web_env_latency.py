@@ -1,4 +1,4 @@
-"""Per-step latency of the browser environment on MiniWoB++ pages: `python -m bench.web_env_latency`.
+"""Per-step latency of the browser environment on MiniWoB++ pages (python -m bench.web_env_latency).
 
 Times reset (fresh context + page load), observe, and each kind of step (action + the new
 observation) with median and 90th percentile over repeated runs on a local server.
