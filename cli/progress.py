@@ -35,10 +35,10 @@ def _short(text: str, n: int = 110) -> str:
 class Progress:
     """Mirrors the state from `updates` chunks and prints one line per node."""
 
-    def __init__(self, state: dict[str, Any], max_retries: int, out=sys.stderr) -> None:
+    def __init__(self, state: dict[str, Any], max_retries: int, out=None) -> None:
         self.state = dict(state)
         self.max_retries = max_retries
-        self.out = out
+        self.out = out or sys.stderr
 
     def _where(self) -> str:
         index, tasks = self.state.get("current_task_index", 0), self.state.get("tasks") or []

@@ -2,18 +2,27 @@
 
     from graphs import reflective_graph, build_reflective_graph, Context
     reflective_graph.invoke({"query": "..."}, context=Context(corpus_dir="docs/"))
+
+Names load on first use, so `import graphs.context` stays cheap for the command line.
 """
 
-from graphs.context import Context
-from graphs.reflective import build_reflective_graph
-from graphs.reflective import graph as reflective_graph
-from graphs.single_path import build_single_path_graph
-from graphs.single_path import graph as single_path_graph
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "Context",
-    "build_reflective_graph",
-    "build_single_path_graph",
-    "reflective_graph",
-    "single_path_graph",
-]
+_EXPORTS = {
+    "Context": ("graphs.context", "Context"),
+    "build_reflective_graph": ("graphs.reflective", "build_reflective_graph"),
+    "reflective_graph": ("graphs.reflective", "graph"),
+    "build_single_path_graph": ("graphs.single_path", "build_single_path_graph"),
+    "single_path_graph": ("graphs.single_path", "graph"),
+    "build_web_agent_graph": ("graphs.web_agent", "build_web_agent_graph"),
+    "web_agent_graph": ("graphs.web_agent", "graph"),
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'graphs' has no attribute {name!r}")
+    module, attr = _EXPORTS[name]
+    return getattr(import_module(module), attr)

@@ -1,4 +1,4 @@
-"""Launch Debian's chromium through Playwright, the way this machine allows (no browser download)."""
+"""Launch Debian's chromium through Playwright the way this machine allows (no download)."""
 
 from __future__ import annotations
 
