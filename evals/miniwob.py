@@ -59,6 +59,7 @@ class EpisodeResult:
     seconds: float
     env_step_seconds: float  # mean time the environment took per step (action + observation)
     tokens: int
+    error: str | None = None  # the policy raised; the episode ended there and counts as failed
     trajectory: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -76,6 +77,7 @@ class TaskStats:
     mean_seconds: float
     mean_step_seconds: float
     tokens: int
+    errors: int  # episodes the policy ended by raising
 
 
 @dataclass
@@ -101,15 +103,13 @@ class MiniWobReport:
 
     def format_table(self) -> str:
         headers = ["task", "episodes", "success", "mean reward", "steps", "seconds", "s/step",
-                   "tokens"]  # fmt: skip
-        rows: list[list[Any]] = [
+                   "tokens", "errors"]  # fmt: skip
+        stats = [*self.tasks, _stats("ALL", self.episodes)]
+        rows = [
             [t.task, t.episodes, t.success_rate, t.mean_reward, t.mean_steps, t.mean_seconds,
-             t.mean_step_seconds, t.tokens]
-            for t in self.tasks
+             t.mean_step_seconds, t.tokens, t.errors]
+            for t in stats
         ]  # fmt: skip
-        all_ = _stats("ALL", self.episodes)
-        rows.append(["ALL", all_.episodes, all_.success_rate, all_.mean_reward, all_.mean_steps,
-                     all_.mean_seconds, all_.mean_step_seconds, all_.tokens])  # fmt: skip
         return format_table(headers, rows)
 
 
@@ -172,9 +172,13 @@ async def run_episode(
     await page.wait_for_function("WOB_TASK_READY === true")
     utterance = str(await page.evaluate("core.getUtterance()"))
     observation = await env.observe()
-    tokens, wob = 0, None
+    tokens, wob, error = 0, None, None
     while not env.done:
-        decision = await policy(utterance, observation.text, list(env.trajectory))
+        try:
+            decision = await policy(utterance, observation.text, list(env.trajectory))
+        except Exception as err:  # noqa: BLE001 - a failing model call ends one episode, not the run
+            error = f"policy failed: {type(err).__name__}: {err}"
+            break
         if isinstance(decision, PolicyDecision):
             action, tokens = decision.action, tokens + decision.tokens
         else:
@@ -190,7 +194,7 @@ async def run_episode(
         raw_reward=float(wob[1]) if wob and wob[0] else 0.0,
         done=bool(wob and wob[0]),
         reason=(wob[3] if wob else "the task page was closed or left"),
-        stop_reason=env.done_reason, steps=len(steps),
+        stop_reason=env.done_reason, steps=len(steps), error=error,
         seconds=time.perf_counter() - started,
         env_step_seconds=_mean([s.seconds for s in steps]), tokens=tokens,
         trajectory=[s.to_dict() for s in steps],
@@ -218,6 +222,7 @@ def _stats(task: str, episodes: list[EpisodeResult]) -> TaskStats:
         mean_seconds=_mean([e.seconds for e in episodes]),
         mean_step_seconds=_mean([e.env_step_seconds for e in episodes if e.steps]),
         tokens=sum(e.tokens for e in episodes),
+        errors=sum(1 for e in episodes if e.error),
     )  # fmt: skip
 
 
@@ -230,4 +235,5 @@ def _progress_line(n: int, total: int, r: EpisodeResult) -> str:
     return (
         f"[{n}/{total}] {outcome} {r.task} seed={r.seed} reward={r.raw_reward:+.2f} "
         f"steps={r.steps} {r.seconds:.1f}s stop={r.stop_reason or '-'}"
+        + (f" ERROR {r.error}" if r.error else "")
     )

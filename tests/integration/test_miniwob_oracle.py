@@ -8,7 +8,7 @@ import io
 import pytest
 
 from agents.web.trajectory import TrajectoryStep
-from evals.miniwob import PolicyDecision, run_miniwob
+from evals.miniwob import MiniWobReport, PolicyDecision, run_miniwob
 from evals.miniwob_oracle import OraclePolicy, oracle_for, parse_tree
 
 pytestmark = pytest.mark.integration
@@ -53,7 +53,7 @@ def test_seeds_reproduce_the_same_episode() -> None:
     assert first == second and first[0] != first[1]
 
 
-def test_a_wrong_click_scores_minus_one_and_junk_hits_the_invalid_limit() -> None:
+def test_wrong_clicks_junk_and_policy_errors_all_fail_honestly() -> None:
     async def wrong_button(utterance: str, observation: str, history: list[TrajectoryStep]) -> str:
         target = utterance.split('"')[1]
         others = [n for n in parse_tree(observation) if n.role == "button" and n.name != target]
@@ -64,12 +64,20 @@ def test_a_wrong_click_scores_minus_one_and_junk_hits_the_invalid_limit() -> Non
     ) -> PolicyDecision:
         return PolicyDecision("I would rather not.", tokens=5)
 
-    async def both():
-        wrong = await run_miniwob(["click-button"], 4, 0, wrong_button, progress=None)
-        bad = await run_miniwob(["click-button"], 1, 0, junk, progress=None)
-        return wrong, bad
+    async def broken(utterance: str, observation: str, history: list[TrajectoryStep]) -> str:
+        if history:
+            raise ConnectionError("model server went away")
+        return "noop"
 
-    wrong, bad = asyncio.run(both())
+    async def runs() -> tuple[MiniWobReport, MiniWobReport, MiniWobReport]:
+        wrong = await run_miniwob(["click-button"], 3, 0, wrong_button, progress=None)
+        bad = await run_miniwob(["click-button"], 1, 0, junk, progress=None)
+        progress = io.StringIO()
+        failed = await run_miniwob(["click-button"], 2, 0, broken, progress=progress)
+        assert progress.getvalue().count("ERROR policy failed: ConnectionError") == 2
+        return wrong, bad, failed
+
+    wrong, bad, failed = asyncio.run(runs())
     clicked = [e for e in wrong.episodes if e.trajectory[0]["action"].startswith("click")]
     assert clicked, "no seed had a second button"
     assert all(e.done and e.raw_reward == -1.0 and not e.success for e in clicked)
@@ -77,6 +85,8 @@ def test_a_wrong_click_scores_minus_one_and_junk_hits_the_invalid_limit() -> Non
     assert not episode.done and not episode.success and episode.raw_reward == 0.0
     assert episode.steps == 3 and (episode.stop_reason or "").startswith("invalid_actions")
     assert episode.tokens == 15 and bad.tasks[0].tokens == 15
+    assert [(e.steps, e.success) for e in failed.episodes] == [(1, False), (1, False)]
+    assert all("model server went away" in (e.error or "") for e in failed.episodes)
 
 
 def test_unknown_tasks_are_refused_before_starting() -> None:
