@@ -38,7 +38,7 @@ class WorkflowDraft(BaseModel):
 
 
 class WorkflowDrafts(BaseModel):
-    workflows: list[WorkflowDraft] = Field(max_length=2)
+    workflows: list[WorkflowDraft] = Field(min_length=1, max_length=2)
 
 
 # A grammar for Mind2Web action lines, so even a tiny model can only write well-formed steps.
@@ -54,7 +54,7 @@ class Mind2WebDraft(WorkflowDraft):
 
 
 class Mind2WebDrafts(WorkflowDrafts):
-    workflows: list[Mind2WebDraft] = Field(max_length=2)  # type: ignore[assignment]
+    workflows: list[Mind2WebDraft] = Field(min_length=1, max_length=2)  # type: ignore[assignment]
 
 
 @dataclass
