@@ -155,6 +155,25 @@ class LocalChatModel(BaseChatModel):
         message.usage_metadata = usage  # type: ignore[assignment]
         return ChatResult(generations=[ChatGeneration(message=message)])
 
+    def _fit(self, chat: list[dict[str, str]]) -> list[dict[str, str]]:
+        """Shorten the longest turns until the prompt leaves room for the answer.
+
+        llama.cpp refuses a prompt over its context window; cutting the middle of the longest
+        turn (usually retrieved evidence) keeps the instructions at both ends.
+        """
+        budget = self.n_ctx - self.max_tokens - 16 * len(chat) - 64
+        chat = [dict(m) for m in chat]
+        for _ in range(8):
+            sizes = [self.get_num_tokens(m["content"]) for m in chat]
+            excess = sum(sizes) - budget
+            if excess <= 0:
+                break
+            longest = max(range(len(chat)), key=sizes.__getitem__)
+            text = chat[longest]["content"]
+            keep = max(0, len(text) - int(len(text) * (excess + 32) / max(sizes[longest], 1)))
+            chat[longest]["content"] = text[: keep // 2] + "\n…[cut to fit]…\n" + text[len(text) - keep // 2 :]
+        return chat
+
     def _complete(
         self, chat: list[dict[str, str]], schema: dict[str, Any] | None, stop: list[str] | None
     ) -> tuple[str, dict[str, int]]:
@@ -165,6 +184,7 @@ class LocalChatModel(BaseChatModel):
             "repeat_penalty": self.repeat_penalty,
             "stop": stop,
         }
+        params["messages"] = self._fit(chat)
         if schema is not None:
             params["response_format"] = {"type": "json_object", "schema": bounded_schema(schema)}
         with _LOCK:

@@ -1,0 +1,75 @@
+"""`langgraph dev` serves every graph in langgraph.json; a real SDK client runs one."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.integration
+CORPUS = ROOT / "examples" / "corpus"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dev_server(tmp_path):
+    port = _free_port()
+    cli = Path(sys.executable).parent / "langgraph"
+    env = {**os.environ, "AGENT_HOME": str(tmp_path), "LANGSMITH_TRACING": "false"}
+    log = open(tmp_path / "server.log", "w")
+    proc = subprocess.Popen(
+        [str(cli), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"{url}/ok", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("langgraph dev exited:\n" + (tmp_path / "server.log").read_text()[-3000:])
+                time.sleep(1)
+        else:
+            pytest.fail("langgraph dev did not start:\n" + (tmp_path / "server.log").read_text()[-3000:])
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def test_dev_server_serves_every_graph_and_runs_one(dev_server):
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=dev_server)
+    graphs = {a["graph_id"] for a in client.assistants.search()}
+    expected = set(json.loads((ROOT / "langgraph.json").read_text())["graphs"])
+    assert expected <= graphs
+
+    out = client.runs.wait(
+        None,
+        "single_path_agent",
+        input={"query": "Who created Wallace and Gromit?"},
+        context={"corpus_dir": str(CORPUS), "use_browser": False, "max_retries": 0},
+    )
+    assert isinstance(out, dict) and out.get("final_output", "").strip(), out
