@@ -20,11 +20,13 @@ from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
-Step = str | Mapping[str, Any]
 # Characters per token when sizing the trajectory to a model's context; low on purpose because
 # accessibility trees tokenize densely.
 CHARS_PER_TOKEN = 3
 PROMPT_RESERVE_TOKENS = 700
+# Page observations are long; the judge needs the gist of each, the actions in full.
+OBSERVATION_CHARS = 300
+SKIPPED_STEP_KEYS = frozenset({"index", "raw", "seconds"})
 
 
 class JudgeError(EvaluationSkipped):
@@ -82,15 +84,29 @@ def _read_episode(text: str) -> EpisodeJudgment | None:
     return None
 
 
-def format_trajectory(steps: Sequence[Step], max_chars: int) -> str:
-    """Numbered steps, newest kept when the record is longer than `max_chars`."""
-    lines = []
-    for i, step in enumerate(steps, 1):
-        if isinstance(step, Mapping):
-            body = "; ".join(f"{k}: {v}" for k, v in step.items() if v not in (None, ""))
-        else:
-            body = str(step)
-        lines.append(f"{i}. {body}")
+def _step_text(step: Any) -> str:
+    """One step as "key: value; ..." (bookkeeping fields dropped, observations shortened)."""
+    if hasattr(step, "to_dict"):  # agents.web.trajectory.TrajectoryStep and similar records
+        step = step.to_dict()
+    if not isinstance(step, Mapping):
+        return str(step)
+    parts = []
+    for key, value in step.items():
+        if key in SKIPPED_STEP_KEYS or value in (None, "") or (key == "valid" and value):
+            continue
+        text = str(value)
+        if key == "observation" and len(text) > OBSERVATION_CHARS:
+            text = text[:OBSERVATION_CHARS] + " …"
+        parts.append(f"{key}: {text}")
+    return "; ".join(parts)
+
+
+def format_trajectory(steps: Sequence[Any], max_chars: int) -> str:
+    """Numbered steps, newest kept when the record is longer than `max_chars`.
+
+    Steps may be strings, mappings, or records with `to_dict()` (the web agent's steps).
+    """
+    lines = [f"{i}. {_step_text(step)}" for i, step in enumerate(steps, 1)]
     kept: list[str] = []
     used = 0
     for line in reversed(lines):
@@ -135,7 +151,7 @@ class LLMJudge:
         return 1.0 if self._ask(ReasonVerdict, prompt, _read_reason).verdict == "same" else 0.0
 
     def judge_episode(
-        self, task: str, steps: Sequence[Step], *, final_url: str = "", answer: str = ""
+        self, task: str, steps: Sequence[Any], *, final_url: str = "", answer: str = ""
     ) -> EpisodeJudgment:
         """Success or failure, with reasons, for a run that has no reference answer."""
         prompt = EPISODE_SUCCESS.format(

@@ -62,6 +62,29 @@ class HopStep:
     answer: str | None = None
 
 
+def stop_answer(action: str | None) -> str | None:
+    """The answer of a `stop [answer]` action; None for any other action."""
+    if not action or not action.startswith("stop"):
+        return None
+    start, end = action.find("["), action.rfind("]")
+    return action[start + 1 : end] if 0 <= start < end else ""
+
+
+def hop_steps_from_web(steps: Iterable[Any], final_url: str | None = None) -> list[HopStep]:
+    """HopSteps from the web agent's trajectory (records with `url` and `action`, or dicts).
+
+    Each step's URL is the page it acted on; `final_url` (the page after the last action)
+    is appended so a hop reached by the final action still counts.
+    """
+    out = []
+    for step in steps:
+        data = step if isinstance(step, dict) else vars(step)
+        out.append(HopStep(url=str(data.get("url") or ""), answer=stop_answer(data.get("action"))))
+    if final_url:
+        out.append(HopStep(url=final_url))
+    return out
+
+
 def satisfies(step: HopStep, cond: HopCondition, judge: FuzzyJudge | None = None) -> bool:
     if cond.url is not None:
         return bool(step.url) and url_match(cond.url, step.url) == 1.0

@@ -96,3 +96,32 @@ def test_judge_failure_skips_a_webarena_task_with_the_reason():
     judge = LLMJudge(FakeListChatModel(responses=["no idea"]), attempts=1)
     result = evaluate_offline(task, {"answer": "three hours"}, judge)
     assert result.score is None and "judge gave no valid" in result.skipped["string_match"]
+
+
+def test_web_agent_steps_are_summarised_for_the_judge():
+    from agents.web.trajectory import TrajectoryStep
+
+    step = TrajectoryStep(
+        index=0,
+        observation="[1] RootWebArea 'Shop' " + "x" * 1000,
+        url="http://s/",
+        raw="Let's click. ```click [4]```",
+        action="click [4]",
+        valid=True,
+        target="link 'Orders'",
+        seconds=1.5,
+    )
+    bad = TrajectoryStep(
+        index=1,
+        observation="o",
+        url="http://s/orders",
+        raw="??",
+        action=None,
+        valid=False,
+        reason="no action found",
+    )
+    text = format_trajectory([step, bad], max_chars=5000)
+    assert "action: click [4]" in text and "target: link 'Orders'" in text
+    assert "valid: False" in text and "reason: no action found" in text
+    assert "raw:" not in text and "seconds" not in text and "valid: True" not in text
+    assert len(text) < 600  # observation shortened

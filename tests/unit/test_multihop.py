@@ -8,6 +8,7 @@ from evals.multihop import (
     HopCondition,
     HopStep,
     evaluate_multihop,
+    hop_steps_from_web,
     satisfies,
     summarize_multihop,
 )
@@ -99,3 +100,25 @@ def test_summary_hop_and_task_success_rates():
     assert summary["statuses"] == {"FAILED_AT_HOP_1": 1, "FAILED_AT_HOP_2": 1, "TASK_PASS": 2}
     assert summary["first_hop_success_by_hops"] == {1: 1.0, 2: 1.0, 3: 0.0}
     assert summarize_multihop([])["tasks"] == 0
+
+
+def test_web_agent_trajectory_feeds_the_hop_queue():
+    from agents.web.trajectory import TrajectoryStep
+
+    def step(i, url, action):
+        return TrajectoryStep(
+            index=i, observation="", url=url, raw=action, action=action, valid=True
+        )
+
+    steps = [
+        step(0, "http://start/", "goto [http://wiki/Pittsburgh]"),
+        step(1, "http://wiki/Pittsburgh", "goto [http://shop/item]"),
+        step(2, "http://shop/item", "stop [It is $12]"),
+    ]
+    hops = hop_steps_from_web(steps, final_url="http://shop/item")
+    assert [h.answer for h in hops] == [None, None, "It is $12", None]
+    assert evaluate_multihop(hops, [WIKI, PRICE]).passed
+    assert (
+        evaluate_multihop(hop_steps_from_web(steps[:2]), [WIKI, PRICE]).status == "FAILED_AT_HOP_2"
+    )
+    assert hop_steps_from_web([{"url": "http://x", "action": "stop []"}])[0].answer == ""
