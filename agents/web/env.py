@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from types import TracebackType
 from urllib.parse import urljoin
 
@@ -13,8 +12,9 @@ from playwright.async_api import Error as PlaywrightError
 from agents.tools.chromium import launch_browser
 from agents.web import executor
 from agents.web.actions import Action, ActionParseError, ActionType, parse_action
+from agents.web.config import EnvConfig, StepInfo
 from agents.web.executor import ActionFailed
-from agents.web.limits import Limits, limit_reason
+from agents.web.limits import limit_reason
 from agents.web.navigation import go_history, leave_error_page, scroll
 from agents.web.observation import (
     Observation,
@@ -23,39 +23,11 @@ from agents.web.observation import (
     render_tree,
     viewport_node_ids,
 )
-from agents.web.origins import LOOPBACK, OriginPolicy
+from agents.web.origins import OriginPolicy
+from agents.web.popups import PopupWatcher
 from agents.web.trajectory import TrajectoryStep
 
-
-@dataclass(frozen=True)
-class EnvConfig:
-    """How the environment observes and what it allows. Defaults follow WebArena."""
-
-    allowed_origins: tuple[str, ...] = LOOPBACK
-    limits: Limits = field(default_factory=Limits)
-    viewport_width: int = 1280
-    viewport_height: int = 720
-    viewport_only: bool = False  # only nodes inside the visible viewport
-    screenshot: bool = False  # attach a PNG to every observation
-    action_timeout_ms: int = 3000
-    navigation_timeout_ms: int = 15000
-    observation_chars: int = 2000  # observation text kept per trajectory step
-
-
-@dataclass(frozen=True)
-class StepInfo:
-    """The outcome of one step: `valid` False means `reason` says what was wrong."""
-
-    raw: str
-    action: str | None
-    valid: bool
-    reason: str | None
-    url: str
-    note: str = ""
-    target: str | None = None
-    done_reason: str | None = None
-    answer: str | None = None
-    seconds: float = 0.0
+__all__ = ["BrowserEnv", "EnvConfig", "EpisodeOver", "StepInfo"]
 
 
 class EpisodeOver(RuntimeError):
@@ -82,6 +54,7 @@ class BrowserEnv:
         self._cdp: dict[Page, CDPSession] = {}
         self._last: Observation | None = None
         self._blocked: list[str] = []
+        self._watcher = PopupWatcher()
         self._serial = 0
 
     async def __aenter__(self) -> BrowserEnv:
@@ -138,7 +111,8 @@ class BrowserEnv:
         assert self._browser is not None
         if self._context is not None:
             await self._context.close()
-        self.trajectory, self.done_reason, self.answer, self._blocked = [], None, None, []
+        self.trajectory, self.done_reason, self.answer = [], None, None
+        self._blocked, self._watcher = [], PopupWatcher()
         self._cdp = {}
         cfg = self.config
         self._context = await self._browser.new_context(
@@ -146,9 +120,8 @@ class BrowserEnv:
         )
         self._context.set_default_navigation_timeout(cfg.navigation_timeout_ms)
         await self._context.route("**/*", self._route)
-        # Tabs the page opens itself (target=_blank, window.open) become the active tab.
-        self._context.on("page", self._on_new_page)
-        self._page = await self._context.new_page()
+        await self._watcher.install(self._context)
+        self._page = self._watcher.track(await self._context.new_page())
         if start_url != "about:blank":
             await self._page.goto(start_url)
         return await self.observe()
@@ -190,6 +163,9 @@ class BrowserEnv:
             note, target = await self._execute(action, before)
         except (ActionParseError, ActionFailed) as err:
             reason = err.reason if isinstance(err, ActionParseError) else str(err)
+        popup = await self._watcher.adopt(self.page, self.config.action_timeout_ms)
+        if popup is not None:
+            self._page = popup
         blocked, self._blocked = self._blocked, []
         if blocked:
             note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
@@ -255,7 +231,7 @@ class BrowserEnv:
         elif kind is ActionType.SCROLL:
             return await scroll(page, action.text or "down")
         elif kind is ActionType.NEW_TAB:
-            self._page = await self._context.new_page()
+            self._page = self._watcher.track(await self._context.new_page())
         elif kind is ActionType.TAB_FOCUS:
             pages = self._context.pages
             index = action.tab_index or 0
@@ -267,7 +243,9 @@ class BrowserEnv:
             await page.close()
             self._cdp.pop(page, None)
             remaining = self._context.pages
-            self._page = remaining[-1] if remaining else await self._context.new_page()
+            self._page = (
+                remaining[-1] if remaining else self._watcher.track(await self._context.new_page())
+            )
         elif kind is ActionType.GOTO:
             await self._goto(page, action.text or "")
         elif kind in (ActionType.GO_BACK, ActionType.GO_FORWARD):
@@ -300,9 +278,6 @@ class BrowserEnv:
             assert self._context is not None
             self._cdp[page] = await self._context.new_cdp_session(page)
         return self._cdp[page]
-
-    def _on_new_page(self, page: Page) -> None:
-        self._page = page
 
     async def _route(self, route: Route) -> None:
         url = route.request.url

@@ -6,6 +6,7 @@ from collections.abc import Awaitable
 
 from playwright.async_api import CDPSession, Locator, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from agents.web.observation import Node
 
@@ -19,7 +20,9 @@ _TAG_JS = f"""function(tag) {{
   el.setAttribute('{_TAG_ATTR}', tag);
   const role = el.getAttribute('role') || '';
   return {{tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(), role: role,
-          editable: el.isContentEditable}};
+          editable: el.isContentEditable,
+          opensTab: !!el.closest('a[target]') &&
+                    !['', '_self', '_parent', '_top'].includes(el.closest('a[target]').target)}};
 }}"""
 _TEXT_INPUT_TYPES = ("", "text", "search", "email", "password", "url", "tel", "number", "date",
                      "datetime-local", "month", "time", "week")  # fmt: skip
@@ -90,6 +93,15 @@ async def click(target: ElementTarget, timeout_ms: int) -> str:
         select = target.locator.locator("xpath=ancestor::select[1]")
         await _guard(select.select_option(label=label, timeout=timeout_ms), target, "select")
         return f"selected option {label!r}"
+    if target.info.get("opensTab"):
+        # Wait for the new tab here: it arrives a moment after the click, and the step must
+        # observe it rather than a stale tab.
+        try:
+            async with target.page.expect_popup(timeout=timeout_ms):
+                await _guard(target.locator.click(timeout=timeout_ms), target, "click")
+        except PlaywrightTimeoutError:
+            return "clicked; the link names a new tab but none opened"
+        return "opened a new tab"
     await _guard(target.locator.click(timeout=timeout_ms), target, "click")
     return ""
 

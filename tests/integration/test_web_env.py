@@ -122,6 +122,9 @@ def test_tabs_new_focus_close_and_popups(site: str) -> None:
         assert info.valid and obs.url.endswith("/index.html") and obs.tabs[0].active
         obs, info, _ = await env.step("tab_close")
         assert info.valid and len(obs.tabs) == 2
+        obs, info, _ = await env.step(f"goto [{site}/index.html]")
+        obs, info, _ = await env.step(f"click [{node_id(obs, 'button', 'Open a window')}]")
+        assert info.valid and obs.url.endswith("/page2.html") and len(obs.tabs) == 3
         _, info, _ = await env.step("tab_focus [5]")
         assert not info.valid and "no tab 5" in (info.reason or "")
 
