@@ -6,7 +6,15 @@ import time
 from types import TracebackType
 from urllib.parse import urljoin
 
-from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Playwright, Route
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    CDPSession,
+    Page,
+    Playwright,
+    Route,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from agents.tools.chromium import launch_browser
@@ -69,8 +77,6 @@ class BrowserEnv:
 
     async def start(self) -> None:
         if self._browser is None:
-            from playwright.async_api import async_playwright
-
             self._playwright = await async_playwright().start()
             self._browser = await launch_browser(self._playwright)
 
@@ -123,7 +129,11 @@ class BrowserEnv:
         await self._watcher.install(self._context)
         self._page = self._watcher.track(await self._context.new_page())
         if start_url != "about:blank":
-            await self._page.goto(start_url)
+            try:
+                await self._page.goto(start_url)
+            except PlaywrightError as err:
+                first = str(err).splitlines()[0]
+                raise RuntimeError(f"cannot load the start page {start_url}: {first}") from err
         return await self.observe()
 
     async def observe(self) -> Observation:

@@ -160,6 +160,8 @@ def test_origins_outside_the_allow_list_are_refused(site: str) -> None:
         assert obs.url == f"{site}/index.html"
         with pytest.raises(ValueError, match="not allowed"):
             await env.reset("https://example.com/")
+        with pytest.raises(RuntimeError, match="cannot load the start page"):
+            await env.reset("http://127.0.0.1:9/")  # nothing listens on the discard port
 
     run(scenario)
 
