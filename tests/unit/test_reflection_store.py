@@ -189,3 +189,14 @@ def test_importing_records_is_all_or_nothing_and_in_one_transaction(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nothing corrupt was written
         assert len(ReflectionManager.open(tmp_path, HashingEmbeddings()).list_reflections()) == 50
+
+
+def test_open_reflection_manager_is_one_per_home_spec_and_namespace(tmp_path):
+    from memory.reflections import open_reflection_manager
+
+    a = open_reflection_manager(tmp_path, "hashing", "default")
+    assert open_reflection_manager(tmp_path, "hashing", "default") is a
+    b = open_reflection_manager(tmp_path, "hashing", "proj/bob")
+    assert b is not a and b.backend is a.backend  # one store, two namespaces
+    a.save_reflection(refl("flight"))
+    assert b.list_reflections() == [] and len(a.list_reflections()) == 1
