@@ -41,3 +41,39 @@ class OutputState(TypedDict):
     tasks: list[str]
     results: list[str]
     reflection_ids: list[str]
+
+
+class WebAgentInput(TypedDict):
+    """What a caller passes to the web agent: the task and where to start.
+
+    `run_id` names a browser environment the caller registered with `agents.web_session.attach`
+    (the graph then uses that page as it is); without it the graph opens its own at
+    `start_url`. `workflows`, when given, replaces the workflows retrieved from memory.
+    """
+
+    task: str
+    start_url: NotRequired[str]
+    website: NotRequired[str]
+    run_id: NotRequired[str]
+    workflows: NotRequired[str]
+
+
+class WebAgentState(WebAgentInput):
+    """State of the web agent's observe → decide → act loop.
+
+    `steps` accumulates the episode's TrajectoryStep dicts and `tokens` the model's tokens
+    (reducer: add). `done_reason` is set when the episode ends ("stop", a limit, "task_done").
+    """
+
+    observation: NotRequired[str]
+    url: NotRequired[str]
+    memory: NotRequired[dict[str, str]]
+    pending_action: NotRequired[str]
+    steps: NotRequired[Annotated[list[dict[str, Any]], operator.add]]
+    tokens: NotRequired[Annotated[int, operator.add]]
+    done_reason: NotRequired[str]
+    answer: NotRequired[str]
+    reward: NotRequired[float | None]
+    success: NotRequired[bool]
+    judged_by: NotRequired[str]
+    trajectory_id: NotRequired[str]

@@ -1,0 +1,204 @@
+"""The web agent's nodes: observe the page, decide one action, act, and finish the episode.
+
+The browser lives in `agents.web_session` under the run id kept in state; every node closes
+it when it fails, and `finish` closes it at the end, so no chromium outlives its run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agents import resources, web_session
+from agents.web.config import EnvConfig
+from agents.web.limits import Limits
+from agents.web.origins import LOOPBACK
+from agents.web.trajectory import TrajectoryStep
+from agents.web_decide import decide_action
+from agents.web_memory import format_past_trajectories, record_episode, similar_trajectories
+from graphs.state import WebAgentState
+from graphs.web_context import WebAgentContext
+
+log = logging.getLogger(__name__)
+MAX_STEPS_CAP = 60  # the graph's recursion limit is sized for this many actions
+
+
+def env_config(ctx: WebAgentContext) -> EnvConfig:
+    extra = tuple(o.strip() for o in ctx.allowed_origins.split(",") if o.strip())
+    steps = max(1, min(ctx.max_steps, MAX_STEPS_CAP))
+    return EnvConfig(allowed_origins=LOOPBACK + extra, limits=Limits(max_steps=steps))
+
+
+def gather_memory(
+    ctx: WebAgentContext, task: str, website: str | None, workflows: str | None
+) -> dict[str, str]:
+    """Reflections, workflows and similar past runs for the prompt (looked up once per run)."""
+    manager = resources.reflection_manager(ctx)
+    reflections = manager.format_reflections(
+        manager.get_relevant_reflections(task, k=ctx.reflections_k)
+    )
+    if workflows is None and ctx.use_workflows and ctx.workflows_k > 0:
+        from memory.workflows import relevant_workflows_text
+
+        workflows = relevant_workflows_text(
+            task,
+            home=ctx.home,
+            k=ctx.workflows_k,
+            embeddings=resources.embeddings(ctx),
+            website=website,
+        )
+    runs = similar_trajectories(
+        task,
+        home=ctx.home,
+        k=ctx.trajectories_k,
+        website=website,
+        embeddings=resources.embeddings(ctx),
+    )
+    return {
+        "reflections": reflections,
+        "workflows": workflows or "",
+        "trajectories": format_past_trajectories(runs),
+    }
+
+
+async def observe(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Open the browser on the first call (unless the caller attached one), then read the page."""
+    ctx = runtime.context
+    run_id = state.get("run_id") or uuid.uuid4().hex
+    try:
+        session = web_session.get(run_id)
+        if session is None:
+            if not state.get("start_url"):
+                raise ValueError(
+                    "the web agent needs a start_url (or a run_id with an attached environment)"
+                )
+            session = await web_session.open_session(run_id, env_config(ctx))
+            observation = await session.env.reset(state["start_url"])
+        else:
+            observation = await session.env.observe()
+        update: dict[str, Any] = {
+            "run_id": run_id,
+            "observation": observation.text,
+            "url": observation.url,
+        }
+        if "memory" not in state:
+            update["memory"] = await asyncio.to_thread(
+                gather_memory, ctx, state["task"], state.get("website"), state.get("workflows")
+            )
+        return update
+    except BaseException:
+        await web_session.close(run_id)
+        raise
+
+
+def _history(state: WebAgentState) -> list[TrajectoryStep]:
+    return [TrajectoryStep(**step) for step in state.get("steps") or []]
+
+
+async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Ask the executor model for one action, constrained to the page's ids and validated."""
+    history = _history(state)
+    last = history[-1] if history else None
+    feedback = last.reason if last is not None and not last.valid else None
+    try:
+        model = resources.chat_model(runtime.context.executor_model)
+        decision = await decide_action(
+            model, state["task"], state.get("observation", ""), history, state.get("memory") or {},
+            feedback=feedback,
+        )  # fmt: skip
+    except BaseException:
+        await web_session.close(state["run_id"])
+        raise
+    if not decision.valid:
+        log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
+    return {"pending_action": decision.action, "tokens": decision.tokens}
+
+
+async def act(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Carry out the pending action; the env records the step and applies the limits."""
+    run_id = state["run_id"]
+    session = web_session.get(run_id)
+    if session is None:
+        raise RuntimeError(f"run {run_id!r} has no browser environment (was it closed?)")
+    try:
+        _, info, done = await session.env.step(state.get("pending_action") or "noop")
+        update: dict[str, Any] = {"steps": [session.env.trajectory[-1].to_dict()]}
+        if session.evaluate is not None:
+            ended, reward = await session.evaluate()
+            if ended:
+                update.update(done_reason="task_done", reward=reward)
+                return update
+        if done:
+            update["done_reason"] = info.done_reason or "done"
+            update["answer"] = info.answer or ""
+        return update
+    except BaseException:
+        await web_session.close(run_id)
+        raise
+
+
+async def finish(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Settle the outcome (evaluator reward, else the LLM judge), record the run, close."""
+    ctx = runtime.context
+    run_id = state["run_id"]
+    try:
+        reward = state.get("reward")
+        session = web_session.get(run_id)
+        if reward is None and session is not None and session.evaluate is not None:
+            _, reward = await session.evaluate()
+        if reward is not None:
+            success, judged_by = reward >= 1.0, "evaluator"
+        else:
+            success, judged_by = await asyncio.to_thread(_judge, ctx, state)
+        trajectory_id = await asyncio.to_thread(_record, ctx, state, success, judged_by)
+    finally:
+        await web_session.close(run_id)
+    return {
+        "reward": reward,
+        "success": success,
+        "judged_by": judged_by,
+        "trajectory_id": trajectory_id,
+    }
+
+
+def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
+    """The LLM auto-judge's verdict; a judge that gives none counts as failure, said so."""
+    if not ctx.judge_runs:
+        return False, "unjudged"
+    from evals.judge import JudgeError, LLMJudge
+
+    judge = LLMJudge(resources.chat_model(ctx.reflector_model))
+    try:
+        verdict = judge.judge_episode(
+            state["task"],
+            state.get("steps") or [],
+            final_url=state.get("url", ""),
+            answer=state.get("answer", ""),
+        )
+    except JudgeError as err:
+        log.warning("web agent: the judge gave no verdict (%s); the run counts as failed", err)
+        return False, "unjudged"
+    return verdict.success, "llm-judge"
+
+
+def _record(ctx: WebAgentContext, state: WebAgentState, success: bool, judged_by: str) -> str:
+    """Record the trajectory; after a success, online induction may update the workflows."""
+    website = state.get("website") or "general"
+    steps = state.get("steps") or []
+    if ctx.online_induction in ("rule", "llm"):
+        from memory.trajectories import trajectory_from_web_steps
+        from memory.workflow_online import OnlineInduction
+
+        trajectory = trajectory_from_web_steps(
+            state["task"], steps, website=website, success=success, judged_by=judged_by
+        )
+        model = resources.chat_model(ctx.reflector_model) if ctx.online_induction == "llm" else None
+        OnlineInduction(ctx.home, mode=ctx.online_induction, model=model).after_run(trajectory)
+        return trajectory.id
+    return record_episode(
+        ctx.home, state["task"], steps, website=website, success=success, judged_by=judged_by
+    ).id

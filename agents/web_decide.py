@@ -1,0 +1,177 @@
+"""The web agent's decision: a constrained structured answer turned into one validated action.
+
+Shared by the web agent graph's `decide` node and the MiniWoB policy. The model fills
+`{action_type, element_id, text}`; the element id is an enum of the ids on the current page,
+so a small model cannot invent one. The composed text is checked with `parse_action`; output
+that does not parse is still sent to the environment, which records it as invalid with the
+reason (shown to the model next turn) and ends the episode after 3 in a row. A model that gives
+no usable answer at all gets `noop`, which the repeated-action limit ends after 3.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, LLMResult
+from pydantic import ValidationError
+
+from agents.web.actions import ActionParseError, ActionType, parse_action
+from agents.web.trajectory import TrajectoryStep, format_trajectory
+from memory.budget import approximate_tokens
+from prompts.web import FEEDBACK, NO_HISTORY, NO_MEMORY, WEB_DECIDE, WEB_SYSTEM
+
+log = logging.getLogger(__name__)
+FALLBACK_ACTION = "noop"
+MAX_IDS = 400  # a bigger enum makes the grammar slow; beyond it any id string is allowed
+HISTORY_STEPS = 8  # the latest actions shown; older ones add little and cost context
+_ID_LINE = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
+# Action types that act on an element, and those that take a text argument.
+_ON_ELEMENT = {ActionType.CLICK, ActionType.HOVER, ActionType.TYPE}
+_WITH_TEXT = {ActionType.TYPE, ActionType.PRESS, ActionType.SCROLL, ActionType.GOTO,
+              ActionType.STOP, ActionType.TAB_FOCUS}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WebDecision:
+    """What the decide step produced: the action text to send, and how it got there."""
+
+    action: str
+    raw: str  # the model's structured answer, as text
+    valid: bool  # parse_action accepted `action`
+    reason: str | None  # why it did not (None when valid)
+    tokens: int
+
+
+class _TokenTally(BaseCallbackHandler):
+    """Sums usage_metadata of every chat answer (LangChain's own handler needs a model name)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for gen in generations:
+                usage = getattr(getattr(gen, "message", None), "usage_metadata", None)
+                if isinstance(gen, ChatGeneration) and usage:
+                    self.total += int(usage.get("total_tokens", 0))
+
+
+def page_ids(observation: str) -> list[str]:
+    """The element ids printed in an observation, in page order."""
+    return list(dict.fromkeys(_ID_LINE.findall(observation)))
+
+
+def action_schema(ids: list[str]) -> dict[str, Any]:
+    """JSON schema of one decision; `element_id` limited to the page's ids (or "")."""
+    element: dict[str, Any] = {"type": "string", "maxLength": 12}
+    if 0 < len(ids) <= MAX_IDS:
+        element = {"type": "string", "enum": ["", *ids]}
+    return {
+        "title": "WebAction",
+        "description": "The next browser action.",
+        "type": "object",
+        "properties": {
+            "action_type": {"type": "string", "enum": [t.value for t in ActionType]},
+            "element_id": element,
+            "text": {"type": "string", "maxLength": 200},
+        },
+        "required": ["action_type", "element_id", "text"],
+    }
+
+
+def compose_action(answer: dict[str, Any]) -> str:
+    """{action_type, element_id, text} → WebArena action text (not yet validated)."""
+    kind = str(answer.get("action_type", "")).strip().lower()
+    element = str(answer.get("element_id", "") or "").strip().strip("[]")
+    text = str(answer.get("text", "") or "").strip()
+    try:
+        action_type = ActionType(kind)
+    except ValueError:
+        return kind or FALLBACK_ACTION  # the parser will say what is wrong with it
+    if action_type is ActionType.TYPE:
+        return f"type [{element}] [{text}]"
+    if action_type in _ON_ELEMENT:
+        return f"{kind} [{element}]"
+    if action_type is ActionType.SCROLL:
+        return f"scroll [{text or 'down'}]"
+    if action_type in _WITH_TEXT:
+        return f"{kind} [{text}]"
+    return kind
+
+
+def validate(action: str) -> tuple[bool, str | None]:
+    try:
+        parse_action(action)
+    except ActionParseError as err:
+        return False, err.reason
+    return True, None
+
+
+def format_history(steps: list[TrajectoryStep]) -> str:
+    return format_trajectory(steps[-HISTORY_STEPS:]) if steps else NO_HISTORY
+
+
+def build_messages(
+    task: str,
+    observation: str,
+    history: list[TrajectoryStep],
+    memory: dict[str, str],
+    feedback: str | None = None,
+) -> list[SystemMessage | HumanMessage]:
+    """System prompt + the turn: task, memory sections, previous actions, feedback, page."""
+    body = WEB_DECIDE.format(
+        task=task,
+        reflections=memory.get("reflections") or NO_MEMORY,
+        workflows=memory.get("workflows") or NO_MEMORY,
+        trajectories=memory.get("trajectories") or NO_MEMORY,
+        history=format_history(history),
+        feedback=FEEDBACK.format(reason=feedback) if feedback else "",
+        observation=observation,
+    )
+    return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
+
+
+async def decide_action(
+    model: BaseChatModel,
+    task: str,
+    observation: str,
+    history: list[TrajectoryStep],
+    memory: dict[str, str],
+    *,
+    feedback: str | None = None,
+    attempts: int = 2,
+) -> WebDecision:
+    """Ask `model` for the next action (bounded attempts); never raises on bad output."""
+    messages = build_messages(task, observation, history, memory, feedback)
+    runnable = model.with_structured_output(action_schema(page_ids(observation)))
+    tally = _TokenTally()
+    problems: list[str] = []
+    for _ in range(attempts):
+        try:
+            answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
+        except (OutputParserException, ValidationError, ValueError) as err:
+            problems.append(str(err).splitlines()[0][:160])
+            continue
+        if isinstance(answer, dict):
+            action = compose_action(answer)
+            valid, reason = validate(action)
+            tokens = tally.total or _estimate(model, messages, str(answer))
+            return WebDecision(action, str(answer), valid, reason, tokens)
+        problems.append(f"not a JSON object: {answer!r:.120}")
+    log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
+    tokens = tally.total or _estimate(model, messages, "")
+    return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
+
+
+def _estimate(model: BaseChatModel, messages: list[Any], output: str) -> int:
+    """Tokens counted with the model's tokenizer when it reports no usage (e.g. fakes)."""
+    # Only the local model's own tokenizer is trusted here: LangChain's default one downloads.
+    count = model.get_num_tokens if hasattr(model, "context_window") else approximate_tokens
+    return sum(count(m.text) for m in messages) + (count(output) if output else 0)

@@ -1,0 +1,67 @@
+"""The web agent's decide step as a MiniWoB policy: `policy(utterance, observation, history)`.
+
+Same prompt, memory and constrained decision as the graph's `decide` node, for harnesses that
+drive the browser themselves (evals.miniwob.run_miniwob). Memory is looked up once per
+episode (keyed by the utterance), like the graph does once per run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from agents import resources
+from agents.web.trajectory import TrajectoryStep
+from agents.web_agent import gather_memory
+from agents.web_decide import decide_action
+from evals.miniwob import Policy, PolicyDecision
+from graphs.web_context import WebAgentContext
+
+MINIWOB_WEBSITE = "miniwob"
+
+
+@dataclass
+class WebPolicy:
+    """Callable policy; `workflows` overrides retrieval (e.g. the AWM experiment's text)."""
+
+    ctx: WebAgentContext
+    website: str = MINIWOB_WEBSITE
+    workflows: str | None = None
+    _memory: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    async def __call__(
+        self, utterance: str, observation: str, history: list[TrajectoryStep]
+    ) -> PolicyDecision:
+        memory = self._memory.get(utterance)
+        if memory is None:
+            memory = await asyncio.to_thread(
+                gather_memory, self.ctx, utterance, self.website, self.workflows
+            )
+            self._memory = {utterance: memory}  # one episode at a time: keep only the latest
+        last = history[-1] if history else None
+        feedback = last.reason if last is not None and not last.valid else None
+        model = resources.chat_model(self.ctx.executor_model)
+        decision = await decide_action(
+            model, utterance, observation, history, memory, feedback=feedback
+        )
+        return PolicyDecision(decision.action, decision.tokens)
+
+
+def make_policy(
+    model: str = "local",
+    *,
+    home: str,
+    use_workflows: bool = True,
+    workflows: str | None = None,
+    trajectories_k: int = 2,
+    website: str = MINIWOB_WEBSITE,
+) -> Policy:
+    """A MiniWoB policy on `model`, with memory under `home` (workflows on or off)."""
+    ctx = WebAgentContext(
+        executor_model=model,
+        reflector_model=model,
+        home=home,
+        use_workflows=use_workflows,
+        trajectories_k=trajectories_k,
+    )
+    return WebPolicy(ctx, website=website, workflows=workflows)

@@ -1,0 +1,46 @@
+"""The web agent: observe the page, decide one action, act; loop until stop, done or a limit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import RetryPolicy
+
+from agents.web_agent import MAX_STEPS_CAP, act, decide, finish, observe
+from graphs.state import WebAgentInput, WebAgentState
+from graphs.web_context import WebAgentContext
+
+# Each action is three supersteps (observe, decide, act) plus setup and finish.
+RECURSION_LIMIT = 3 * MAX_STEPS_CAP + 10
+# Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
+TRANSIENT = RetryPolicy(max_attempts=3)
+
+
+def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:
+    """Finish once the episode ended (stop, a limit, or the task itself); else look again."""
+    return "finish" if state.get("done_reason") else "observe"
+
+
+def build_web_agent_graph() -> StateGraph:
+    """The uncompiled builder; compile it with your own checkpointer/store."""
+    builder = StateGraph(WebAgentState, context_schema=WebAgentContext, input_schema=WebAgentInput)
+    builder.add_node("observe", observe)
+    builder.add_node("decide", decide, retry_policy=TRANSIENT)
+    builder.add_node("act", act)
+    builder.add_node("finish", finish)
+
+    builder.add_edge(START, "observe")
+    builder.add_edge("observe", "decide")
+    builder.add_edge("decide", "act")
+    builder.add_conditional_edges(
+        "act", route_after_act, {"observe": "observe", "finish": "finish"}
+    )
+    builder.add_edge("finish", END)
+    return builder
+
+
+# Compiled without a checkpointer: `langgraph dev` and embedding apps bring their own.
+graph = (
+    build_web_agent_graph().compile(name="web_agent").with_config(recursion_limit=RECURSION_LIMIT)
+)

@@ -1,0 +1,34 @@
+"""Run-time configuration of the web agent: the shared Context plus browser and memory knobs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graphs.context import Context
+
+
+@dataclass(kw_only=True)
+class WebAgentContext(Context):
+    """`executor_model` decides the actions; `reflector_model` judges runs without a reward."""
+
+    trajectories_k: int = field(
+        default=2,
+        metadata={"description": "Most similar past runs in the prompt (MMInA: 1-2 works best)."},
+    )
+    use_workflows: bool = field(
+        default=True, metadata={"description": "Put relevant workflows (AWM) into the prompt."}
+    )
+    online_induction: str = field(
+        default="rule",
+        metadata={"description": "After a successful run: 'rule', 'llm' or 'off' (only record)."},
+    )
+    judge_runs: bool = field(
+        default=True,
+        metadata={"description": "Judge runs that have no evaluator reward with the LLM judge."},
+    )
+    max_steps: int = field(default=30, metadata={"description": "Actions per episode (<= 60)."})
+    allowed_origins: str = field(
+        default="",
+        metadata={"description": "Comma-separated extra origins the browser may visit "
+                  "(loopback is always allowed)."},
+    )  # fmt: skip

@@ -1,0 +1,65 @@
+"""Prompts of the web agent's decide step: WebArena's action space, memory, history, the page."""
+
+WEB_SYSTEM = """You operate a web browser to complete a task. Each turn you see the page as an
+accessibility tree: one element per line, `[id] role 'name'`. You answer with exactly one
+action; it is carried out and you see the new page.
+
+<action_space>
+click [id]              click the element with this id
+hover [id]              move the mouse over the element
+type [id] [text]        type text into the element (Enter is pressed after it)
+type [id] [text] [0]    type text without pressing Enter
+press [key_comb]        press keys, e.g. press [Enter] or press [Control+a]
+scroll [up|down]        scroll the page
+new_tab                 open a new tab
+tab_focus [index]       switch to the tab with this index
+tab_close               close the current tab
+goto [url]              open a url
+go_back / go_forward    browser history
+stop [answer]           finish; put the answer in the brackets (empty if none is asked for)
+noop                    do nothing this turn
+</action_space>
+
+<rules>
+- Use only ids that appear in the current page.
+- One action per turn. Do not repeat an action that did not change the page.
+- When the task is done, or asks a question you can answer, use stop [answer].
+</rules>"""
+
+# The memory sections are always present (with a placeholder) so the layout never shifts.
+WEB_DECIDE = """<task>
+{task}
+</task>
+
+<past_reflections>
+{reflections}
+</past_reflections>
+
+<workflows>
+{workflows}
+</workflows>
+
+<past_trajectories>
+{trajectories}
+</past_trajectories>
+
+<previous_actions>
+{history}
+</previous_actions>
+{feedback}
+<page>
+{observation}
+</page>
+
+Choose the next action. Fill `action_type`, then `element_id` (the [id] of the element, or ""
+when the action has none) and `text` (what to type, the key, the direction, the url or the
+answer; "" when none)."""
+
+FEEDBACK = """
+<feedback>
+Your last answer was not a valid action: {reason}
+</feedback>
+"""
+
+NO_MEMORY = "(none)"
+NO_HISTORY = "(none yet: this is the first action)"
