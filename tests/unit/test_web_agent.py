@@ -39,7 +39,10 @@ from memory.workflow_types import Workflow
 from memory.workflows import WorkflowStore
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
-PAGE = "Tab 0 (current): Shop\nURL: http://127.0.0.1/\n[1] RootWebArea 'Shop'\n\t[7] button 'Buy'\n\t[9] textbox 'Name'"
+PAGE = (
+    "Tab 0 (current): Shop\nURL: http://127.0.0.1/\n"
+    "[1] RootWebArea 'Shop'\n\t[7] button 'Buy'\n\t[9] textbox 'Name'"
+)
 
 
 def answer(kind: str, element: str = "", text: str = "") -> dict[str, str]:
@@ -192,8 +195,10 @@ class ScriptedEnv:
             self.done_reason, answer_text = "stop", action.text
         else:
             self.done_reason = limit_reason(self.trajectory, self.limits)
-        info = StepInfo(text, action.canonical if action else None, reason is None, reason,
-                        "http://127.0.0.1/", done_reason=self.done_reason, answer=answer_text)  # fmt: skip
+        info = StepInfo(
+            text, action.canonical if action else None, reason is None, reason,
+            "http://127.0.0.1/", done_reason=self.done_reason, answer=answer_text,
+        )  # fmt: skip
         return await self.observe(), info, self.done_reason is not None
 
 
