@@ -12,7 +12,12 @@ EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
 
 
 def register_miniwob(benchmarks: Any) -> None:
-    """Add `miniwob` to the `eval` command's benchmarks (cli.evals.eval_subparsers)."""
+    """Add `miniwob` to the `eval` command's benchmarks (cli.evals.eval_subparsers).
+
+    Idempotent: a second call (or a `miniwob` someone registered first) leaves it as it is.
+    """
+    if "miniwob" in benchmarks.choices:
+        return
     p = benchmarks.add_parser("miniwob", help="Run the web agent on MiniWoB++ tasks.")
     p.add_argument("--tasks", required=True, help="Comma-separated task names, e.g. click-button")
     p.add_argument("--episodes", type=int, default=1, help="Episodes per task (seeds S, S+1, …).")
