@@ -108,7 +108,8 @@ def drafts_to_text(drafts: WorkflowDrafts) -> str:
             [
                 f"## {d.name}",
                 " ".join(d.description.split()),
-                *[" ".join(s.split()) for s in d.steps],
+                # Only line breaks go: Mind2Web lines keep their double space after the role.
+                *[" ".join(s.strip().splitlines()) for s in d.steps],
             ]
         )
         for d in drafts.workflows

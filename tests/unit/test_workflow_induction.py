@@ -173,7 +173,7 @@ def test_offline_structured_mode_for_local(delta_examples: list[Example], tmp_pa
     assert (
         (tmp_path / "workflows" / "delta.txt")
         .read_text()
-        .startswith("## pick_trip_type\nSets one-way.\n")
+        .startswith("## pick_trip_type\nSets one-way.\n[combobox]  Trip Type -> CLICK\n")
     )
 
 
