@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
 from agents.memory_context import memory_block
@@ -22,6 +22,13 @@ class ReflectionOutput(BaseModel):
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
     reasons: list[str] = Field(max_length=5)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _clamp(cls, value: object) -> float:
+        """Grammars do not bound numbers: a small model may say 87 or 1e9; repair, not reject."""
+        number = float(value)  # type: ignore[arg-type]
+        return min(1.0, max(0.0, number / 100 if 1 < number <= 100 else number))
 
 
 def fallback_judgment(result: str) -> ReflectionOutput:

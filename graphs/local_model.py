@@ -200,7 +200,7 @@ class LocalChatModel(BaseChatModel):
 def _tool_message(text: str) -> AIMessage:
     """Turn the grammar-constrained tool choice into an AIMessage with tool_calls."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except json.JSONDecodeError:
         return AIMessage(content=text)  # truncated output: treat as a plain answer
     if isinstance(data, dict) and "tool" in data:
