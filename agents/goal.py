@@ -16,11 +16,11 @@ DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sou
 
 
 class Goal(BaseModel):
-    description: str = Field(description="The goal in one sentence.", max_length=400)
+    description: str = Field(description="The goal in one sentence.")
 
 
 class OptimizedGoal(BaseModel):
-    description: str = Field(description="The SMART goal.", max_length=500)
+    description: str = Field(description="The SMART goal.")
     metrics: list[str] = Field(description="1-3 measurable success criteria.", max_length=3)
 
     def text(self) -> str:

@@ -18,7 +18,7 @@ from prompts.reflect import REFLECTOR
 class ReflectionOutput(BaseModel):
     """What the reflector model returns; the id and bookkeeping are added here."""
 
-    reflection: str = Field(description="2-3 sentences of lessons.", max_length=600)
+    reflection: str = Field(description="2-3 sentences of lessons.")
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
     reasons: list[str] = Field(max_length=5)

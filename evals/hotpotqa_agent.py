@@ -25,7 +25,7 @@ no, or a short phrase), taken from the text below.
 
 
 class ShortAnswer(BaseModel):
-    answer: str = Field(description="A few words, no sentence.", max_length=80)
+    answer: str = Field(description="A few words, no sentence.")
 
 
 def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
