@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 FALLBACK_ACTION = "noop"
 MAX_IDS = 400  # a bigger enum makes the grammar slow; beyond it any id string is allowed
 HISTORY_STEPS = 8  # the latest actions shown; older ones add little and cost context
-_ID_LINE = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
+_ID_LINE = re.compile(r"^\s*\[(\d+)\] (\S+)", re.MULTILINE)
+# The document itself: acting on it does nothing, and small models pick the first id offered.
+_NOT_TARGETS = {"RootWebArea", "WebArea"}
 # Action types that act on an element, and those that take a text argument.
 _ON_ELEMENT = {ActionType.CLICK, ActionType.HOVER, ActionType.TYPE}
 _WITH_TEXT = {ActionType.TYPE, ActionType.PRESS, ActionType.SCROLL, ActionType.GOTO,
@@ -64,8 +66,9 @@ class _TokenTally(BaseCallbackHandler):
 
 
 def page_ids(observation: str) -> list[str]:
-    """The element ids printed in an observation, in page order."""
-    return list(dict.fromkeys(_ID_LINE.findall(observation)))
+    """The ids of the elements an action can target in an observation, in page order."""
+    found = _ID_LINE.findall(observation)
+    return list(dict.fromkeys(i for i, role in found if role not in _NOT_TARGETS))
 
 
 def action_schema(ids: list[str]) -> dict[str, Any]:
@@ -80,7 +83,7 @@ def action_schema(ids: list[str]) -> dict[str, Any]:
         "properties": {
             "action_type": {"type": "string", "enum": [t.value for t in ActionType]},
             "element_id": element,
-            "text": {"type": "string", "maxLength": 200},
+            "text": {"type": "string", "maxLength": 120},
         },
         "required": ["action_type", "element_id", "text"],
     }

@@ -25,6 +25,7 @@ def register_miniwob(benchmarks: Any) -> None:
     p.add_argument(
         "--workflows", choices=("on", "off"), default="on", help="Workflows (AWM) in the prompt."
     )
+    p.add_argument("--max-steps", type=int, default=30, help="Actions per episode (default 30).")
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     p.add_argument(
         "--no-record", action="store_true", help="Do not record trajectories into memory."
@@ -48,8 +49,8 @@ def handler(args: argparse.Namespace) -> int:
     tasks = _tasks(args.tasks)
     if not tasks:
         return _fail("--tasks needs a task name, e.g. --tasks click-button", EXIT_BAD_INPUT)
-    if args.episodes < 1:
-        return _fail("--episodes must be at least 1", EXIT_BAD_INPUT)
+    if args.episodes < 1 or args.max_steps < 1:
+        return _fail("--episodes and --max-steps must be at least 1", EXIT_BAD_INPUT)
     try:
         unknown = sorted(set(tasks) - set(list_tasks()))
     except MiniWobUnavailable as err:
@@ -72,6 +73,8 @@ def handler(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
+    from agents.web.config import EnvConfig
+    from agents.web.limits import Limits
     from agents.web_policy import make_policy
     from evals.awm_miniwob import record_report, website_of
     from evals.miniwob import MiniWobReport, run_miniwob
@@ -79,13 +82,15 @@ async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[s
     from graphs.models import get_chat_model
 
     get_chat_model(model)  # a bad spec fails here, before the browser starts
+    config = EnvConfig(limits=Limits(max_steps=args.max_steps))
     episodes = []
     # One run per task so each task's memory (workflows, past runs) is its own "website".
     for task in tasks:
         policy = make_policy(
             model, home=args.home, use_workflows=args.workflows == "on", website=website_of(task)
         )
-        episodes += (await run_miniwob([task], args.episodes, args.seed, policy)).episodes
+        run = await run_miniwob([task], args.episodes, args.seed, policy, config=config)
+        episodes += run.episodes
     report = MiniWobReport(episodes)
     recorded = 0 if args.no_record else record_report(args.home, report)
     body = report.to_dict()
@@ -94,6 +99,7 @@ async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[s
         "workflows": args.workflows,
         "seed": args.seed,
         "episodes_per_task": args.episodes,
+        "max_steps": args.max_steps,
         "success_rate": body["success_rate"],
         "mean_reward": body["mean_reward"],
         "mean_steps": _mean([e["steps"] for e in body["episodes"]]),

@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from agents.web.config import EnvConfig
+from agents.web.limits import Limits
 from evals.awm_experiment import ExperimentTask, RunOutcome, run_experiment
 from evals.miniwob import EpisodeResult, MiniWobReport, run_miniwob
 from memory.trajectories import Trajectory, TrajectoryLog, trajectory_from_web_steps
@@ -45,7 +47,9 @@ def record_report(home: str | Path, report: MiniWobReport) -> int:
     return len(report.episodes)
 
 
-def miniwob_tasks(names: list[str], episodes: int, seed: int = 0) -> list[ExperimentTask]:
+def miniwob_tasks(
+    names: list[str], episodes: int, seed: int = 0, max_steps: int = 30
+) -> list[ExperimentTask]:
     """One experiment task per (MiniWoB task, seed), tasks interleaved so memory can carry over."""
     return [
         ExperimentTask(
@@ -74,7 +78,9 @@ def run_task(task: ExperimentTask, *, model: str, workflows: str) -> RunOutcome:
         model, home=_RUNNER_HOME, use_workflows=False, workflows=workflows, trajectories_k=0,
         website=task.website,
     )  # fmt: skip
-    report = asyncio.run(run_miniwob([name], 1, seed, policy, progress=None))
+    limits = Limits(max_steps=int(task.config.get("max_steps", 30)))
+    config = EnvConfig(limits=limits)
+    report = asyncio.run(run_miniwob([name], 1, seed, policy, config=config, progress=None))
     episode = report.episodes[0]
     print(
         f"  {task.id}: reward={episode.raw_reward:+.2f} steps={episode.steps} "
@@ -94,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--episodes", type=int, default=2, help="episodes (seeds) per task")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--model", default="local", help="any model string ('local', 'openai:…')")
+    p.add_argument("--max-steps", type=int, default=30, help="actions per episode")
     p.add_argument("--k", type=int, default=3, help="workflows per prompt")
     p.add_argument("--induction", choices=("rule", "llm"), default="rule")
     p.add_argument("--home", default=None, help="workflow memory (default: a fresh folder)")
@@ -106,9 +113,10 @@ def main(argv: list[str] | None = None) -> int:
             from graphs.models import get_chat_model
 
             induce_model = get_chat_model(args.model)
+        tasks = miniwob_tasks(names, args.episodes, args.seed, args.max_steps)
         report = run_experiment(
-            miniwob_tasks(names, args.episodes, args.seed), run_task, model=args.model,
-            home=home, k=args.k, induction=args.induction, induce_model=induce_model,
+            tasks, run_task, model=args.model, home=home, k=args.k, induction=args.induction,
+            induce_model=induce_model,
         )  # fmt: skip
     except (ValueError, OSError, RuntimeError) as exc:
         print(f"awm_miniwob: {exc}", file=sys.stderr)

@@ -101,7 +101,7 @@ def test_eval_miniwob_cli_json(tmp_path: Path) -> None:
     env = {**os.environ, "AGENT_HOME": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "main.py", "eval", "miniwob", "--tasks", "click-button",
-         "--episodes", "2", "--json"],
+         "--episodes", "2", "--max-steps", "3", "--json"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]

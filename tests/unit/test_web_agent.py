@@ -77,9 +77,9 @@ def test_compose_keeps_bad_answers_bad_so_the_env_rejects_them():
 
 def test_schema_limits_element_ids_to_the_page():
     ids = page_ids(PAGE)
-    assert ids == ["1", "7", "9"]
+    assert ids == ["7", "9"]  # not the root: acting on the document does nothing
     schema = action_schema(ids)
-    assert schema["properties"]["element_id"]["enum"] == ["", "1", "7", "9"]
+    assert schema["properties"]["element_id"]["enum"] == ["", "7", "9"]
     assert set(schema["properties"]["action_type"]["enum"]) == {t.value for t in ActionType}
 
 
@@ -346,6 +346,7 @@ def miniwob_cli(monkeypatch):
         (["--tasks", "no-such-task"], "unknown MiniWoB task"),
         (["--tasks", " , "], "needs a task name"),
         (["--tasks", "click-button", "--episodes", "0"], "at least 1"),
+        (["--tasks", "click-button", "--max-steps", "0"], "at least 1"),
     ],
 )
 def test_eval_miniwob_bad_input_one_line_error(miniwob_cli, isolated_home, capsys, argv, message):
