@@ -24,7 +24,7 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     run_reflections = [r for i in state.get("reflection_ids") or [] if (r := manager.get_reflection(i))]
     tasks, results = state.get("tasks") or [], state.get("results") or []
     prompt = AGGREGATOR.format(
-        memory=memory_block(ctx, state["query"]),
+        memory=memory_block(ctx, state["query"], ctx.aggregator_model),
         query=state["query"],
         goal=state.get("optimized_goal", ""),
         response_shape=state.get("optimized_response", ""),

@@ -85,7 +85,7 @@ def execute_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     index = state.get("current_task_index", 0)
     task = state["tasks"][index]
     retry = _retry_section(state, runtime)
-    system = EXECUTOR_SYSTEM.format(memory=memory_block(ctx, task))
+    system = EXECUTOR_SYSTEM.format(memory=memory_block(ctx, task, ctx.executor_model))
     prompt = EXECUTOR_TASK.format(task=task, goal=state.get("optimized_goal", ""), retry=retry)
     answer, steps = _run_agent(ctx, system, prompt)
     if not steps:

@@ -32,7 +32,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     model = resources.chat_model(ctx.planner_model)
     query = state["query"]
-    memory = memory_block(ctx, query)
+    memory = memory_block(ctx, query, ctx.planner_model)
     goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=query))
     goal_text = _usable(goal.description if goal else "", fallback=query)
     smart = ask_structured(model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text))

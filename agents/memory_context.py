@@ -1,31 +1,56 @@
-"""What every node puts in its prompt from memory: relevant reflections and workflows."""
+"""What every node puts in its prompt from memory: relevant workflows and past reflections,
+packed under a token budget counted with the node's own model's tokenizer."""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from agents import resources
 from graphs.context import Context
+from memory.budget import MemoryGroup, context_window, pack, token_counter
+from memory.reflections import format_reflections
+from memory.workflow_format import format_workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 
 log = logging.getLogger(__name__)
+MEMORY_SHARE = 3  # memory may take at most 1/3 of the model's context; the task needs the rest
 
 
-def relevant_workflows(ctx: Context, text: str) -> str:
-    """Formatted workflows relevant to `text` (Agent Workflow Memory); '' when there are none."""
-    from memory.workflows import relevant_workflows_text
+def relevant_workflows(ctx: Context, text: str) -> list[Any]:
+    """Workflows (Agent Workflow Memory) nearest to `text`, best first."""
+    if ctx.workflows_k <= 0:
+        return []
+    from memory.workflow_retrieval import retrieve
 
-    return relevant_workflows_text(
-        text, home=ctx.home, k=ctx.workflows_k, embeddings=resources.embeddings(ctx)
+    hits = retrieve(text, home=ctx.home, k=ctx.workflows_k, mode="semantic",
+                    embeddings=resources.embeddings(ctx))
+    return [h.workflow for h in hits]
+
+
+def memory_block(ctx: Context, text: str, model_spec: str) -> str:
+    """The <past_reflections> and <workflows> sections for a prompt about `text`.
+
+    Workflows are packed first, then reflections, greedily, so that memory never takes more
+    than its share of `model_spec`'s context window.
+    """
+    reflections = resources.reflection_manager(ctx).get_relevant_reflections(text, k=ctx.reflections_k)
+    model = resources.chat_model(model_spec)
+    result = pack(
+        [
+            MemoryGroup("workflows", relevant_workflows(ctx, text), format_workflow),
+            MemoryGroup("reflections", reflections, lambda r: format_reflections([r])),
+        ],
+        system="",
+        query="",
+        context_window=context_window(model, model_spec) // MEMORY_SHARE,
+        response_reserve=0,
+        count=token_counter(model, model_spec),
     )
-
-
-def memory_block(ctx: Context, text: str) -> str:
-    """The <past_reflections> and <workflows> sections for a prompt about `text`."""
-    manager = resources.reflection_manager(ctx)
-    reflections = manager.get_relevant_reflections(text, k=ctx.reflections_k)
-    workflows = relevant_workflows(ctx, text) if ctx.workflows_k > 0 else ""
+    used = result.used
+    if len(used.get("reflections", [])) < len(reflections):
+        log.info("memory budget: %s", result.counts())
     return MEMORY_SECTIONS.format(
-        reflections=manager.format_reflections(reflections) or NO_MEMORY,
-        workflows=workflows or NO_MEMORY,
+        reflections=format_reflections(used.get("reflections", [])) or NO_MEMORY,
+        workflows="\n\n".join(format_workflow(w) for w in used.get("workflows", [])) or NO_MEMORY,
     )

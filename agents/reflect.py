@@ -6,6 +6,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
+from agents.learning import record_attempt
 from agents.memory_context import memory_block
 from agents.structured import ask_structured
 from graphs.context import Context
@@ -47,7 +48,7 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     index = state.get("current_task_index", 0)
     task, result = state["tasks"][index], (state.get("results") or [""])[index]
     model = resources.chat_model(ctx.reflector_model)
-    prompt = REFLECTOR.format(memory=memory_block(ctx, task), task=task, result=result)
+    prompt = REFLECTOR.format(memory=memory_block(ctx, task, ctx.reflector_model), task=task, result=result)
     out = ask_structured(model, ReflectionOutput, prompt) or fallback_judgment(result)
     reflection = Reflection(
         task=task,
@@ -57,6 +58,8 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         ),
     )
     reflection_id = resources.reflection_manager(ctx).save_reflection(reflection)
+    steps = (state.get("trajectories") or [[]] * (index + 1))[index] or []
+    record_attempt(ctx, task, steps, success=not out.needs_retry)
     return {
         "reflection_ids": [reflection_id],
         "needs_retry": out.needs_retry,

@@ -35,7 +35,10 @@ def chat_model(spec: str):
 
 
 def embeddings(ctx: Context):
-    return models.get_embeddings(ctx.embedding_model)
+    """The embeddings memory search uses ('local', 'provider:model', or 'hashing' for tests)."""
+    from memory.embeddings import resolve_embeddings
+
+    return resolve_embeddings(ctx.embedding_model)
 
 
 def close_tools() -> None:

@@ -195,8 +195,6 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
         # Looked up on the module at call time so the graph side can install its runner.
         answer_fn = hotpotqa.default_runner(model=model, max_retries=retries, home=args.home)
         run = hotpotqa.run_hotpotqa(questions, answer_fn, progress=not args.json)
-    except hotpotqa.RunnerNotConnected as exc:
-        return _fail(str(exc), EXIT_RUNTIME)
     except ModelSpecError as exc:
         return _fail(str(exc), EXIT_BAD_INPUT)
     summary = run.summary()

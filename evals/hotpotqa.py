@@ -2,7 +2,7 @@
 
 The runner takes an `AnswerFn(question, paragraphs) -> (answer, trials)` where `trials` lists
 the answer after each attempt (one entry when retries are off). `default_runner` builds the
-AnswerFn that drives the reflective graph; the graph side connects it.
+AnswerFn that drives the reflective graph (evals/hotpotqa_agent.py).
 """
 
 from __future__ import annotations
@@ -22,10 +22,6 @@ from tqdm import tqdm
 
 class HotpotDataError(ValueError):
     """A HotpotQA file that cannot be read; the message names the problem."""
-
-
-class RunnerNotConnected(RuntimeError):
-    """`eval hotpotqa` has no agent runner yet; the message says what is missing."""
 
 
 @dataclass(frozen=True)
@@ -171,8 +167,6 @@ def run_question(q: HotpotQuestion, answer_fn: AnswerFn) -> QuestionResult:
     try:
         answer, trials = answer_fn(q.question, q.paragraphs)
         error = None
-    except RunnerNotConnected:
-        raise
     except Exception as exc:  # one failing question must not end a long run; it is recorded
         answer, trials, error = "", [], f"{type(exc).__name__}: {exc}"
     trials = list(trials) or ([answer] if error is None else [])
@@ -201,8 +195,7 @@ def run_hotpotqa(
 
 def default_runner(*, model: str, max_retries: int, home: str) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the reflective graph with a search tool over the
-    question's 10 paragraphs. Connected by the graph side; until then it refuses to run."""
-    raise RunnerNotConnected(
-        "eval hotpotqa is not connected to the agent yet: evals.hotpotqa.default_runner must "
-        "return an AnswerFn that runs the reflective graph (no score is produced without it)"
-    )
+    question's 10 paragraphs, its final answer cut to HotpotQA's short-answer form."""
+    from evals.hotpotqa_agent import make_answer_fn
+
+    return make_answer_fn(model=model, max_retries=max_retries, home=home)

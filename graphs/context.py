@@ -55,6 +55,13 @@ class Context:
         default_factory=default_home,
         metadata={"description": "Data directory for memories, workflows and checkpoints."},
     )
+    induction: str = field(
+        default="rule",
+        metadata={"description": "Online workflow induction: off, rule (dedup'd examples) or llm."},
+    )
+    induction_every: int = field(
+        default=1, metadata={"description": "Update workflows after every N successful tasks."}
+    )
     memory_namespace: str = field(
         default="default", metadata={"description": "Project/user namespace for memories."}
     )

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import uuid
-import zlib
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -25,6 +23,10 @@ class ScriptedChatModel(BaseChatModel):
 
     responder: Any
     calls: list[dict[str, Any]] = []
+    context_window: int = 4096
+
+    def get_num_tokens(self, text: str) -> int:
+        return len(text) // 4 + 1
 
     @property
     def _llm_type(self) -> str:
@@ -51,25 +53,5 @@ class ScriptedChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-def tool_result_seen(messages: list[BaseMessage]) -> bool:
-    return any(isinstance(m, ToolMessage) for m in messages)
-
-
-class HashEmbeddings(Embeddings):
-    """Deterministic bag-of-words vectors: similar texts get similar vectors, no model needed."""
-
-    dimension = 64
-    name = "fake:hash"
-
-    def _vec(self, text: str) -> list[float]:
-        v = [0.0] * self.dimension
-        for word in text.lower().split():
-            v[zlib.crc32(word.strip(".,?!").encode()) % self.dimension] += 1.0
-        norm = sum(x * x for x in v) ** 0.5 or 1.0
-        return [x / norm for x in v]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vec(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vec(text)
+# Model-free embeddings for unit tests live with the memory code.
+from memory.embeddings import HashingEmbeddings as HashEmbeddings  # noqa: E402,F401

@@ -10,8 +10,6 @@ from evals.hotpotqa import (
     HotpotDataError,
     HotpotQuestion,
     Paragraph,
-    RunnerNotConnected,
-    default_runner,
     exact_match_score,
     f1_score,
     load_hotpotqa,
@@ -131,6 +129,3 @@ def test_runner_records_a_failing_question_and_keeps_going():
     assert summary["em_at_trial"] == pytest.approx([0.25])
 
 
-def test_default_runner_refuses_until_connected():
-    with pytest.raises(RunnerNotConnected, match="default_runner"):
-        default_runner(model="local", max_retries=1, home="/tmp")

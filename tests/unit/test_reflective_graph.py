@@ -7,13 +7,14 @@ import re
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from agents import resources
+from agents import memory_context, resources
 from agents.tools.grounding import make_search_tool
 from graphs import build_reflective_graph, build_single_path_graph, models
 from graphs.context import Context
 from memory.reflections import ReflectionManager
-from tests.unit.fakes import ScriptedChatModel, tool_result_seen
+from tests.unit.fakes import ScriptedChatModel
 
+REAL_RELEVANT_WORKFLOWS = memory_context.relevant_workflows
 TASKS = [
     "Find the birth year of Ada Lovelace",
     "Find what Ada Lovelace wrote about the Analytical Engine",
@@ -25,8 +26,9 @@ DOCS = {"ada": "Ada Lovelace was born in 1815. She wrote notes on Babbage's Anal
 class Script:
     """Answers by role; `verdicts` is the reflector's sequence of needs_retry values."""
 
-    def __init__(self, verdicts: list[bool], *, use_tools: bool = True) -> None:
+    def __init__(self, verdicts: list[bool], *, use_tools: bool = True, searches: int = 1) -> None:
         self.verdicts = list(verdicts)
+        self.searches = searches
         self.use_tools = use_tools
         self.attempts: dict[str, int] = {}
         self.executor_prompts: list[str] = []
@@ -44,9 +46,11 @@ class Script:
                     "confidence": 0.9, "reasons": ["checked"]}
         if tools:
             task = re.search(r"<task>\n(.*?)\n</task>", prompt, re.S).group(1)
-            if self.use_tools and not tool_result_seen(messages):
-                self.executor_prompts.append(prompt)
-                return {"tool": "corpus_search", "args": {"query": task}}
+            done = sum(m.type == "tool" for m in messages)
+            if self.use_tools and done < self.searches:
+                if not done:
+                    self.executor_prompts.append(prompt)
+                return {"tool": "corpus_search", "args": {"query": f"{task} {done}"}}
             if not self.use_tools:
                 return "I think so."  # no tool call: the executor must ground it
             self.attempts[task] = self.attempts.get(task, 0) + 1
@@ -66,7 +70,7 @@ def wire(monkeypatch):
                             description="Search local documents.", k=3)
     monkeypatch.setattr(resources, "reflection_manager", lambda ctx: manager)
     monkeypatch.setattr(resources, "tools_for", lambda ctx: [tool])
-    monkeypatch.setattr("agents.memory_context.relevant_workflows", lambda ctx, text: "")
+    monkeypatch.setattr("agents.memory_context.relevant_workflows", lambda ctx, text: [])
 
     def use(script: Script) -> ScriptedChatModel:
         model = ScriptedChatModel(responder=script, calls=[])
@@ -161,3 +165,19 @@ def test_unusable_model_output_falls_back_without_crashing(wire):
     nodes, _, state = _run(build_reflective_graph(), Context(max_retries=1, workflows_k=0))
     assert state["tasks"]  # the goal became the single task
     assert nodes[-1] == "aggregate_results" and state["final_output"]
+
+
+def test_successful_tasks_become_workflows_the_next_run_sees(wire, monkeypatch):
+    """Online induction: passed attempts leave trajectories → workflows → next prompts."""
+    script = Script([False] * 20, searches=2)  # AWM keeps workflows of 2+ steps
+    wire(script)
+    # the real workflow retrieval this time, with model-free embeddings
+    monkeypatch.setattr(memory_context, "relevant_workflows", REAL_RELEVANT_WORKFLOWS)
+    ctx = Context(embedding_model="hashing", induction="rule")
+    _run(build_reflective_graph(), ctx)
+    from memory.workflows import WorkflowStore
+
+    assert WorkflowStore(ctx.home).load(), "no workflow was induced from the successful tasks"
+    script.executor_prompts.clear()
+    _run(build_reflective_graph(), ctx, query="Who was Ada Lovelace, again?")
+    assert "corpus_search" in script.executor_prompts[0].split("<workflows>")[1].split("</workflows>")[0]
