@@ -102,7 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", default="local", help="any model string ('local', 'openai:…')")
     p.add_argument("--max-steps", type=int, default=30, help="actions per episode")
     p.add_argument("--k", type=int, default=3, help="workflows per prompt")
-    p.add_argument("--induction", choices=("rule", "llm"), default="rule")
+    p.add_argument(
+        "--induction",
+        choices=("rule", "llm", "none"),
+        default="rule",
+        help="'none' = use the workflows already in --home (e.g. induced from oracle runs)",
+    )
     p.add_argument("--home", default=None, help="workflow memory (default: a fresh folder)")
     args = p.parse_args(argv)
     names = [t.strip() for t in args.tasks.split(",") if t.strip()]
