@@ -1,7 +1,7 @@
 """Command line: parse → build → stream → print. No agent logic lives here.
 
-    python main.py run "TASK" [--corpus DIR] [--model local] [--json]
-    python main.py memory|workflows|eval ...      (see --help of each)
+python main.py run "TASK" [--corpus DIR] [--model local] [--json]
+python main.py memory|workflows|eval ...      (see --help of each)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""aggregate_results: the final answer from every task's (last) result and this run's reflections."""
+"""aggregate_results: the final answer from each task's last result and this run's reflections."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ def _results_block(tasks: list[str], results: list[str]) -> str:
 def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     manager = resources.reflection_manager(ctx)
-    run_reflections = [r for i in state.get("reflection_ids") or [] if (r := manager.get_reflection(i))]
+    run_reflections = [
+        r for i in state.get("reflection_ids") or [] if (r := manager.get_reflection(i))
+    ]
     tasks, results = state.get("tasks") or [], state.get("results") or []
     prompt = AGGREGATOR.format(
         memory=memory_block(ctx, state["query"], ctx.aggregator_model),

@@ -20,6 +20,7 @@ from agents import resources
 from agents.memory_context import memory_block
 from graphs.context import Context
 from graphs.state import ReflectiveAgentState
+from memory.budget import context_window
 from prompts.execute import EXECUTOR_SYSTEM, EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_SECTION
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,11 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
             for call in m.tool_calls:
                 observation = outputs.get(call.get("id") or "", "")
                 steps.append(
-                    {"tool": call["name"], "args": call["args"], "observation": observation[:MAX_OBSERVATION]}
+                    {
+                        "tool": call["name"],
+                        "args": call["args"],
+                        "observation": observation[:MAX_OBSERVATION],
+                    }
                 )
     return steps
 
@@ -60,7 +65,9 @@ def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[s
     try:
         messages = agent.invoke({"messages": [HumanMessage(prompt)]}, config)["messages"]
     except GraphRecursionError:
-        log.warning("executor hit its tool-step limit (%d); answering from the evidence", ctx.max_tool_steps)
+        log.warning(
+            "executor hit its tool-step limit (%d); answering from the evidence", ctx.max_tool_steps
+        )
         return "", []
     answer = messages[-1].text if isinstance(messages[-1], AIMessage) else ""
     return answer, trajectory_of(messages)
@@ -71,10 +78,12 @@ def _grounded(ctx: Context, task: str, retry: str) -> tuple[str, list[dict[str, 
     from agents.tools.grounding import ground
 
     tools = resources.tools_for(ctx)
-    evidence = ground(task, tools)
+    model = resources.chat_model(ctx.executor_model)
+    # ~0.6 characters of evidence per token of context, capped: small models read slowly
+    budget = min(6000, context_window(model, ctx.executor_model) * 5 // 8)
+    evidence = ground(task, tools, max_chars=budget)
     if not evidence.strip():
         return "", []
-    model = resources.chat_model(ctx.executor_model)
     answer = model.invoke(GROUNDED_ANSWER.format(task=task, evidence=evidence, retry=retry)).text
     step = {"tool": "search", "args": {"query": task}, "observation": evidence[:MAX_OBSERVATION]}
     return answer, [step]

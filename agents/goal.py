@@ -25,7 +25,9 @@ class OptimizedGoal(BaseModel):
 
     def text(self) -> str:
         criteria = "\n".join(f"- {m}" for m in self.metrics if m.strip())
-        return f"{self.description}\nSuccess criteria:\n{criteria}" if criteria else self.description
+        return (
+            f"{self.description}\nSuccess criteria:\n{criteria}" if criteria else self.description
+        )
 
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
@@ -35,7 +37,9 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     memory = memory_block(ctx, query, ctx.planner_model)
     goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=query))
     goal_text = _usable(goal.description if goal else "", fallback=query)
-    smart = ask_structured(model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text))
+    smart = ask_structured(
+        model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text)
+    )
     optimized = _usable(smart.text() if smart else "", fallback=goal_text)
     shape = model.invoke(RESPONSE_OPTIMIZER.format(memory=memory, goal=optimized)).text
     return {

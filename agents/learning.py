@@ -24,7 +24,9 @@ def record_attempt(ctx: Context, task: str, steps: list[dict[str, Any]], success
         task, steps, website=WEBSITE, success=success, judged_by="reflection"
     )
     model = resources.chat_model(ctx.reflector_model) if ctx.induction == "llm" else None
-    induction = OnlineInduction(ctx.home, mode=ctx.induction, every=ctx.induction_every, model=model)
+    induction = OnlineInduction(
+        ctx.home, mode=ctx.induction, every=ctx.induction_every, model=model
+    )
     try:
         results = induction.after_run(trajectory)
     except (OSError, ValueError) as exc:  # learning must never fail the task itself

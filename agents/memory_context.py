@@ -14,7 +14,9 @@ from memory.workflow_format import format_workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 
 log = logging.getLogger(__name__)
-MEMORY_SHARE = 3  # memory may take at most 1/3 of the model's context; the task needs the rest
+# Memory may take 1/8 of the model's context (at most 2,000 tokens): on the embedded 4k-token
+# model every prompt token costs time, and the task, evidence and answer need the rest.
+MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
 
 
 def relevant_workflows(ctx: Context, text: str) -> list[Any]:
@@ -23,8 +25,13 @@ def relevant_workflows(ctx: Context, text: str) -> list[Any]:
         return []
     from memory.workflow_retrieval import retrieve
 
-    hits = retrieve(text, home=ctx.home, k=ctx.workflows_k, mode="semantic",
-                    embeddings=resources.embeddings(ctx))
+    hits = retrieve(
+        text,
+        home=ctx.home,
+        k=ctx.workflows_k,
+        mode="semantic",
+        embeddings=resources.embeddings(ctx),
+    )
     return [h.workflow for h in hits]
 
 
@@ -32,9 +39,11 @@ def memory_block(ctx: Context, text: str, model_spec: str) -> str:
     """The <past_reflections> and <workflows> sections for a prompt about `text`.
 
     Workflows are packed first, then reflections, greedily, so that memory never takes more
-    than its share of `model_spec`'s context window.
+    than its share of `model_spec`'s context window (counted with that model's tokenizer).
     """
-    reflections = resources.reflection_manager(ctx).get_relevant_reflections(text, k=ctx.reflections_k)
+    reflections = resources.reflection_manager(ctx).get_relevant_reflections(
+        text, k=ctx.reflections_k
+    )
     model = resources.chat_model(model_spec)
     result = pack(
         [
@@ -43,7 +52,7 @@ def memory_block(ctx: Context, text: str, model_spec: str) -> str:
         ],
         system="",
         query="",
-        context_window=context_window(model, model_spec) // MEMORY_SHARE,
+        context_window=min(context_window(model, model_spec) // MEMORY_SHARE, MEMORY_MAX_TOKENS),
         response_reserve=0,
         count=token_counter(model, model_spec),
     )

@@ -48,7 +48,9 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     index = state.get("current_task_index", 0)
     task, result = state["tasks"][index], (state.get("results") or [""])[index]
     model = resources.chat_model(ctx.reflector_model)
-    prompt = REFLECTOR.format(memory=memory_block(ctx, task, ctx.reflector_model), task=task, result=result)
+    prompt = REFLECTOR.format(
+        memory=memory_block(ctx, task, ctx.reflector_model), task=task, result=result
+    )
     out = ask_structured(model, ReflectionOutput, prompt) or fallback_judgment(result)
     reflection = Reflection(
         task=task,

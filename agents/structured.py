@@ -13,7 +13,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
 
 
-def ask_structured(model: BaseChatModel, schema: type[T], prompt: str, *, attempts: int = 2) -> T | None:
+def ask_structured(
+    model: BaseChatModel, schema: type[T], prompt: str, *, attempts: int = 2
+) -> T | None:
     """Ask for `schema`; retry on malformed output; None when every attempt failed.
 
     Callers always have a fallback, so a small model's odd output never crashes a run and
@@ -24,12 +26,16 @@ def ask_structured(model: BaseChatModel, schema: type[T], prompt: str, *, attemp
         try:
             out = runnable.invoke(prompt)
         except (OutputParserException, ValidationError, ValueError) as exc:
-            log.warning("%s: malformed output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc)
+            log.warning(
+                "%s: malformed output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc
+            )
             continue
         if isinstance(out, schema):
             return out
         try:
             return schema.model_validate(out)
         except ValidationError as exc:
-            log.warning("%s: invalid output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc)
+            log.warning(
+                "%s: invalid output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc
+            )
     return None

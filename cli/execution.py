@@ -48,7 +48,11 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
 
 def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) -> int:
     counter = CallCounter()
-    config = {"configurable": {"thread_id": thread_id}, "callbacks": [counter], "recursion_limit": 200}
+    config = {
+        "configurable": {"thread_id": thread_id},
+        "callbacks": [counter],
+        "recursion_limit": 200,
+    }
     snapshot = graph.get_state(config)
     if args.resume and not snapshot.next:
         print(f"run {thread_id} has already finished; printing its result", file=sys.stderr)

@@ -24,19 +24,31 @@ def register(subparsers: Any) -> None:
         "an interrupted run continues with --resume THREAD_ID.",
     )
     p.add_argument("task", nargs="?", help="what to do (omit with --resume)")
-    p.add_argument("--model", default=None, help=f"model for every role (default: {DEFAULT_MODEL}, "
-                   "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL'")
+    p.add_argument(
+        "--model",
+        default=None,
+        help=f"model for every role (default: {DEFAULT_MODEL}, "
+        "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL'",
+    )
     for role in ROLES:
         p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
     p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
     p.add_argument("--max-retries", type=int, default=None, help="retries per task (default 2)")
-    p.add_argument("--max-tool-steps", type=int, default=None, help="tool calls per attempt (default 6)")
+    p.add_argument(
+        "--max-tool-steps", type=int, default=None, help="tool calls per attempt (default 6)"
+    )
     p.add_argument("--corpus", default=None, help="folder of documents to search offline")
     p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
-    p.add_argument("--graph", choices=("reflective", "single-path"), default=None,
-                   help="reflective (default) or the single-path baseline")
+    p.add_argument(
+        "--graph",
+        choices=("reflective", "single-path"),
+        default=None,
+        help="reflective (default) or the single-path baseline",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    p.add_argument("--resume", metavar="THREAD_ID", default=None, help="continue an interrupted run")
+    p.add_argument(
+        "--resume", metavar="THREAD_ID", default=None, help="continue an interrupted run"
+    )
     p.set_defaults(func=handle)
 
 
@@ -65,7 +77,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
 
 def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     if not resuming and not (task or "").strip():
-        raise UsageError("the task is empty: give a task, e.g. main.py run \"What is ...?\"")
+        raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
     if ctx.max_retries < 0 or ctx.max_tool_steps < 1:
         raise UsageError("--max-retries must be >= 0 and --max-tool-steps >= 1")
     if ctx.corpus_dir and not Path(ctx.corpus_dir).is_dir():
@@ -105,7 +117,9 @@ def handle(args: argparse.Namespace) -> int:
     if not args.resume:
         path = _run_file(args.home, thread_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"task": args.task, "graph": graph_name, "context": asdict(ctx)}))
+        path.write_text(
+            json.dumps({"task": args.task, "graph": graph_name, "context": asdict(ctx)})
+        )
     from cli.execution import execute_run
 
     return execute_run(args, ctx, graph_name, thread_id)

@@ -40,7 +40,9 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 
 def short_answer(model_spec: str, question: str, text: str) -> str:
     model = resources.chat_model(model_spec)
-    out = ask_structured(model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000]))
+    out = ask_structured(
+        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000])
+    )
     return (out.answer if out else text.split("\n", 1)[0]).strip()
 
 
@@ -53,8 +55,13 @@ def make_answer_fn(*, model: str, max_retries: int, home: str, graph_name: str =
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
-            planner_model=model, executor_model=model, reflector_model=model,
-            aggregator_model=model, max_retries=max_retries, use_browser=False, home=home,
+            planner_model=model,
+            executor_model=model,
+            reflector_model=model,
+            aggregator_model=model,
+            max_retries=max_retries,
+            use_browser=False,
+            home=home,
             corpus_dir=_corpus_for(question, paragraphs, home),
         )
         out = graph.invoke({"query": question}, context=ctx)

@@ -56,7 +56,9 @@ def _load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
         raise LocalModelUnavailable(
             "llama-cpp-python is not installed: pip install 'reflective-agent[local]'"
         ) from exc
-    return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=7)
+    return Llama(
+        model_path=path, n_ctx=n_ctx, n_threads=n_threads, flash_attn=True, verbose=False, seed=7
+    )
 
 
 def _to_chat_messages(messages: list[BaseMessage]) -> list[dict[str, str]]:
@@ -79,7 +81,10 @@ def _merge_same_role(messages: list[dict[str, str]]) -> list[dict[str, str]]:
     merged: list[dict[str, str]] = []
     for m in messages:
         if merged and merged[-1]["role"] == m["role"]:
-            merged[-1] = {"role": m["role"], "content": merged[-1]["content"] + "\n\n" + m["content"]}
+            merged[-1] = {
+                "role": m["role"],
+                "content": merged[-1]["content"] + "\n\n" + m["content"],
+            }
         else:
             merged.append(dict(m))
     return merged
@@ -149,7 +154,9 @@ class LocalChatModel(BaseChatModel):
         schema = kwargs.get("json_schema")
         if tools and kwargs.get("tool_choice") != "none":
             chat = _merge_same_role([{"role": "system", "content": _tools_prompt(tools)}, *chat])
-            schema = tool_choice_schema(tools, force=kwargs.get("tool_choice") in ("any", "required"))
+            schema = tool_choice_schema(
+                tools, force=kwargs.get("tool_choice") in ("any", "required")
+            )
         text, usage = self._complete(chat, schema, stop)
         message = _tool_message(text) if tools and schema else AIMessage(content=text)
         message.usage_metadata = usage  # type: ignore[assignment]
@@ -171,7 +178,9 @@ class LocalChatModel(BaseChatModel):
             longest = max(range(len(chat)), key=sizes.__getitem__)
             text = chat[longest]["content"]
             keep = max(0, len(text) - int(len(text) * (excess + 32) / max(sizes[longest], 1)))
-            chat[longest]["content"] = text[: keep // 2] + "\n…[cut to fit]…\n" + text[len(text) - keep // 2 :]
+            chat[longest]["content"] = (
+                text[: keep // 2] + "\n…[cut to fit]…\n" + text[len(text) - keep // 2 :]
+            )
         return chat
 
     def _complete(
@@ -204,7 +213,11 @@ def _tool_message(text: str) -> AIMessage:
     except json.JSONDecodeError:
         return AIMessage(content=text)  # truncated output: treat as a plain answer
     if isinstance(data, dict) and "tool" in data:
-        call = {"name": data["tool"], "args": data.get("args") or {}, "id": f"call_{uuid.uuid4().hex[:12]}"}
+        call = {
+            "name": data["tool"],
+            "args": data.get("args") or {},
+            "id": f"call_{uuid.uuid4().hex[:12]}",
+        }
         return AIMessage(content="", tool_calls=[call])
     answer = data.get("final_answer", "") if isinstance(data, dict) else text
     return AIMessage(content=str(answer))

@@ -64,7 +64,11 @@ def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> d
     ]
     if not force:
         options.append(
-            {"type": "object", "properties": {"final_answer": {"type": "string"}}, "required": ["final_answer"]}
+            {
+                "type": "object",
+                "properties": {"final_answer": {"type": "string"}},
+                "required": ["final_answer"],
+            }
         )
     return {"oneOf": options}
 
@@ -88,7 +92,9 @@ def _parser(schema: Any):
             try:
                 return schema.model_validate(data)
             except ValidationError as exc:
-                raise OutputParserException(f"model output does not fit {schema.__name__}: {exc}") from exc
+                raise OutputParserException(
+                    f"model output does not fit {schema.__name__}: {exc}"
+                ) from exc
         return data
 
     return parse

@@ -22,7 +22,10 @@ TRANSIENT = RetryPolicy(max_attempts=3)
 def build_reflective_graph() -> StateGraph:
     """The uncompiled builder; compile it with your own checkpointer/store."""
     builder = StateGraph(
-        ReflectiveAgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+        ReflectiveAgentState,
+        context_schema=Context,
+        input_schema=InputState,
+        output_schema=OutputState,
     )
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)

@@ -22,7 +22,9 @@ def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -
     return 0
 
 
-def decide(*, needs_retry: bool, retry_count: int, max_retries: int, index: int, n_tasks: int) -> Route:
+def decide(
+    *, needs_retry: bool, retry_count: int, max_retries: int, index: int, n_tasks: int
+) -> Route:
     """After a reflection: retry the task, continue to the next one, or finish.
 
     `retry_count` comes from `next_retry_count`: it already counts the retry being granted, and

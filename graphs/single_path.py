@@ -17,7 +17,10 @@ from graphs.state import InputState, OutputState, ReflectiveAgentState
 
 def build_single_path_graph() -> StateGraph:
     builder = StateGraph(
-        ReflectiveAgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+        ReflectiveAgentState,
+        context_schema=Context,
+        input_schema=InputState,
+        output_schema=OutputState,
     )
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)
@@ -29,7 +32,9 @@ def build_single_path_graph() -> StateGraph:
     builder.add_edge("goal_setting", "decompose_query")
     builder.add_edge("decompose_query", "execute_task")
     builder.add_conditional_edges(
-        "execute_task", should_continue, {"continue": "update_task_index", "finish": "aggregate_results"}
+        "execute_task",
+        should_continue,
+        {"continue": "update_task_index", "finish": "aggregate_results"},
     )
     builder.add_edge("update_task_index", "execute_task")
     builder.add_edge("aggregate_results", END)

@@ -32,8 +32,20 @@ def dev_server(tmp_path):
     env = {**os.environ, "AGENT_HOME": str(tmp_path), "LANGSMITH_TRACING": "false"}
     log = open(tmp_path / "server.log", "w")
     proc = subprocess.Popen(
-        [str(cli), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(cli),
+            "dev",
+            "--no-browser",
+            "--no-reload",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -44,10 +56,14 @@ def dev_server(tmp_path):
                 break
             except OSError:
                 if proc.poll() is not None:
-                    pytest.fail("langgraph dev exited:\n" + (tmp_path / "server.log").read_text()[-3000:])
+                    pytest.fail(
+                        "langgraph dev exited:\n" + (tmp_path / "server.log").read_text()[-3000:]
+                    )
                 time.sleep(1)
         else:
-            pytest.fail("langgraph dev did not start:\n" + (tmp_path / "server.log").read_text()[-3000:])
+            pytest.fail(
+                "langgraph dev did not start:\n" + (tmp_path / "server.log").read_text()[-3000:]
+            )
         yield url
     finally:
         proc.terminate()

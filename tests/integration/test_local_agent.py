@@ -16,8 +16,10 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "examples" / "corpus"
-QUESTION = ('The creator of "Wallace and Gromit" also created what animation comedy that matched '
-            "animated zoo animals with a soundtrack of people talking about their homes?")
+QUESTION = (
+    'The creator of "Wallace and Gromit" also created what animation comedy that matched '
+    "animated zoo animals with a soundtrack of people talking about their homes?"
+)
 
 
 class Parent(TypedDict, total=False):
@@ -50,9 +52,25 @@ def test_cli_run_json_on_the_embedded_model(tmp_path):
     """The README's main command, offline: one JSON object with the run's outcome."""
     env = {**os.environ, "AGENT_HOME": str(tmp_path)}
     result = subprocess.run(
-        [sys.executable, "main.py", "run", QUESTION, "--corpus", str(CORPUS), "--no-browser",
-         "--max-retries", "0", "--graph", "single-path", "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "main.py",
+            "run",
+            QUESTION,
+            "--corpus",
+            str(CORPUS),
+            "--no-browser",
+            "--max-retries",
+            "0",
+            "--graph",
+            "single-path",
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     out = json.loads(result.stdout)

@@ -38,7 +38,9 @@ class ScriptedChatModel(BaseChatModel):
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
         return structured_runnable(self, schema)
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
         schema = kw.get("json_schema")
         title = schema.get("title") if schema else None
         tools = [t["function"]["name"] for t in kw.get("tools") or []]

@@ -1,4 +1,4 @@
-"""`main.py run`: bad input is one clear line; --json; an interrupted run resumes where it stopped."""
+"""`main.py run`: bad input is one clear line; --json; a crashed run resumes where it stopped."""
 
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 @pytest.mark.parametrize(
-    ("graph", "name"), [(reflective_graph, "reflective_agent"), (single_path_graph, "single_path_agent")]
+    ("graph", "name"),
+    [(reflective_graph, "reflective_agent"), (single_path_graph, "single_path_agent")],
 )
 def test_mermaid_snapshot(graph, name):
     expected = (SNAPSHOTS / f"{name}.mmd").read_text()
@@ -27,5 +28,11 @@ def test_exported_graphs_have_no_checkpointer():
 
 def test_reflective_graph_has_the_seed_nodes():
     nodes = set(reflective_graph.get_graph().nodes)
-    assert {"goal_setting", "decompose_query", "execute_task", "reflect_on_task",
-            "update_task_index", "aggregate_results"} <= nodes
+    assert {
+        "goal_setting",
+        "decompose_query",
+        "execute_task",
+        "reflect_on_task",
+        "update_task_index",
+        "aggregate_results",
+    } <= nodes

@@ -18,8 +18,10 @@ class HotpotScript(Script):
 def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_home):  # noqa: F811
     wire(HotpotScript([False] * 10))
     fn = make_answer_fn(model="local", max_retries=1, home=str(isolated_home))
-    paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."]),
-                  Paragraph("Charles Babbage", ["Babbage designed the Analytical Engine."])]
+    paragraphs = [
+        Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."]),
+        Paragraph("Charles Babbage", ["Babbage designed the Analytical Engine."]),
+    ]
     answer, trials = fn("When was Ada Lovelace born?", paragraphs)
     assert exact_match_score(answer, "1815") and trials == [answer]
     saved = list((isolated_home / "hotpotqa").glob("*/passages.jsonl"))

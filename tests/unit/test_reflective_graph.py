@@ -37,13 +37,20 @@ class Script:
         if title == "Goal":
             return {"description": "Explain who Ada Lovelace was and what she did"}
         if title == "OptimizedGoal":
-            return {"description": "Report Ada Lovelace's birth year and her work", "metrics": ["year given"]}
+            return {
+                "description": "Report Ada Lovelace's birth year and her work",
+                "metrics": ["year given"],
+            }
         if title == "DecomposedTasks":
             return {"tasks": TASKS + ["  ", TASKS[0]]}  # junk and a duplicate are dropped
         if title == "ReflectionOutput":
             needs_retry = self.verdicts.pop(0) if self.verdicts else False
-            return {"reflection": f"Verdict {needs_retry}: cite the source.", "needs_retry": needs_retry,
-                    "confidence": 0.9, "reasons": ["checked"]}
+            return {
+                "reflection": f"Verdict {needs_retry}: cite the source.",
+                "needs_retry": needs_retry,
+                "confidence": 0.9,
+                "reasons": ["checked"],
+            }
         if tools:
             task = re.search(r"<task>\n(.*?)\n</task>", prompt, re.S).group(1)
             done = sum(m.type == "tool" for m in messages)
@@ -66,8 +73,9 @@ class Script:
 def wire(monkeypatch):
     """Point every node at a scripted model, an in-process memory and a fake corpus tool."""
     manager = ReflectionManager()
-    tool = make_search_tool(lambda q, k: DOCS["ada"], name="corpus_search",
-                            description="Search local documents.", k=3)
+    tool = make_search_tool(
+        lambda q, k: DOCS["ada"], name="corpus_search", description="Search local documents.", k=3
+    )
     monkeypatch.setattr(resources, "reflection_manager", lambda ctx: manager)
     monkeypatch.setattr(resources, "tools_for", lambda ctx: [tool])
     monkeypatch.setattr("agents.memory_context.relevant_workflows", lambda ctx, text: [])
@@ -100,10 +108,21 @@ def test_retry_once_then_pass(wire):
     wire(script)
     nodes, snaps, state = _run(build_reflective_graph(), Context(max_retries=2, workflows_k=0))
 
-    assert nodes == ["goal_setting", "decompose_query",
-                     "execute_task", "reflect_on_task", "execute_task", "reflect_on_task",
-                     "update_task_index", "execute_task", "reflect_on_task",
-                     "update_task_index", "execute_task", "reflect_on_task", "aggregate_results"]
+    assert nodes == [
+        "goal_setting",
+        "decompose_query",
+        "execute_task",
+        "reflect_on_task",
+        "execute_task",
+        "reflect_on_task",
+        "update_task_index",
+        "execute_task",
+        "reflect_on_task",
+        "update_task_index",
+        "execute_task",
+        "reflect_on_task",
+        "aggregate_results",
+    ]
     assert state["tasks"] == TASKS
     assert len(state["results"]) == 3
     assert state["results"][0].startswith("attempt 2 for")  # the retry replaced attempt 1
@@ -118,7 +137,9 @@ def test_retry_once_then_pass(wire):
 def test_state_follows_the_seed_walkthrough(wire):
     wire(Script([True, False, False, False]))
     _, snaps, _ = _run(build_reflective_graph(), Context(max_retries=2, workflows_k=0))
-    initial, after_goal, after_plan, after_exec, after_fail, after_retry, after_pass, after_next = snaps[:8]
+    initial, after_goal, after_plan, after_exec, after_fail, after_retry, after_pass, after_next = (
+        snaps[:8]
+    )
     assert initial["query"] == "Who was Ada Lovelace?" and not initial.get("reflection_ids")
     assert after_goal["optimized_goal"] and after_goal["current_task_index"] == 0
     assert after_plan["tasks"] == TASKS
@@ -180,4 +201,7 @@ def test_successful_tasks_become_workflows_the_next_run_sees(wire, monkeypatch):
     assert WorkflowStore(ctx.home).load(), "no workflow was induced from the successful tasks"
     script.executor_prompts.clear()
     _run(build_reflective_graph(), ctx, query="Who was Ada Lovelace, again?")
-    assert "corpus_search" in script.executor_prompts[0].split("<workflows>")[1].split("</workflows>")[0]
+    assert (
+        "corpus_search"
+        in script.executor_prompts[0].split("<workflows>")[1].split("</workflows>")[0]
+    )

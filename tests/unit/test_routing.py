@@ -20,8 +20,13 @@ from graphs.routing import decide, next_retry_count, should_continue
 )
 def test_decide(needs_retry, retry_count, max_retries, index, n_tasks, route):
     assert (
-        decide(needs_retry=needs_retry, retry_count=retry_count, max_retries=max_retries,
-               index=index, n_tasks=n_tasks)
+        decide(
+            needs_retry=needs_retry,
+            retry_count=retry_count,
+            max_retries=max_retries,
+            index=index,
+            n_tasks=n_tasks,
+        )
         == route
     )
 
@@ -41,5 +46,7 @@ def test_pass_resets_counter():
 
 
 def test_single_path_routing():
-    assert should_continue({"query": "q", "tasks": ["a", "b"], "current_task_index": 0}) == "continue"
+    assert (
+        should_continue({"query": "q", "tasks": ["a", "b"], "current_task_index": 0}) == "continue"
+    )
     assert should_continue({"query": "q", "tasks": ["a", "b"], "current_task_index": 1}) == "finish"
