@@ -40,6 +40,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--corpus", default=None, help="folder of documents to search offline")
     p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
     p.add_argument(
+        "--induction",
+        choices=("rule", "llm", "off"),
+        default=None,
+        help="learn workflows from tasks judged good enough (default: rule)",
+    )
+    p.add_argument(
         "--graph",
         choices=("reflective", "single-path"),
         default=None,
@@ -67,6 +73,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         "max_retries": args.max_retries,
         "max_tool_steps": args.max_tool_steps,
         "corpus_dir": str(Path(args.corpus).resolve()) if args.corpus else None,
+        "induction": args.induction,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if args.no_browser:
