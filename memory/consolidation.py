@@ -69,11 +69,12 @@ def score_importance(model: BaseChatModel, reflection: Reflection) -> float | No
 
 
 class SalientQuestions(BaseModel):
-    questions: list[str] = Field(description="Up to 3 high-level questions.")
+    # min_length becomes minItems in the grammar: a small model cannot answer with nothing
+    questions: list[str] = Field(description="Up to 3 high-level questions.", min_length=1)
 
 
 class Insights(BaseModel):
-    insights: list[str] = Field(description="Up to 5 one-sentence insights.")
+    insights: list[str] = Field(description="Up to 5 one-sentence insights.", min_length=1)
 
 
 def _ask(model: BaseChatModel, schema: type[BaseModel], prompt: str) -> BaseModel | None:

@@ -54,7 +54,9 @@ def test_local_model_rates_and_consolidates(tmp_path, local_model):
     assert 0.0 <= m.get_reflection(rated).importance <= 1.0
     insights = m.list_reflections(kind="insight")
     # the real model produced well-formed questions and insights, within the limits
-    assert 1 <= len({i.task for i in insights}) <= 3 and len(insights) <= 15
+    # the threshold (1.5) is passed twice in this sequence, so up to two consolidations ran,
+    # each within its limits of 3 questions and 5 insights per question
+    assert 1 <= len({i.task for i in insights}) <= 6 and len(insights) <= 30
     assert all(i.reflection.strip() and i.sources for i in insights)
     found = m.get_relevant_reflections("how should I search for travel tickets?", k=10)
     assert any(r.kind == "insight" for r in found), "insights are retrievable memories"
