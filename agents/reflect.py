@@ -55,6 +55,8 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     reflection = Reflection(
         task=task,
         reflection=out.reflection.strip() or "(no lesson stated)",
+        # failed attempts teach more; set here so saving needs no extra model call to rate it
+        importance=0.8 if out.needs_retry else 0.4,
         judgment=ReflectionJudgment(
             needs_retry=out.needs_retry, confidence=out.confidence, reasons=out.reasons
         ),

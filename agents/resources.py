@@ -13,7 +13,13 @@ from memory.reflections import ReflectionManager, open_reflection_manager
 
 def reflection_manager(ctx: Context) -> ReflectionManager:
     """The reflection memory for this context's data directory and namespace."""
-    return open_reflection_manager(ctx.home, ctx.embedding_model, ctx.memory_namespace)
+    # The reflector's model consolidates memory into insights once enough has piled up.
+    return open_reflection_manager(
+        ctx.home,
+        ctx.embedding_model,
+        ctx.memory_namespace,
+        chat_model=chat_model(ctx.reflector_model),
+    )
 
 
 @lru_cache(maxsize=8)
