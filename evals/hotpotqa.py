@@ -7,7 +7,6 @@ AnswerFn that drives the reflective graph (evals/hotpotqa_agent.py).
 
 from __future__ import annotations
 
-import json
 import re
 import string
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
+
+from evals.jsonfile import read_json
 
 
 class HotpotDataError(ValueError):
@@ -77,12 +78,7 @@ def _parse_record(rec: Any, where: str) -> HotpotQuestion:
 def load_hotpotqa(path: str | Path, limit: int | None = None) -> list[HotpotQuestion]:
     """Questions from a HotpotQA JSON list (e.g. ../shared/data/hotpotqa/distractor_dev60.json)."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise HotpotDataError(f"HotpotQA file {path} does not exist") from exc
-    except json.JSONDecodeError as exc:
-        raise HotpotDataError(f"HotpotQA file {path} is not valid JSON: {exc}") from exc
+    data = read_json(path, "HotpotQA file", HotpotDataError)
     if not isinstance(data, list) or not data:
         raise HotpotDataError(f"{path}: expected a non-empty JSON list of questions")
     if limit is not None:

@@ -7,7 +7,6 @@ with a reason, what needs a live page or an absent LLM judge; `evaluate_live` sc
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any, TypedDict
 
 from playwright.async_api import Page
 
+from evals.jsonfile import read_json
 from evals.webarena_html import Helper, score_program_html
 from evals.webarena_match import EvaluationSkipped, FuzzyJudge, score_string, score_url
 
@@ -106,12 +106,7 @@ def load_tasks(
     Placeholders such as `__SHOPPING__` stay as they are unless `placeholders` maps them.
     """
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise WebArenaConfigError(f"config file {path} does not exist") from exc
-    except json.JSONDecodeError as exc:
-        raise WebArenaConfigError(f"config file {path} is not valid JSON: {exc}") from exc
+    data = read_json(path, "config file", WebArenaConfigError)
     tasks = data if isinstance(data, list) else [data]
     tasks = [validate_task(t, str(path)) for t in tasks]
     seen: set[int] = set()
@@ -125,12 +120,7 @@ def load_tasks(
 def load_predictions(path: str | Path) -> dict[int, Prediction]:
     """PRED.json: {task_id: {"answer": str, "url": str}}; either field may be omitted."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise WebArenaConfigError(f"predictions file {path} does not exist") from exc
-    except json.JSONDecodeError as exc:
-        raise WebArenaConfigError(f"predictions file {path} is not valid JSON: {exc}") from exc
+    data = read_json(path, "predictions file", WebArenaConfigError)
     if not isinstance(data, dict):
         raise WebArenaConfigError(
             f"{path}: predictions must be an object mapping task_id to {{answer, url}}"
