@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from graphs.context import default_home
+from core.context import default_home
 
 COMMANDS = ("cli.run", "cli.memory", "cli.workflows", "cli.evals")
 

@@ -6,12 +6,13 @@ from functools import lru_cache
 
 from langchain_core.tools import BaseTool
 
-from graphs import models
-from graphs.context import Context
+from core import models
+from core.context import Context
+from core.web_context import WebAgentContext
 from memory.reflections import ReflectionManager, open_reflection_manager
 
 
-def reflection_manager(ctx: Context) -> ReflectionManager:
+def reflection_manager(ctx: Context | WebAgentContext) -> ReflectionManager:
     """The reflection memory for this context's data directory and namespace."""
     # The reflector's model consolidates memory into insights once enough has piled up.
     return open_reflection_manager(
@@ -36,15 +37,15 @@ def tools_for(ctx: Context) -> list[BaseTool]:
 
 
 def chat_model(spec: str):
-    """Indirection so tests that patch graphs.models.get_chat_model swap every node's model."""
+    """Indirection so tests that patch core.models.get_chat_model swap every node's model."""
     return models.get_chat_model(spec)
 
 
-def embeddings(ctx: Context):
+def embeddings(ctx: Context | WebAgentContext):
     """The embeddings memory search uses ('local', 'provider:model', or 'hashing' for tests)."""
-    from memory.embeddings import resolve_embeddings
+    from core.models import get_embeddings
 
-    return resolve_embeddings(ctx.embedding_model)
+    return get_embeddings(ctx.embedding_model)
 
 
 def close_tools() -> None:

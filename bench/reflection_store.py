@@ -67,15 +67,23 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-_TEMPLATE = Reflection(id="r0", task="t", reflection="l", judgment=ReflectionJudgment(
-    needs_retry=False, confidence=0.7, reasons=["bench"])).model_dump(mode="json")
+_TEMPLATE = Reflection(
+    id="r0",
+    task="t",
+    reflection="l",
+    judgment=ReflectionJudgment(needs_retry=False, confidence=0.7, reasons=["bench"]),
+).model_dump(mode="json")
 
 
 def record(i: int) -> dict:
     """A valid Reflection's JSON (built from a template: pydantic per row would dominate)."""
-    return {**_TEMPLATE, "id": f"r{i}", "task": f"benchmark task number {i}",
-            "reflection": f"Lesson {i}: check the inputs before acting, then verify.",
-            "judgment": {**_TEMPLATE["judgment"], "needs_retry": i % 3 == 0}}
+    return {
+        **_TEMPLATE,
+        "id": f"r{i}",
+        "task": f"benchmark task number {i}",
+        "reflection": f"Lesson {i}: check the inputs before acting, then verify.",
+        "judgment": {**_TEMPLATE["judgment"], "needs_retry": i % 3 == 0},
+    }
 
 
 def pct(values: list[float], q: float) -> float:
@@ -83,6 +91,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 # -- ours -------------------------------------------------------------------------------------
+
 
 def build_ours(n: int, folder: Path) -> dict:
     rng = np.random.default_rng(1)
@@ -93,10 +102,18 @@ def build_ours(n: int, folder: Path) -> dict:
         m = min(20_000, n - start)
         vecs = rng.standard_normal((m, DIM)).astype(np.float32)
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        store.bulk_insert([
-            NewItem(NAMESPACE, f"r{start + i}", record(start + i), text=None,
-                    embedding=vecs[i].tobytes()) for i in range(m)
-        ])
+        store.bulk_insert(
+            [
+                NewItem(
+                    NAMESPACE,
+                    f"r{start + i}",
+                    record(start + i),
+                    text=None,
+                    embedding=vecs[i].tobytes(),
+                )
+                for i in range(m)
+            ]
+        )
     build = time.perf_counter() - t0
     store.close()
     t0 = time.perf_counter()
@@ -129,13 +146,21 @@ def measure_ours(n: int, folder: Path, queries: int, appends: int) -> dict:
         manager.save_reflection(r)
         costs.append(time.perf_counter() - t0)
     disk = sum(p.stat().st_size for p in folder.iterdir()) / 2**20
-    return {"warm_open_s": warm, "rss_mb": mem, "search_p50_ms": pct(lat, 50) * 1e3,
-            "search_p99_ms": pct(lat, 99) * 1e3, "faiss_p50_ms": pct(faiss_lat, 50) * 1e3,
-            "append_ms": statistics.mean(costs) * 1e3, "append_p50_ms": pct(costs, 50) * 1e3,
-            "append_p99_ms": pct(costs, 99) * 1e3, "disk_mb": disk}
+    return {
+        "warm_open_s": warm,
+        "rss_mb": mem,
+        "search_p50_ms": pct(lat, 50) * 1e3,
+        "search_p99_ms": pct(lat, 99) * 1e3,
+        "faiss_p50_ms": pct(faiss_lat, 50) * 1e3,
+        "append_ms": statistics.mean(costs) * 1e3,
+        "append_p50_ms": pct(costs, 50) * 1e3,
+        "append_p99_ms": pct(costs, 99) * 1e3,
+        "disk_mb": disk,
+    }
 
 
 # -- the seed's design: one JSON file with every record and embedding, rewritten per save ------
+
 
 def original(n: int, folder: Path, queries: int) -> dict:
     import faiss
@@ -168,13 +193,18 @@ def original(n: int, folder: Path, queries: int) -> dict:
         rows.append({**record(n + i), "embedding": rng.standard_normal(DIM).tolist()})
         path.write_text(json.dumps(rows))  # the seed rewrote the whole file on each save
         costs.append(time.perf_counter() - t0)
-    return {"load_s": load, "rss_mb": mem, "search_p50_ms": pct(lat, 50) * 1e3,
-            "search_p99_ms": pct(lat, 99) * 1e3, "append_ms": statistics.mean(costs) * 1e3,
-            "disk_mb": path.stat().st_size / 2**20}
+    return {
+        "load_s": load,
+        "rss_mb": mem,
+        "search_p50_ms": pct(lat, 50) * 1e3,
+        "search_p99_ms": pct(lat, 99) * 1e3,
+        "append_ms": statistics.mean(costs) * 1e3,
+        "disk_mb": path.stat().st_size / 2**20,
+    }
 
 
 def real_embeddings() -> dict:
-    from memory.embeddings import CachedEmbeddings, LocalEmbeddings
+    from core.embeddings import CachedEmbeddings, LocalEmbeddings
 
     emb = CachedEmbeddings(LocalEmbeddings(), name="local")
     t0 = time.perf_counter()
@@ -192,11 +222,16 @@ def real_embeddings() -> dict:
     t0 = time.perf_counter()
     emb.embed_query(texts[0])
     cached = time.perf_counter() - t0
-    return {"load_s": load, "batch_ms_per_text": batch * 1e3,
-            "query_p50_ms": pct(single, 50) * 1e3, "cached_query_ms": cached * 1e3}
+    return {
+        "load_s": load,
+        "batch_ms_per_text": batch * 1e3,
+        "query_p50_ms": pct(single, 50) * 1e3,
+        "cached_query_ms": cached * 1e3,
+    }
 
 
 # -- driver -----------------------------------------------------------------------------------
+
 
 def child(args: argparse.Namespace) -> None:
     """One measurement in this (fresh) process; prints one JSON line."""
@@ -213,8 +248,20 @@ def child(args: argparse.Namespace) -> None:
 
 
 def run_child(kind: str, n: int, folder: Path, args: argparse.Namespace) -> dict:
-    cmd = [sys.executable, __file__, "--child", kind, "--n", str(n), "--workdir", str(folder),
-           "--queries", str(args.queries), "--appends", str(args.appends)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--child",
+        kind,
+        "--n",
+        str(n),
+        "--workdir",
+        str(folder),
+        "--queries",
+        str(args.queries),
+        "--appends",
+        str(args.appends),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"bench step {kind} n={n} failed:\n{done.stderr[-2000:]}")
@@ -234,24 +281,30 @@ def table(results: dict[int, dict], emb: dict | None) -> str:
         ("open, cold: index rebuilt (s)", "ours", "cold_open_s"),
         ("open, warm: index file (s)", "ours", "warm_open_s"),
         ("append per record, mean (ms)", "ours", "append_ms"),
-        ("append p50 (ms)", "ours", "append_p50_ms"), ("append p99 (ms)", "ours", "append_p99_ms"),
+        ("append p50 (ms)", "ours", "append_p50_ms"),
+        ("append p99 (ms)", "ours", "append_p99_ms"),
         ("top-3 retrieval p50 (ms)", "ours", "search_p50_ms"),
         ("top-3 retrieval p99 (ms)", "ours", "search_p99_ms"),
         ("  of which FAISS p50 (ms)", "ours", "faiss_p50_ms"),
-        ("memory after open (MB)", "ours", "rss_mb"), ("disk (MB)", "ours", "disk_mb"),
+        ("memory after open (MB)", "ours", "rss_mb"),
+        ("disk (MB)", "ours", "disk_mb"),
         ("ORIGINAL append per record (ms)", "orig", "append_ms"),
         ("ORIGINAL load (s)", "orig", "load_s"),
         ("ORIGINAL top-3 p50 (ms)", "orig", "search_p50_ms"),
-        ("ORIGINAL memory (MB)", "orig", "rss_mb"), ("ORIGINAL disk (MB)", "orig", "disk_mb"),
+        ("ORIGINAL memory (MB)", "orig", "rss_mb"),
+        ("ORIGINAL disk (MB)", "orig", "disk_mb"),
     ]
-    ratios = [("ratio append original/ours", "append_ms", "append_ms"),
-              ("ratio open original-load/ours-warm", "load_s", "warm_open_s"),
-              ("ratio memory original/ours", "rss_mb", "rss_mb")]
+    ratios = [
+        ("ratio append original/ours", "append_ms", "append_ms"),
+        ("ratio open original-load/ours-warm", "load_s", "warm_open_s"),
+        ("ratio memory original/ours", "rss_mb", "rss_mb"),
+    ]
     head = f"{'':36}" + "".join(f"{n:>14,}" for n in sizes)
     lines = [head, "-" * len(head)]
     for label, side, key in rows:
-        lines.append(f"{label:36}" + "".join(f"{fmt(results[n][side].get(key)):>14}"
-                                             for n in sizes))
+        lines.append(
+            f"{label:36}" + "".join(f"{fmt(results[n][side].get(key)):>14}" for n in sizes)
+        )
     for label, okey, ukey in ratios:
         cells = []
         for n in sizes:
@@ -260,18 +313,24 @@ def table(results: dict[int, dict], emb: dict | None) -> str:
         lines.append(f"{label:36}" + "".join(cells))
     if emb:
         lines.append("")
-        lines.append(f"real embeddings (all-MiniLM-L6-v2, CPU): load {emb['load_s']:.2f} s, "
-                     f"batch {emb['batch_ms_per_text']:.2f} ms/text, one query "
-                     f"{emb['query_p50_ms']:.2f} ms p50, "
-                     f"cached query {emb['cached_query_ms']:.3f} ms")
+        lines.append(
+            f"real embeddings (all-MiniLM-L6-v2, CPU): load {emb['load_s']:.2f} s, "
+            f"batch {emb['batch_ms_per_text']:.2f} ms/text, one query "
+            f"{emb['query_p50_ms']:.2f} ms p50, "
+            f"cached query {emb['cached_query_ms']:.3f} ms"
+        )
     return "\n".join(lines)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="10000,100000,1000000")
-    p.add_argument("--original-max", type=int, default=100_000,
-                   help="largest size at which the whole-JSON original is run")
+    p.add_argument(
+        "--original-max",
+        type=int,
+        default=100_000,
+        help="largest size at which the whole-JSON original is run",
+    )
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--appends", type=int, default=200)
     p.add_argument("--no-real-embeddings", action="store_true")
@@ -299,9 +358,11 @@ def main() -> None:
         print(f"done n={n}: {json.dumps(results[n])}", file=sys.stderr, flush=True)
     emb = None if args.no_real_embeddings else run_child("embeddings", 0, base, args)
     print(table(results, emb))
-    print(f"\ncores={os.cpu_count()} dim={DIM} queries={args.queries} appends={args.appends} "
-          f"load average at end={os.getloadavg()[0]:.1f} (append = one durable SQLite "
-          "transaction with fsync + FAISS add; retrieval includes the last-access update)")
+    print(
+        f"\ncores={os.cpu_count()} dim={DIM} queries={args.queries} appends={args.appends} "
+        f"load average at end={os.getloadavg()[0]:.1f} (append = one durable SQLite "
+        "transaction with fsync + FAISS add; retrieval includes the last-access update)"
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from agents.web.env import BrowserEnv, EnvConfig
+from browser.env import BrowserEnv, EnvConfig
 from evals.miniwob import HIDE_HUD_CSS, miniwob_html_dir
 from evals.miniwob_oracle import parse_tree
 from evals.report import format_table

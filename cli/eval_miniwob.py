@@ -73,13 +73,13 @@ def handler(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
-    from agents.web.config import EnvConfig
-    from agents.web.limits import Limits
-    from agents.web_policy import make_policy
+    from browser.config import EnvConfig
+    from browser.limits import Limits
+    from core.models import get_chat_model
     from evals.awm_miniwob import record_report, website_of
     from evals.miniwob import MiniWobReport, run_miniwob
+    from evals.miniwob_policy import make_policy
     from evals.report import write_report
-    from graphs.models import get_chat_model
 
     get_chat_model(model)  # a bad spec fails here, before the browser starts
     config = EnvConfig(limits=Limits(max_steps=args.max_steps))

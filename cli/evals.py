@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
     hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
     hot.add_argument("--file", required=True, help="HotpotQA JSON (e.g. distractor_dev60.json).")
     hot.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
-    # Defaults come from graphs.context.Context in the handler: importing graphs here would
+    # Defaults come from core.context.Context in the handler: importing graphs here would
     # load every graph just to print `--help`.
     hot.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     hot.add_argument(
@@ -86,9 +86,9 @@ def _judge(model: str | None) -> FuzzyJudge | None:
     """The fuzzy_match judge for `--model`; None (fuzzy tasks skipped) without one."""
     if not model:
         return None
-    from evals.judge import LLMJudge
+    from agents.judge import LLMJudge
 
-    # LLMJudge's JudgeError is an EvaluationSkipped: a task the judge cannot settle is skipped.
+    # A JudgeError (no verdict) becomes EvaluationSkipped in scoring: the task is skipped.
     return LLMJudge.from_spec(model)
 
 
@@ -122,7 +122,7 @@ def webarena_handler(args: argparse.Namespace) -> int:
         return _fail(msg, EXIT_BAD_INPUT)
     if not predictions:
         return _fail(f"{args.predictions}: no predictions to score", EXIT_BAD_INPUT)
-    from graphs.models import ModelSpecError
+    from core.models import ModelSpecError
 
     try:
         judge = _judge(args.model)
@@ -154,21 +154,22 @@ def webarena_handler(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"scores": scores, "mean": mean}))
         return 0
-    rows = [
-        [
-            c["eval_type"],
-            c["tasks"],
-            c["scored"],
-            c["skipped"],
-            "; ".join(f"{n}× {why}" for why, n in c["reasons"].items()),
-        ]
-        for c in counts
-    ]
-    print(format_table(["eval type", "tasks", "scored", "skipped", "skip reasons"], rows))
-    shown = "n/a (nothing scored)" if mean is None else f"{mean:.3f}"
-    print(f"\ntasks scored: {len(scored)}/{len(results)}   mean score: {shown}")
+    _print_webarena_summary(counts, len(scored), len(results), mean)
     print(f"report: {report}")
     return 0
+
+
+def _print_webarena_summary(
+    counts: list[dict[str, Any]], n_scored: int, n_tasks: int, mean: float | None
+) -> None:
+    rows = [
+        [c["eval_type"], c["tasks"], c["scored"], c["skipped"],
+         "; ".join(f"{n}× {why}" for why, n in c["reasons"].items())]
+        for c in counts
+    ]  # fmt: skip
+    print(format_table(["eval type", "tasks", "scored", "skipped", "skip reasons"], rows))
+    shown = "n/a (nothing scored)" if mean is None else f"{mean:.3f}"
+    print(f"\ntasks scored: {n_scored}/{n_tasks}   mean score: {shown}")
 
 
 # Reflexion's logs on the same distractor questions (../shared/data/README.md), for comparison.
@@ -183,8 +184,8 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
         questions = hotpotqa.load_hotpotqa(args.file, args.limit)
     except hotpotqa.HotpotDataError as exc:
         return _fail(str(exc), EXIT_BAD_INPUT)
-    from graphs.context import Context
-    from graphs.models import ModelSpecError
+    from core.context import Context
+    from core.models import ModelSpecError
 
     defaults = Context()
     model = args.model or defaults.executor_model

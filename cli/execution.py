@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from cli.progress import CallCounter, Progress
-from graphs.context import Context
+from core.context import Context
 
 
 def _builder(graph_name: str):

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from memory.embeddings import resolve_embeddings
+from core.models import get_embeddings
 from memory.record_store import EmbedderMismatchError
 from memory.reflections import ReflectionManager, open_reflection_manager
 from memory.schema import Reflection
@@ -24,7 +24,8 @@ class ImportFileError(ValueError):
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "memory", help="inspect and manage reflection memory",
+        "memory",
+        help="inspect and manage reflection memory",
         description="Reflections live under HOME/memory/ (SQLite + FAISS). Export/import use JSON "
         "Lines, one reflection per line; embeddings are recomputed on import.",
     )
@@ -32,24 +33,33 @@ def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     common.add_argument("--namespace", default="default", help="project/user namespace")
-    common.add_argument("--embedding-model", default="local",
-                        help="embeddings the store was built with (default: local)")
+    common.add_argument(
+        "--embedding-model",
+        default="local",
+        help="embeddings the store was built with (default: local)",
+    )
     sub.add_parser("list", parents=[common], help="every reflection, oldest first")
     show = sub.add_parser("show", parents=[common], help="one reflection by id")
     show.add_argument("id")
     search = sub.add_parser("search", parents=[common], help="best matches for a query")
     search.add_argument("query")
     search.add_argument("--k", type=int, default=3, help="how many results (default 3)")
-    search.add_argument("--touch", action="store_true",
-                        help="refresh the results' last access, as the agent's retrieval does")
+    search.add_argument(
+        "--touch",
+        action="store_true",
+        help="refresh the results' last access, as the agent's retrieval does",
+    )
     export = sub.add_parser("export", parents=[common], help="write JSON Lines ('-' = stdout)")
     export.add_argument("file")
     imp = sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
     imp.add_argument("file")
     delete = sub.add_parser("delete", parents=[common], help="delete one reflection by id")
     delete.add_argument("id")
-    sub.add_parser("reembed", parents=[common],
-                   help="re-compute every vector with --embedding-model and adopt it")
+    sub.add_parser(
+        "reembed",
+        parents=[common],
+        help="re-compute every vector with --embedding-model and adopt it",
+    )
     clear = sub.add_parser("clear", parents=[common], help="delete every reflection here")
     clear.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(func=handle)
@@ -87,8 +97,11 @@ def _list(m: ReflectionManager, args: argparse.Namespace) -> int:
 def _show(m: ReflectionManager, args: argparse.Namespace) -> int:
     r = m.get_reflection(args.id)
     if r is None:
-        print(f"memory show: no reflection with id {args.id!r} in namespace "
-              f"{args.namespace!r} (see `memory list`)", file=sys.stderr)
+        print(
+            f"memory show: no reflection with id {args.id!r} in namespace "
+            f"{args.namespace!r} (see `memory list`)",
+            file=sys.stderr,
+        )
         return 1
     if args.json:
         _print_json(r.model_dump(mode="json"))
@@ -102,22 +115,30 @@ def _search(m: ReflectionManager, args: argparse.Namespace) -> int:
         raise ValueError("--k must be at least 1")
     found = m.search(args.query, args.k, touch=args.touch)
     if args.json:
-        _print_json([{**{f: getattr(s.reflection, f) for f in SEARCH_FIELDS},
-                      "score": round(s.score, 6)} for s in found])
+        _print_json(
+            [
+                {**{f: getattr(s.reflection, f) for f in SEARCH_FIELDS}, "score": round(s.score, 6)}
+                for s in found
+            ]
+        )
         return 0
     for rank, s in enumerate(found, 1):
         p = s.parts
-        print(f"{rank}. score={p.score:.3f} (rel={p.relevance:.3f} rec={p.recency:.3f} "
-              f"imp={p.importance:.2f})  {s.reflection.id}  {s.reflection.task} — "
-              f"{s.reflection.reflection}")
+        print(
+            f"{rank}. score={p.score:.3f} (rel={p.relevance:.3f} rec={p.recency:.3f} "
+            f"imp={p.importance:.2f})  {s.reflection.id}  {s.reflection.task} — "
+            f"{s.reflection.reflection}"
+        )
     if not found:
         print("(no matches)")
     return 0
 
 
 def _export(m: ReflectionManager, args: argparse.Namespace) -> int:
-    lines = [json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n"
-             for r in m.list_reflections()]
+    lines = [
+        json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n"
+        for r in m.list_reflections()
+    ]
     if args.file == "-":
         sys.stdout.writelines(lines)
         return 0
@@ -139,10 +160,14 @@ def read_jsonl(path: str) -> list[Reflection]:
         try:
             found.append(Reflection.model_validate(json.loads(raw)))
         except (json.JSONDecodeError, ValidationError) as exc:
-            reason = str(exc).splitlines()[0] if isinstance(exc, json.JSONDecodeError) else \
-                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise ImportFileError(f"{path}:{number}: not a valid reflection ({reason}); "
-                                  "nothing was imported") from exc
+            reason = (
+                str(exc).splitlines()[0]
+                if isinstance(exc, json.JSONDecodeError)
+                else "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            )
+            raise ImportFileError(
+                f"{path}:{number}: not a valid reflection ({reason}); nothing was imported"
+            ) from exc
     return found
 
 
@@ -182,8 +207,9 @@ def _clear(m: ReflectionManager, args: argparse.Namespace) -> int:
 
 
 def _reembed(args: argparse.Namespace) -> int:
-    manager = ReflectionManager.open(args.home, resolve_embeddings(args.embedding_model),
-                                     args.namespace, reembed=True)
+    manager = ReflectionManager.open(
+        args.home, get_embeddings(args.embedding_model), args.namespace, reembed=True
+    )
     total = manager.backend.records.count()
     manager.backend.rebuild_index()
     manager.close()
@@ -194,5 +220,12 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
-ACTIONS = {"list": _list, "show": _show, "search": _search, "export": _export,
-           "import": _import, "delete": _delete, "clear": _clear}
+ACTIONS = {
+    "list": _list,
+    "show": _show,
+    "search": _search,
+    "export": _export,
+    "import": _import,
+    "delete": _delete,
+    "clear": _clear,
+}

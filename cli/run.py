@@ -10,7 +10,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from graphs.context import DEFAULT_MODEL, Context
+from core.context import DEFAULT_MODEL, Context
 
 ROLES = ("planner", "executor", "reflector", "aggregator")
 
@@ -89,7 +89,7 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
         raise UsageError("--max-retries must be >= 0 and --max-tool-steps >= 1")
     if ctx.corpus_dir and not Path(ctx.corpus_dir).is_dir():
         raise UsageError(f"corpus folder not found: {ctx.corpus_dir}")
-    from graphs.models import get_chat_model
+    from core.models import get_chat_model
 
     for spec in {getattr(ctx, f"{role}_model") for role in ROLES}:
         try:

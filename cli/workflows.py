@@ -92,7 +92,7 @@ def _examples(path: str) -> list[Any]:
 
 
 def _induce(args: argparse.Namespace) -> int:
-    from graphs.models import get_chat_model
+    from core.models import get_chat_model
 
     needs_model = args.offline or args.mode == "llm"
     model = get_chat_model(args.model) if needs_model else None
@@ -158,9 +158,9 @@ def _search(args: argparse.Namespace) -> int:
         raise ValueError("--k must be at least 1")
     embeddings = None
     if args.mode == "semantic":
-        from memory.embeddings import resolve_embeddings
+        from core.models import get_embeddings
 
-        embeddings = resolve_embeddings(args.embedding_model)
+        embeddings = get_embeddings(args.embedding_model)
     hits = retrieve(
         args.query,
         home=args.home,

@@ -1,1 +1,1 @@
-
+"""Evaluation harnesses: WebArena evaluators, MMInA multi-hop, HotpotQA, MiniWoB++, AWM."""

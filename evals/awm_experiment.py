@@ -24,7 +24,8 @@ from typing import Any, Protocol
 
 from memory.trajectories import Trajectory
 from memory.workflow_online import OnlineInduction
-from memory.workflows import WorkflowStore, relevant_workflows_text
+from memory.workflow_retrieval import relevant_workflows_text
+from memory.workflows import WorkflowStore
 
 
 @dataclass
@@ -215,7 +216,7 @@ def load_runner(path: str) -> Runner:
     return runner
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m evals.awm_experiment",
         description=__doc__,
@@ -233,18 +234,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--embedding-model", default="none", help="'none' = file order; or 'local' etc.")
     p.add_argument("--home", default=None, help="workflow memory (default: a fresh folder)")
     p.add_argument("--out", default=None, help="write the JSON report here")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         tasks = load_webarena_tasks(args.tasks, limit=args.limit, sites=args.sites)
         runner = load_runner(args.runner)
         embeddings = None
         if args.embedding_model != "none":
-            from memory.embeddings import resolve_embeddings
+            from core.models import get_embeddings
 
-            embeddings = resolve_embeddings(args.embedding_model)
+            embeddings = get_embeddings(args.embedding_model)
         induce_model = None
         if args.induction == "llm":
-            from graphs.models import get_chat_model
+            from core.models import get_chat_model
 
             induce_model = get_chat_model(args.model)
         home = args.home or str(Path("tmp") / "experiments" / f"awm-{int(time.time())}")

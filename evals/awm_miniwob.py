@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.web.config import EnvConfig
-from agents.web.limits import Limits
+from browser.config import EnvConfig
+from browser.limits import Limits
 from evals.awm_experiment import ExperimentTask, RunOutcome, run_experiment
 from evals.miniwob import EpisodeResult, MiniWobReport, run_miniwob
 from memory.trajectories import Trajectory, TrajectoryLog, trajectory_from_web_steps
@@ -71,7 +71,7 @@ _RUNNER_HOME = tempfile.mkdtemp(prefix="awm-miniwob-runner-")
 
 def run_task(task: ExperimentTask, *, model: str, workflows: str) -> RunOutcome:
     """evals.awm_experiment runner: one MiniWoB episode with the web agent's policy."""
-    from agents.web_policy import make_policy
+    from evals.miniwob_policy import make_policy
 
     name, seed = task.config["miniwob_task"], int(task.config["seed"])
     policy = make_policy(
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         induce_model = None
         if args.induction == "llm":
-            from graphs.models import get_chat_model
+            from core.models import get_chat_model
 
             induce_model = get_chat_model(args.model)
         tasks = miniwob_tasks(names, args.episodes, args.seed, args.max_steps)

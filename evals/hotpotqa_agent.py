@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.structured import ask_structured
-from graphs.context import Context
+from core.context import Context
+from core.structured import ask_structured
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.

@@ -14,9 +14,9 @@ from typing import Any, TextIO
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, async_playwright
 
-from agents.tools.chromium import launch_browser
-from agents.web.env import BrowserEnv, EnvConfig
-from agents.web.trajectory import TrajectoryStep
+from browser.chromium import launch_browser
+from browser.env import BrowserEnv, EnvConfig
+from browser.trajectory import TrajectoryStep
 from evals.report import format_table
 from evals.static_server import serve_directory
 

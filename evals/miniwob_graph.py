@@ -1,7 +1,7 @@
 """The web agent graph itself on one MiniWoB++ episode (the harness's policy path skips the graph).
 
 The episode is seeded and started here, the page is attached to the graph through
-agents.web_session with MiniWoB's in-page reward as the evaluator, and the graph runs its
+agents.web.session with MiniWoB's in-page reward as the evaluator, and the graph runs its
 observe → decide → act loop until the task ends, the agent stops, or a limit is hit.
 """
 
@@ -12,11 +12,12 @@ from typing import Any
 
 from playwright.async_api import Browser
 
-from agents import web_session
-from agents.web.env import BrowserEnv, EnvConfig
+from agents.web import session as web_session
+from browser.env import BrowserEnv, EnvConfig
+from core.state import WebAgentInput
+from core.web_context import WebAgentContext
 from evals.awm_miniwob import website_of
 from evals.miniwob import _START_JS, HIDE_HUD_CSS, _read_reward
-from graphs.web_context import WebAgentContext
 
 
 async def start_episode(env: BrowserEnv, base_url: str, task: str, seed: int) -> str:
@@ -55,7 +56,7 @@ async def run_graph_episode(
             return bool(wob[0]), float(wob[1]) if wob[0] else 0.0
 
         web_session.attach(run_id, env, evaluate)
-        state = {"task": utterance, "run_id": run_id, "website": website_of(task)}
+        state = WebAgentInput(task=utterance, run_id=run_id, website=website_of(task))
         result: dict[str, Any] = await graph.ainvoke(state, context=context)
         return result
     finally:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.web.trajectory import TrajectoryStep
+from browser.trajectory import TrajectoryStep
 from evals.miniwob import Policy, run_miniwob
 
 _LINE = re.compile(r"^(\t*)\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")

@@ -11,6 +11,8 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from agents.judge import JudgeError
+
 OR_SEPARATOR = " |OR| "
 NOT_ACHIEVABLE = "N/A"
 
@@ -24,7 +26,7 @@ class EvaluationSkipped(Exception):
 
 
 class FuzzyJudge(Protocol):
-    """What `fuzzy_match` needs from an LLM judge; evals.judge.LLMJudge implements it."""
+    """What `fuzzy_match` needs from an LLM judge; agents.judge.LLMJudge implements it."""
 
     def fuzzy_match(self, pred: str, reference: str, question: str) -> float: ...
 
@@ -73,7 +75,10 @@ def fuzzy_match(ref: str, pred: str, intent: str, judge: FuzzyJudge | None) -> f
         return 1.0 if len(ref) == 0 else 0.0
     if judge is None:
         raise EvaluationSkipped("fuzzy_match needs an LLM judge (pass --model)")
-    return judge.fuzzy_match(pred, ref, intent)
+    try:
+        return judge.fuzzy_match(pred, ref, intent)
+    except JudgeError as err:  # the judge gave no verdict: skipped, never a made-up score
+        raise EvaluationSkipped(err.reason) from err
 
 
 def score_string(config: Mapping[str, Any], answer: str, judge: FuzzyJudge | None = None) -> float:
@@ -112,7 +117,10 @@ def _score_fuzzy(
                 "N/A task with an explained answer needs an LLM judge (pass --model)"
             )
         note = config["eval"].get("string_note") or config.get("string_note") or ""
-        score = 1.0 * judge.ua_match(pred, note, intent)
+        try:
+            score = 1.0 * judge.ua_match(pred, note, intent)
+        except JudgeError as err:
+            raise EvaluationSkipped(err.reason) from err
     return score
 
 

@@ -1,28 +1,25 @@
 """The agent's graphs: builders (compile them your way) and ready-compiled graphs.
 
-    from graphs import reflective_graph, build_reflective_graph, Context
-    reflective_graph.invoke({"query": "..."}, context=Context(corpus_dir="docs/"))
-
-Names load on first use, so `import graphs.context` stays cheap for the command line.
+from graphs import reflective_graph, build_reflective_graph, Context
+reflective_graph.invoke({"query": "..."}, context=Context(corpus_dir="docs/"))
 """
 
-from importlib import import_module
-from typing import Any
+from core.context import Context
+from core.web_context import WebAgentContext
+from graphs.reflective import build_reflective_graph
+from graphs.reflective import graph as reflective_graph
+from graphs.single_path import build_single_path_graph
+from graphs.single_path import graph as single_path_graph
+from graphs.web_agent import build_web_agent_graph
+from graphs.web_agent import graph as web_agent_graph
 
-_EXPORTS = {
-    "Context": ("graphs.context", "Context"),
-    "build_reflective_graph": ("graphs.reflective", "build_reflective_graph"),
-    "reflective_graph": ("graphs.reflective", "graph"),
-    "build_single_path_graph": ("graphs.single_path", "build_single_path_graph"),
-    "single_path_graph": ("graphs.single_path", "graph"),
-    "build_web_agent_graph": ("graphs.web_agent", "build_web_agent_graph"),
-    "web_agent_graph": ("graphs.web_agent", "graph"),
-}
-__all__ = list(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'graphs' has no attribute {name!r}")
-    module, attr = _EXPORTS[name]
-    return getattr(import_module(module), attr)
+__all__ = [
+    "Context",
+    "WebAgentContext",
+    "build_reflective_graph",
+    "build_single_path_graph",
+    "build_web_agent_graph",
+    "reflective_graph",
+    "single_path_graph",
+    "web_agent_graph",
+]

@@ -5,19 +5,21 @@ from __future__ import annotations
 from langgraph.graph import START, StateGraph
 from langgraph.types import RetryPolicy
 
-from agents.aggregate import aggregate_results
-from agents.decompose import decompose_query
-from agents.execute import execute_task
-from agents.goal import goal_setting
-from agents.tasks import update_task_index
-from graphs.context import Context
-from graphs.state import InputState, OutputState, ReflectiveAgentState
+from agents.research.aggregate import aggregate_results
+from agents.research.decompose import decompose_query
+from agents.research.execute import execute_task
+from agents.research.goal import goal_setting
+from agents.research.tasks import update_task_index
+from core.context import Context
+from core.state import InputState, OutputState, ReflectiveAgentState
 
+# The research graphs' builder type: state, context, input and output schemas.
+ResearchBuilder = StateGraph[ReflectiveAgentState, Context, InputState, OutputState]
 # Transient provider errors (timeouts, rate limits) are retried; bad output is handled in nodes.
 TRANSIENT = RetryPolicy(max_attempts=3)
 
 
-def pipeline_builder() -> StateGraph:
+def pipeline_builder() -> ResearchBuilder:
     """A builder with goal_setting → decompose_query → execute_task wired, plus the
     update_task_index and aggregate_results nodes; each graph adds its own routing."""
     builder = StateGraph(

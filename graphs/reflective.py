@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from langgraph.graph import END, StateGraph
+from langgraph.graph import END
 
-from agents.reflect import reflect_on_task
-from graphs.pipeline import TRANSIENT, pipeline_builder
+from agents.research.reflect import reflect_on_task
+from graphs.pipeline import TRANSIENT, ResearchBuilder, pipeline_builder
 from graphs.routing import should_retry_or_continue
 
 
-def build_reflective_graph() -> StateGraph:
+def build_reflective_graph() -> ResearchBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store.
 
     goal_setting → decompose_query → execute_task → reflect_on_task

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from langgraph.graph import END, StateGraph
+from langgraph.graph import END
 
-from graphs.pipeline import pipeline_builder
+from graphs.pipeline import ResearchBuilder, pipeline_builder
 from graphs.routing import should_continue
 
 
-def build_single_path_graph() -> StateGraph:
+def build_single_path_graph() -> ResearchBuilder:
     """goal_setting → decompose_query → execute_task → (next task | aggregate_results) → END"""
     builder = pipeline_builder()
     builder.add_conditional_edges(

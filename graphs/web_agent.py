@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from agents.web_agent import MAX_STEPS_CAP, act, decide, finish, observe
-from graphs.state import WebAgentInput, WebAgentState
-from graphs.web_context import WebAgentContext
+from agents.web.nodes import MAX_STEPS_CAP, act, decide, finish, observe
+from core.state import WebAgentInput, WebAgentState
+from core.web_context import WebAgentContext
+from graphs.routing import route_after_act
 
+WebBuilder = StateGraph[WebAgentState, WebAgentContext, WebAgentInput, WebAgentState]
 # Each action is three supersteps (observe, decide, act) plus setup and finish.
 RECURSION_LIMIT = 3 * MAX_STEPS_CAP + 10
 # Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
 TRANSIENT = RetryPolicy(max_attempts=3)
 
 
-def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:
-    """Finish once the episode ended (stop, a limit, or the task itself); else look again."""
-    return "finish" if state.get("done_reason") else "observe"
-
-
-def build_web_agent_graph() -> StateGraph:
+def build_web_agent_graph() -> WebBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store."""
     builder = StateGraph(WebAgentState, context_schema=WebAgentContext, input_schema=WebAgentInput)
     builder.add_node("observe", observe)

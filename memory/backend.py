@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from memory.embeddings import as_matrix, embedder_dimension, embedder_name
+from core.embeddings import as_matrix, embedder_dimension, embedder_name
 from memory.record_store import Item, Light, NewItem, RecordStore
 from memory.vector_index import VectorIndex
 
@@ -34,8 +34,14 @@ class Hit:
 class MemoryBackend:
     """Records and vectors of one store; thread-safe; one per (folder, embedder) per process."""
 
-    def __init__(self, records: RecordStore, embeddings: Embeddings, index_dir: Path | None,
-                 *, reembed: bool = False) -> None:
+    def __init__(
+        self,
+        records: RecordStore,
+        embeddings: Embeddings,
+        index_dir: Path | None,
+        *,
+        reembed: bool = False,
+    ) -> None:
         self.records = records
         self.embeddings = embeddings
         self.embedder = embedder_name(embeddings)
@@ -51,8 +57,9 @@ class MemoryBackend:
         self.sync()
 
     @classmethod
-    def open(cls, folder: str | Path, embeddings: Embeddings, *, reembed: bool = False
-             ) -> MemoryBackend:
+    def open(
+        cls, folder: str | Path, embeddings: Embeddings, *, reembed: bool = False
+    ) -> MemoryBackend:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         return cls(RecordStore(folder / DB_NAME), embeddings, folder, reembed=reembed)
@@ -99,8 +106,13 @@ class MemoryBackend:
             if not batch:
                 break
             vecs = self.embed_texts([it.text or "" for it in batch])
-            self.records.set_embeddings([(it.seq, v.tobytes()) for it, v in
-                                         zip(batch, vecs, strict=True) if it.text is not None])
+            self.records.set_embeddings(
+                [
+                    (it.seq, v.tobytes())
+                    for it, v in zip(batch, vecs, strict=True)
+                    if it.text is not None
+                ]
+            )
             done += len(batch)
         self.records.rebind_embedder(self.embedder, self.dimension)
 
@@ -134,8 +146,11 @@ class MemoryBackend:
         while True:
             pairs = self.index.search(qvec, want)
             found = self.records.light([s for s, _ in pairs])  # deleted seqs drop out here
-            hits = [Hit(found[s], rel) for s, rel in pairs
-                    if s in found and _under(found[s].namespace, prefix)]
+            hits = [
+                Hit(found[s], rel)
+                for s, rel in pairs
+                if s in found and _under(found[s].namespace, prefix)
+            ]
             if len(hits) >= n or want >= self.index.ntotal:
                 return hits
             want *= 4

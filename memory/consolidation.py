@@ -10,15 +10,29 @@ metadata makes exactly one process consolidate a given batch.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from memory.schema import Reflection, ReflectionJudgment
 
-if TYPE_CHECKING:
-    from memory.reflections import ReflectionManager
+
+class ReflectionManager(Protocol):
+    """What consolidation needs of memory.reflections.ReflectionManager (which calls it)."""
+
+    prefix: str
+    backend: Any
+
+    def list_reflections(self) -> list[Reflection]: ...
+
+    def get_relevant_reflections(
+        self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None
+    ) -> list[Reflection]: ...
+
+    def save_many(self, reflections: Iterable[Reflection]) -> list[str]: ...
+
 
 log = logging.getLogger(__name__)
 MAX_QUESTIONS = 3
@@ -60,8 +74,11 @@ class ImportanceRating(BaseModel):
 
 def score_importance(model: BaseChatModel, reflection: Reflection) -> float | None:
     """The LLM's 1-10 rating mapped onto 0-1 as (score - 1) / 9; None if it gave none."""
-    rated = _ask(model, ImportanceRating, IMPORTANCE_PROMPT.format(
-        task=reflection.task, reflection=reflection.reflection))
+    rated = _ask(
+        model,
+        ImportanceRating,
+        IMPORTANCE_PROMPT.format(task=reflection.task, reflection=reflection.reflection),
+    )
     score = getattr(rated, "score", None)
     if not isinstance(score, int):
         return None
@@ -78,7 +95,7 @@ class Insights(BaseModel):
 
 
 def _ask(model: BaseChatModel, schema: type[BaseModel], prompt: str) -> BaseModel | None:
-    from agents.structured import ask_structured
+    from core.structured import ask_structured
 
     return ask_structured(model, schema, prompt)
 
@@ -97,8 +114,9 @@ def consolidation_due(manager: ReflectionManager, threshold: float) -> tuple[boo
     return total >= threshold, last, top
 
 
-def consolidate(manager: ReflectionManager, model: BaseChatModel, threshold: float,
-                *, force: bool = False) -> list[Reflection]:
+def consolidate(
+    manager: ReflectionManager, model: BaseChatModel, threshold: float, *, force: bool = False
+) -> list[Reflection]:
     """Run one consolidation if due (or forced); returns the insights stored."""
     due, last, top = consolidation_due(manager, threshold)
     if not (due or force) or top <= int(last or 0):
@@ -107,8 +125,11 @@ def consolidate(manager: ReflectionManager, model: BaseChatModel, threshold: flo
     if not manager.backend.records.claim(meta_key, last, str(top)):
         return []  # another process took this batch
     recent = [r for r in manager.list_reflections() if r.kind != "insight"][-RECENT_LIMIT:]
-    asked = _ask(model, SalientQuestions, QUESTIONS_PROMPT.format(
-        memories=_numbered(recent), n=MAX_QUESTIONS))
+    asked = _ask(
+        model,
+        SalientQuestions,
+        QUESTIONS_PROMPT.format(memories=_numbered(recent), n=MAX_QUESTIONS),
+    )
     questions = [q.strip() for q in getattr(asked, "questions", []) if q.strip()][:MAX_QUESTIONS]
     if not questions:
         log.warning("consolidation: the model named no questions; nothing stored")
@@ -116,10 +137,14 @@ def consolidate(manager: ReflectionManager, model: BaseChatModel, threshold: flo
     stored: list[Reflection] = []
     for question in questions:
         # a question that matches nothing lexically is still about the recent batch
-        evidence = manager.get_relevant_reflections(question, k=10, kinds=["reflection"]) \
-            or recent[-10:]
-        found = _ask(model, Insights, INSIGHTS_PROMPT.format(
-            question=question, memories=_numbered(evidence), n=MAX_INSIGHTS))
+        evidence = (
+            manager.get_relevant_reflections(question, k=10, kinds=["reflection"]) or recent[-10:]
+        )
+        found = _ask(
+            model,
+            Insights,
+            INSIGHTS_PROMPT.format(question=question, memories=_numbered(evidence), n=MAX_INSIGHTS),
+        )
         texts = [t.strip() for t in getattr(found, "insights", []) if t.strip()][:MAX_INSIGHTS]
         stored += [_insight(question, text, evidence) for text in texts]
     manager.save_many(stored)
@@ -131,8 +156,9 @@ def _insight(question: str, text: str, evidence: list[Reflection]) -> Reflection
     return Reflection(
         task=question,
         reflection=text,
-        judgment=ReflectionJudgment(needs_retry=False, confidence=1.0,
-                                    reasons=["consolidated from past reflections"]),
+        judgment=ReflectionJudgment(
+            needs_retry=False, confidence=1.0, reasons=["consolidated from past reflections"]
+        ),
         importance=max([r.importance for r in evidence] or [0.5]),
         kind="insight",
         sources=[r.id for r in evidence],

@@ -78,7 +78,8 @@ class MemoryStore(BaseStore):
             if isinstance(op, GetOp):
                 results.append(self._get(op))
             elif isinstance(op, PutOp):
-                results.append(self._put(op))
+                self._put(op)
+                results.append(None)
             elif isinstance(op, SearchOp):
                 results.append(self._search(op))
             elif isinstance(op, ListNamespacesOp):
@@ -96,10 +97,21 @@ class MemoryStore(BaseStore):
     def _item(self, stored: Stored, score: float | None = None, search: bool = False) -> Item:
         ns = tuple(stored.namespace.split("."))
         if search:
-            return SearchItem(ns, stored.key, stored.value, _when(stored.created_at),
-                              _when(stored.updated_at), score)
-        return Item(value=stored.value, key=stored.key, namespace=ns,
-                    created_at=_when(stored.created_at), updated_at=_when(stored.updated_at))
+            return SearchItem(
+                ns,
+                stored.key,
+                stored.value,
+                _when(stored.created_at),
+                _when(stored.updated_at),
+                score,
+            )
+        return Item(
+            value=stored.value,
+            key=stored.key,
+            namespace=ns,
+            created_at=_when(stored.created_at),
+            updated_at=_when(stored.updated_at),
+        )
 
     def _get(self, op: GetOp) -> Item | None:
         stored = self.backend.records.get(_dotted(op.namespace), op.key)
@@ -111,7 +123,7 @@ class MemoryStore(BaseStore):
             return None
         paths = op.index if isinstance(op.index, list) else self.fields
         if paths is None:
-            return default_text(op.value)
+            return default_text(dict(op.value))
         texts = [t for p in paths for t in get_text_at_path(op.value, tokenize_path(p))]
         return "\n".join(texts) if texts else None
 
@@ -123,8 +135,9 @@ class MemoryStore(BaseStore):
         importance = op.value.get("importance", 0.5)
         if not isinstance(importance, int | float) or not 0 <= importance <= 1:
             importance = 0.5
-        self.backend.put_many([NewItem(ns, op.key, dict(op.value), text=self._text(op),
-                                       importance=float(importance))])
+        self.backend.put_many(
+            [NewItem(ns, op.key, dict(op.value), text=self._text(op), importance=float(importance))]
+        )
 
     def _matches(self, stored: Stored, op: SearchOp) -> bool:
         if not op.filter:
@@ -139,10 +152,15 @@ class MemoryStore(BaseStore):
         if op.query:
             want = op.offset + op.limit
             hits = self.backend.search(prefix, op.query, want * (10 if op.filter else 1))
-            ranked = [(item, h.relevance) for item, h in self.backend.load(hits)
-                      if self._matches(item, op)]
-            return [self._item(s, score, search=True)  # type: ignore[misc]
-                    for s, score in ranked[op.offset : want]]
+            ranked = [
+                (item, h.relevance)
+                for item, h in self.backend.load(hits)
+                if self._matches(item, op)
+            ]
+            return [
+                self._item(s, score, search=True)  # type: ignore[misc]
+                for s, score in ranked[op.offset : want]
+            ]
         found: list[SearchItem] = []
         skipped, page = 0, 0
         while len(found) < op.limit:  # page through, filtering, until the page is full

@@ -33,8 +33,9 @@ def postgres_store(conn_string: str) -> Iterator[BaseStore]:
     try:
         from langgraph.store.postgres import PostgresStore
     except ImportError as exc:
-        raise ImportError("PostgreSQL memory needs: pip install langgraph-checkpoint-postgres "
-                          "'psycopg[binary]'") from exc
+        raise ImportError(
+            "PostgreSQL memory needs: pip install langgraph-checkpoint-postgres 'psycopg[binary]'"
+        ) from exc
     with PostgresStore.from_conn_string(conn_string) as store:
         store.setup()
         yield store

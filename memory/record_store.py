@@ -36,8 +36,15 @@ from memory.record_types import (
     under,
 )
 
-__all__ = ["CorruptRecordWarning", "EmbedderMismatchError", "Item", "NewItem", "RecordStore",
-           "checksum"]
+__all__ = [
+    "CorruptRecordWarning",
+    "EmbedderMismatchError",
+    "Item",
+    "NewItem",
+    "RecordStore",
+    "checksum",
+]
+
 
 class RecordStore:
     """Items keyed by (namespace, key); append-mostly; safe for many threads and processes."""
@@ -124,8 +131,18 @@ class RecordStore:
                     "INSERT INTO items (namespace, key, value, text, embedding, importance, "
                     "created_at, updated_at, last_accessed, checksum) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (it.namespace, it.key, value, it.text, it.embedding, float(it.importance),
-                     created, now, now, checksum(it.namespace, it.key, value, it.embedding)),
+                    (
+                        it.namespace,
+                        it.key,
+                        value,
+                        it.text,
+                        it.embedding,
+                        float(it.importance),
+                        created,
+                        now,
+                        now,
+                        checksum(it.namespace, it.key, value, it.embedding),
+                    ),
                 )
                 seqs.append(int(cur.lastrowid or 0))
         return seqs
@@ -138,14 +155,25 @@ class RecordStore:
         def rows() -> Iterator[tuple[Any, ...]]:
             for it in items:
                 value = json.dumps(it.value, ensure_ascii=False, sort_keys=True)
-                yield (it.namespace, it.key, value, it.text, it.embedding, float(it.importance),
-                       now, now, now, checksum(it.namespace, it.key, value, it.embedding))
+                yield (
+                    it.namespace,
+                    it.key,
+                    value,
+                    it.text,
+                    it.embedding,
+                    float(it.importance),
+                    now,
+                    now,
+                    now,
+                    checksum(it.namespace, it.key, value, it.embedding),
+                )
 
         with self._write():
             self._conn.executemany(
                 "INSERT INTO items (namespace, key, value, text, embedding, importance, "
                 "created_at, updated_at, last_accessed, checksum) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows(),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows(),
             )
 
     def delete(self, namespace: str, key: str) -> bool:
@@ -173,8 +201,7 @@ class RecordStore:
             self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
                 with self._write():
-                    self._conn.executemany("UPDATE items SET last_accessed = ? WHERE seq = ?",
-                                           rows)
+                    self._conn.executemany("UPDATE items SET last_accessed = ? WHERE seq = ?", rows)
             finally:
                 self._conn.execute("PRAGMA synchronous=FULL")
 
@@ -208,7 +235,9 @@ class RecordStore:
                 self._warned.add(seq)
                 warnings.warn(
                     f"memory store {self.path}: record seq={seq} key={key!r} is corrupt ({exc}); "
-                    "skipping it", CorruptRecordWarning, stacklevel=3,
+                    "skipping it",
+                    CorruptRecordWarning,
+                    stacklevel=3,
                 )
             return None
         return Item(seq, ns, key, decoded, text, emb, imp, created, updated, accessed)
@@ -240,7 +269,8 @@ class RecordStore:
                 rows = self._conn.execute(
                     "SELECT seq, namespace, importance, last_accessed, "
                     "CASE WHEN json_valid(value) THEN json_extract(value, '$.kind') END "
-                    f"FROM items WHERE seq IN ({marks})", chunk,
+                    f"FROM items WHERE seq IN ({marks})",
+                    chunk,
                 ).fetchall()
             out.update((r[0], Light(*r)) for r in rows)
         return out
@@ -248,8 +278,9 @@ class RecordStore:
     def items(self, prefix: str, limit: int = -1, offset: int = 0) -> list[Item]:
         """Items in `prefix` or below it, oldest first."""
         where, params = under(prefix)
-        return self._select(f"WHERE {where} ORDER BY seq LIMIT ? OFFSET ?",
-                            (*params, limit, offset))
+        return self._select(
+            f"WHERE {where} ORDER BY seq LIMIT ? OFFSET ?", (*params, limit, offset)
+        )
 
     def namespaces(self) -> list[str]:
         with self._lock:

@@ -24,8 +24,10 @@ CREATE TABLE IF NOT EXISTS items (
 );
 CREATE INDEX IF NOT EXISTS items_ns ON items (namespace);
 """
-COLUMNS = "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, " \
+COLUMNS = (
+    "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, "
     "last_accessed, checksum"
+)
 
 
 class CorruptRecordWarning(UserWarning):

@@ -21,8 +21,9 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
 
+from core.embeddings import HashingEmbeddings
+from core.models import get_embeddings
 from memory.backend import Hit, MemoryBackend
-from memory.embeddings import HashingEmbeddings, resolve_embeddings
 from memory.record_store import Item, NewItem
 from memory.schema import Reflection
 from memory.scoring import ScoreParts, ScoreWeights, score
@@ -44,8 +45,10 @@ def namespace_path(namespace: str) -> tuple[str, ...]:
     """'proj/alice' -> ('reflections', 'proj', 'alice'): the LangGraph Store namespace."""
     parts = tuple(p for p in namespace.split("/") if p)
     if not parts or any("." in p for p in parts):
-        raise ValueError(f"bad memory namespace {namespace!r}: use names like 'default' or "
-                         "'project/user' without dots")
+        raise ValueError(
+            f"bad memory namespace {namespace!r}: use names like 'default' or "
+            "'project/user' without dots"
+        )
     return (ROOT, *parts)
 
 
@@ -72,11 +75,17 @@ def _iso(ts: float) -> str:
 class ReflectionManager:
     """save_reflection / get_reflection / get_relevant_reflections / format_reflections."""
 
-    def __init__(self, embeddings: Embeddings | None = None, *,
-                 backend: MemoryBackend | None = None, namespace: str = "default",
-                 weights: ScoreWeights | None = None, min_relevance: float = 0.0,
-                 chat_model: BaseChatModel | None = None,
-                 consolidation_threshold: float = 5.0) -> None:
+    def __init__(
+        self,
+        embeddings: Embeddings | None = None,
+        *,
+        backend: MemoryBackend | None = None,
+        namespace: str = "default",
+        weights: ScoreWeights | None = None,
+        min_relevance: float = 0.0,
+        chat_model: BaseChatModel | None = None,
+        consolidation_threshold: float = 5.0,
+    ) -> None:
         self.backend = backend or MemoryBackend.in_memory(embeddings or HashingEmbeddings())
         self.namespace = namespace
         self.prefix = ".".join(namespace_path(namespace))
@@ -87,8 +96,15 @@ class ReflectionManager:
         self.clock = time.time
 
     @classmethod
-    def open(cls, home: str | Path, embeddings: Embeddings, namespace: str = "default", *,
-             reembed: bool = False, **options: Any) -> ReflectionManager:
+    def open(
+        cls,
+        home: str | Path,
+        embeddings: Embeddings,
+        namespace: str = "default",
+        *,
+        reembed: bool = False,
+        **options: Any,
+    ) -> ReflectionManager:
         """A manager persisted under `home/memory/` (SQLite records + FAISS index)."""
         backend = MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings, reembed=reembed)
         return cls(backend=backend, namespace=namespace, **options)
@@ -115,19 +131,27 @@ class ReflectionManager:
     def save_many(self, reflections: Iterable[Reflection]) -> list[str]:
         """Store several reflections in ONE transaction (import, consolidation)."""
         batch = list(reflections)
-        self.backend.put_many([
-            NewItem(self.prefix, r.id, r.model_dump(mode="json"), text=embedding_text(r),
-                    importance=r.importance)
-            for r in batch
-        ])
+        self.backend.put_many(
+            [
+                NewItem(
+                    self.prefix,
+                    r.id,
+                    r.model_dump(mode="json"),
+                    text=embedding_text(r),
+                    importance=r.importance,
+                )
+                for r in batch
+            ]
+        )
         return [r.id for r in batch]
 
     def get_reflection(self, reflection_id: str) -> Reflection | None:
         item = self.backend.records.get(self.prefix, reflection_id)
         return self._to_reflection(item) if item else None
 
-    def get_relevant_reflections(self, query: str, k: int = 3, *, kinds: Iterable[str] | None
-                                 = None) -> list[Reflection]:
+    def get_relevant_reflections(
+        self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None
+    ) -> list[Reflection]:
         """Top k by relevance + recency + importance; their last access becomes now."""
         return [s.reflection for s in self.search(query, k, kinds=kinds)]
 
@@ -136,8 +160,9 @@ class ReflectionManager:
 
     # -- beyond the seed -----------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None,
-               touch: bool = True) -> list[ScoredReflection]:
+    def search(
+        self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None, touch: bool = True
+    ) -> list[ScoredReflection]:
         """Ranked results with score parts, best first."""
         if k <= 0 or not query.strip():
             return []
@@ -150,8 +175,9 @@ class ReflectionManager:
             if wanted and (hit.light.kind or "reflection") not in wanted:
                 continue
             li = hit.light
-            scored.append((score(hit.relevance, li.last_accessed, li.importance, now, self.weights),
-                           hit))
+            scored.append(
+                (score(hit.relevance, li.last_accessed, li.importance, now, self.weights), hit)
+            )
         scored.sort(key=lambda ph: (-ph[0].score, -ph[1].light.seq))
         best: list[ScoredReflection] = []
         seqs: list[int] = []
@@ -205,8 +231,11 @@ class ReflectionManager:
         try:
             return Reflection.model_validate(data)
         except ValidationError as exc:
-            warnings.warn(f"memory item {item.key!r} in {item.namespace!r} is not a reflection "
-                          f"({exc.error_count()} errors); skipping it", stacklevel=3)
+            warnings.warn(
+                f"memory item {item.key!r} in {item.namespace!r} is not a reflection "
+                f"({exc.error_count()} errors); skipping it",
+                stacklevel=3,
+            )
             return None
 
 
@@ -215,12 +244,15 @@ _BACKENDS: dict[tuple[str, str], MemoryBackend] = {}
 _OPEN_LOCK = threading.Lock()
 
 
-def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
-                            namespace: str = "default",
-                            chat_model: BaseChatModel | None = None) -> ReflectionManager:
+def open_reflection_manager(
+    home: str | Path,
+    embedding_spec: str = "local",
+    namespace: str = "default",
+    chat_model: BaseChatModel | None = None,
+) -> ReflectionManager:
     """One manager per (home, embedding spec, namespace) per process; one backend per home.
 
-    `embedding_spec` is what graphs.models.get_embeddings takes ('local', 'openai:…'), or
+    `embedding_spec` is what core.models.get_embeddings takes ('local', 'openai:…'), or
     'hashing[:DIM]' for the model-free fake. Passing `chat_model` turns on importance rating
     and consolidation for that manager (the latest model passed is used).
     """
@@ -230,8 +262,9 @@ def open_reflection_manager(home: str | Path, embedding_spec: str = "local",
         if key not in _OPEN:
             backend = _BACKENDS.get((home_key, embedding_spec))
             if backend is None:
-                backend = MemoryBackend.open(Path(home_key) / MEMORY_DIR,
-                                             resolve_embeddings(embedding_spec))
+                backend = MemoryBackend.open(
+                    Path(home_key) / MEMORY_DIR, get_embeddings(embedding_spec)
+                )
                 _BACKENDS[(home_key, embedding_spec)] = backend
             _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
         if chat_model is not None:

@@ -9,9 +9,14 @@ from pydantic import BaseModel, Field
 
 
 class ReflectionJudgment(BaseModel):
-    """The verdict. `needs_retry=True` means the result is NOT good enough (the original inverted it)."""
+    """The verdict. `needs_retry=True` means the result is NOT good enough.
 
-    needs_retry: bool = Field(description="True if the result is not good enough and must be redone.")
+    (The original inverted it.)
+    """
+
+    needs_retry: bool = Field(
+        description="True if the result is not good enough and must be redone."
+    )
     confidence: float = Field(ge=0.0, le=1.0, description="Confidence in this verdict, 0 to 1.")
     reasons: list[str] = Field(default_factory=list, description="Short reasons for the verdict.")
 
@@ -21,7 +26,9 @@ class Reflection(BaseModel):
 
     id: str = Field(default_factory=lambda: str(uuid.uuid4()))
     task: str
-    reflection: str = Field(description="2-3 sentences: what went right or wrong, what to do next time.")
+    reflection: str = Field(
+        description="2-3 sentences: what went right or wrong, what to do next time."
+    )
     judgment: ReflectionJudgment
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat())

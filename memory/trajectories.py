@@ -83,7 +83,10 @@ def trajectory_from_tool_steps(
     template_id: str | None = None,
     judged_by: str = "",
 ) -> Trajectory:
-    """From `agents.execute.trajectory_of` output: [{"tool", "args", "observation"}, ...]."""
+    """From `agents.research.execute.trajectory_of` output.
+
+    That is: [{"tool", "args", "observation"}, ...].
+    """
     return Trajectory(
         task=task,
         website=website,

@@ -46,8 +46,12 @@ class VectorIndex:
             log.warning("ignoring unreadable index %s (%s); rebuilding from records", path, exc)
             return
         if index.d != self.dimension:
-            log.warning("index %s has dimension %d, expected %d; rebuilding", path, index.d,
-                        self.dimension)
+            log.warning(
+                "index %s has dimension %d, expected %d; rebuilding", path, index.d, self.dimension
+            )
+            return
+        if not isinstance(index, faiss.IndexIDMap2):
+            log.warning("index %s is not an id-mapped index; rebuilding from records", path)
             return
         self._index = index
         ids = faiss.vector_to_array(index.id_map) if index.ntotal else np.zeros(0, np.int64)
@@ -70,8 +74,10 @@ class VectorIndex:
             if not fresh.any():
                 return
             seqs, vectors = seqs[fresh], vectors[fresh]
-            self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32),
-                                     np.ascontiguousarray(seqs, dtype=np.int64))
+            self._index.add_with_ids(
+                np.ascontiguousarray(vectors, dtype=np.float32),
+                np.ascontiguousarray(seqs, dtype=np.int64),
+            )
             self.covered_seq = max(self.covered_seq, int(seqs.max()))
             self.unsaved += int(seqs.size)
 
@@ -80,8 +86,9 @@ class VectorIndex:
         with self._lock:
             if self._index.ntotal == 0 or n <= 0:
                 return []
-            scores, ids = self._index.search(query.reshape(1, -1).astype(np.float32),
-                                             min(n, self._index.ntotal))
+            scores, ids = self._index.search(
+                query.reshape(1, -1).astype(np.float32), min(n, self._index.ntotal)
+            )
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 
     def should_save(self, min_batch: int = 1000, fraction: float = 0.1) -> bool:

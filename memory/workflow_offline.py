@@ -140,11 +140,11 @@ def induce_offline(
     store = WorkflowStore(home)
     report = OfflineReport()
     for domain, subdomains in group_examples(examples).items():
-        for _sub, sites in subdomains.items():
+        for sub, sites in subdomains.items():
             for site, site_examples in sites.items():
                 if website and site != website:
                     continue
-                header = f"Website: {domain}, {_sub}, {site}"
+                header = f"Website: {domain}, {sub}, {site}"
                 result = induce(
                     model=model,
                     spec=spec,
@@ -157,25 +157,30 @@ def induce_offline(
                     structured=structured,
                     schema=Mind2WebDrafts,
                 )
-                sources = [str(e.template_id) for e in site_examples if e.template_id is not None]
-                for w in result.kept:
-                    w.provenance = Provenance(
-                        website=site, domain=domain, origin="offline", sources=sources
-                    )
-                added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
-                store.log_update(
-                    {
-                        "mode": "offline",
-                        "website": site,
-                        "added": added,
-                        "updated": updated,
-                        "kept": [w.name for w in result.kept],
-                        "dropped": result.dropped,
-                        "examples_used": result.examples_used,
-                        "examples_total": result.examples_total,
-                    }
-                )
+                _save_site(store, site, domain, site_examples, result)
                 report.per_website[site] = result
     if website and website not in report.per_website:
         raise ValueError(f"no examples for website {website!r}")
     return report
+
+
+def _save_site(
+    store: WorkflowStore, site: str, domain: str, examples: list[Example], result: Any
+) -> None:
+    """Save what induction kept for `site`, with provenance, and log the update."""
+    sources = [str(e.template_id) for e in examples if e.template_id is not None]
+    for w in result.kept:
+        w.provenance = Provenance(website=site, domain=domain, origin="offline", sources=sources)
+    added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
+    store.log_update(
+        {
+            "mode": "offline",
+            "website": site,
+            "added": added,
+            "updated": updated,
+            "kept": [w.name for w in result.kept],
+            "dropped": result.dropped,
+            "examples_used": result.examples_used,
+            "examples_total": result.examples_total,
+        }
+    )

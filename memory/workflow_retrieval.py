@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from memory.workflow_format import format_workflows
 from memory.workflow_types import Workflow
 from memory.workflows import GENERAL, WorkflowStore, website_stem
 
@@ -145,7 +146,7 @@ def retrieve(
     pool = k * 3 if rerank else k
     if mode == "semantic":
         if embeddings is None:
-            raise ValueError("semantic retrieval needs embeddings (graphs.models.get_embeddings)")
+            raise ValueError("semantic retrieval needs embeddings (core.models.get_embeddings)")
         hits = get_index(home, embeddings).search(query, pool, website)
     else:
         store = WorkflowStore(home)
@@ -198,3 +199,23 @@ def generative_rerank(
         return sorted(rescored, key=lambda h: -h.score)
 
     return _rerank
+
+
+def relevant_workflows_text(
+    query: str,
+    *,
+    home: str | Path,
+    k: int = 3,
+    embeddings: Embeddings | None,
+    website: str | None = None,
+) -> str:
+    """Formatted workflows most relevant to `query` for a prompt; "" when there are none.
+
+    Semantic (nearest first) when `embeddings` is given, else the first k. The index is cached
+    per home and rebuilt only when a workflow file changes; the query is embedded once.
+    """
+    if k <= 0:
+        return ""
+    mode = "semantic" if embeddings is not None else "first"
+    hits = retrieve(query, home=home, k=k, mode=mode, embeddings=embeddings, website=website)
+    return format_workflows(h.workflow for h in hits)

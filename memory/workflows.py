@@ -2,7 +2,8 @@
 
 `<website>.txt` holds the workflows in AWM's format (a person may edit or delete them; edits
 are picked up by mtime); `<website>.meta.json` holds their provenance; `updates.jsonl` logs
-every change made by induction. `relevant_workflows_text` is what prompt-building nodes call.
+every change made by induction. Prompt-building nodes call
+`memory.workflow_retrieval.relevant_workflows_text`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-
-from langchain_core.embeddings import Embeddings
 
 from memory.workflow_format import format_workflows, parse_workflows
 from memory.workflow_types import Provenance, Workflow, now_iso, slugify
@@ -170,25 +169,3 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
-
-
-def relevant_workflows_text(
-    query: str,
-    *,
-    home: str | Path,
-    k: int = 3,
-    embeddings: Embeddings | None,
-    website: str | None = None,
-) -> str:
-    """Formatted workflows most relevant to `query` for a prompt; "" when there are none.
-
-    Semantic (nearest first) when `embeddings` is given, else the first k. The index is cached
-    per home and rebuilt only when a workflow file changes; the query is embedded once.
-    """
-    from memory.workflow_retrieval import retrieve
-
-    if k <= 0:
-        return ""
-    mode = "semantic" if embeddings is not None else "first"
-    hits = retrieve(query, home=home, k=k, mode=mode, embeddings=embeddings, website=website)
-    return format_workflows(h.workflow for h in hits)

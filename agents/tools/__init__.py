@@ -29,7 +29,7 @@ from agents.tools.grounding import SearchTool, ground
 from agents.tools.search import SearchUnavailable, make_tavily_tool, tavily_available
 
 if TYPE_CHECKING:
-    from agents.tools.browser import BrowserSession
+    from browser.session import BrowserSession
 
 __all__ = [
     "CorpusError",
@@ -108,8 +108,8 @@ def build_tools(
 
 def _browser_session(allowed_origins: Iterable[str] | None) -> BrowserSession | None:
     try:
-        from agents.tools.browser import BrowserSession
-        from agents.tools.chromium import BrowserUnavailable, chromium_path
+        from browser.chromium import BrowserUnavailable, chromium_path
+        from browser.session import BrowserSession
     except ImportError as exc:
         log.warning("browser tools disabled: %s (pip install playwright)", exc)
         return None

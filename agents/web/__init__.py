@@ -1,1 +1,1 @@
-"""A browser environment with WebArena's action space and accessibility-tree observations."""
+"""The web agent: observe the page, decide one action, act (nodes, decision, memory, sessions)."""

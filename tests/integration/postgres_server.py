@@ -40,6 +40,14 @@ def _as_server_user(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *cmd]
 
 
+def _run(cmd: list[str], bindir: Path) -> subprocess.CompletedProcess[str]:
+    """Run a PostgreSQL program from `bindir` as the server's user."""
+    full = [str(bindir / cmd[0]), *cmd[1:]]
+    return subprocess.run(
+        _as_server_user(full), check=True, capture_output=True, text=True, timeout=120
+    )
+
+
 @contextmanager
 def running_postgres() -> Iterator[str]:
     """Yield a connection string to a fresh server; always stop and remove it."""
@@ -54,20 +62,25 @@ def running_postgres() -> Iterator[str]:
         shutil.chown(sock, "postgres", "postgres")
     port = _free_port()
     log = root / "server.log"
-    run = lambda cmd: subprocess.run(_as_server_user(cmd), check=True, capture_output=True,  # noqa: E731
-                                     text=True, timeout=120)
+
     try:
-        run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-             "--no-sync", "-E", "UTF8"])
-        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o",
-             f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+        _run(["initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "--no-sync",
+              "-E", "UTF8"], bindir)  # fmt: skip
+        options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
+        _run(["pg_ctl", "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options,
+              "start"], bindir)  # fmt: skip
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     except subprocess.CalledProcessError as exc:
         tail = log.read_text()[-2000:] if log.exists() else ""
         raise RuntimeError(f"PostgreSQL failed: {exc.stderr or exc.stdout}\n{tail}") from exc
     finally:
         if (data / "postmaster.pid").exists():
-            subprocess.run(_as_server_user([str(bindir / "pg_ctl"), "-D", str(data), "-m",
-                                            "fast", "-w", "stop"]), capture_output=True,
-                           timeout=120, check=False)
+            subprocess.run(
+                _as_server_user(
+                    [str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]
+                ),
+                capture_output=True,
+                timeout=120,
+                check=False,
+            )
         shutil.rmtree(root, ignore_errors=True)

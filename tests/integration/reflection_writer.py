@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from memory.embeddings import HashingEmbeddings  # noqa: E402
+from core.embeddings import HashingEmbeddings  # noqa: E402
 from memory.reflections import ReflectionManager  # noqa: E402
 from memory.schema import Reflection, ReflectionJudgment  # noqa: E402
 
@@ -24,11 +24,17 @@ def main() -> None:
     manager = ReflectionManager.open(home, HashingEmbeddings())
     judgment = ReflectionJudgment(needs_retry=False, confidence=0.5, reasons=[])
     for i in range(count):
-        r = Reflection(id=f"{tag}-{i}", task=f"writer task key{tag}x{i}",
-                       reflection=f"lesson from writer key{tag}x{i}", judgment=judgment)
+        r = Reflection(
+            id=f"{tag}-{i}",
+            task=f"writer task key{tag}x{i}",
+            reflection=f"lesson from writer key{tag}x{i}",
+            judgment=judgment,
+        )
         if bulk:  # large batches make the index file get written often, so kills land there too
-            extra = [Reflection(task=f"{tag} filler {i} {j}", reflection="x", judgment=judgment)
-                     for j in range(300)]
+            extra = [
+                Reflection(task=f"{tag} filler {i} {j}", reflection="x", judgment=judgment)
+                for j in range(300)
+            ]
             manager.save_many([*extra, r])
         else:
             manager.save_reflection(r)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.browser import BrowserSession
+from browser.session import BrowserSession
 
 pytestmark = pytest.mark.integration
 

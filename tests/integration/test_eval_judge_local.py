@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from agents.judge import EpisodeJudgment, JudgeError, LLMJudge
 from cli import evals as eval_cli
-from evals.judge import EpisodeJudgment, JudgeError, LLMJudge
 
 pytestmark = pytest.mark.integration
 
@@ -22,7 +22,7 @@ TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" 
 
 @pytest.fixture(scope="module")
 def judge() -> LLMJudge:
-    from graphs.local_model import LocalModelUnavailable
+    from core.local_model import LocalModelUnavailable
 
     try:
         return LLMJudge.from_spec("local")

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from agents.web.trajectory import TrajectoryStep
+from browser.trajectory import TrajectoryStep
 from evals.miniwob import MiniWobReport, PolicyDecision, run_miniwob
 from evals.miniwob_oracle import OraclePolicy, oracle_for, parse_tree
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.integration
 
 
 SMOKE = (
-    "import sys; sys.path.insert(0, {root!r}); from graphs.models import get_chat_model; "
+    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
     "print(get_chat_model('local').invoke('Say OK.').content)"
 )
 
@@ -25,21 +25,29 @@ def local_model():
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
     # A crash inside llama.cpp would take the whole test session down; probe it in a child.
     root = str(Path(__file__).resolve().parents[2])
-    probe = subprocess.run([sys.executable, "-c", SMOKE.format(root=root)], capture_output=True,
-                           text=True, timeout=300, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", SMOKE.format(root=root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     if probe.returncode != 0:
-        pytest.skip(f"the embedded local model does not run here (exit {probe.returncode}): "
-                    f"{probe.stderr.strip().splitlines()[:1]}")
-    from graphs.models import get_chat_model
+        pytest.skip(
+            f"the embedded local model does not run here (exit {probe.returncode}): "
+            f"{probe.stderr.strip().splitlines()[:1]}"
+        )
+    from core.models import get_chat_model
 
     return get_chat_model("local")
 
 
 def test_local_model_rates_and_consolidates(tmp_path, local_model):
-    from graphs.models import get_embeddings
+    from core.models import get_embeddings
 
-    m = ReflectionManager.open(tmp_path, get_embeddings("local"), chat_model=local_model,
-                               consolidation_threshold=1.5)
+    m = ReflectionManager.open(
+        tmp_path, get_embeddings("local"), chat_model=local_model, consolidation_threshold=1.5
+    )
     j = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=["wrong dates"])
     lessons = [
         ("Book a flight to Paris", "The search failed because the dates were never set."),
@@ -49,8 +57,7 @@ def test_local_model_rates_and_consolidates(tmp_path, local_model):
     ]
     for task, text in lessons[:3]:  # explicit importance: 2 of them already pass 1.5
         m.save_reflection(Reflection(task=task, reflection=text, judgment=j, importance=0.9))
-    rated = m.save_reflection(Reflection(task=lessons[3][0], reflection=lessons[3][1],
-                                         judgment=j))
+    rated = m.save_reflection(Reflection(task=lessons[3][0], reflection=lessons[3][1], judgment=j))
     assert 0.0 <= m.get_reflection(rated).importance <= 1.0
     insights = m.list_reflections(kind="insight")
     # the real model produced well-formed questions and insights, within the limits

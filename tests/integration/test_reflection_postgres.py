@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.embeddings import HashingEmbeddings
+from core.embeddings import HashingEmbeddings
 from memory.postgres import SharedReflectionManager, postgres_store
 from memory.reflections import MEMORY_DIR
 from memory.schema import Reflection, ReflectionJudgment
@@ -31,8 +31,9 @@ def worker(shared, tmp_path, name: str, namespace: str = "team/alpha") -> Shared
     from memory.backend import MemoryBackend
 
     backend = MemoryBackend.open(tmp_path / name / MEMORY_DIR, HashingEmbeddings())
-    return SharedReflectionManager(shared, backend=backend, namespace=namespace,
-                                   pull_interval_s=0.0)
+    return SharedReflectionManager(
+        shared, backend=backend, namespace=namespace, pull_interval_s=0.0
+    )
 
 
 def test_postgres_store_keeps_records(pg_url):

@@ -14,7 +14,7 @@ import faiss
 import numpy as np
 import pytest
 
-from memory.embeddings import HashingEmbeddings
+from core.embeddings import HashingEmbeddings
 from memory.reflections import ReflectionManager
 
 pytestmark = pytest.mark.integration
@@ -22,8 +22,12 @@ WRITER = Path(__file__).with_name("reflection_writer.py")
 
 
 def start(home: Path, tag: str, count: int, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(WRITER), str(home), tag, str(count), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(WRITER), str(home), tag, str(count), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_saved_in_one_process_found_from_another(tmp_path):
@@ -86,7 +90,7 @@ def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, bulk):
 
 
 def test_real_local_embeddings_find_the_meaningful_match(tmp_path):
-    from memory.embeddings import CachedEmbeddings, LocalEmbeddings
+    from core.embeddings import CachedEmbeddings, LocalEmbeddings
     from memory.schema import Reflection, ReflectionJudgment
 
     emb = CachedEmbeddings(LocalEmbeddings(), name="local:all-MiniLM-L6-v2")

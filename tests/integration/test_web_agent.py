@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from agents import web_session
-from agents.web.config import EnvConfig
-from agents.web.limits import Limits
-from graphs.web_context import WebAgentContext
+from agents.web import session as web_session
+from browser.config import EnvConfig
+from browser.limits import Limits
+from core.web_context import WebAgentContext
 from memory.trajectories import TrajectoryLog
 
 pytestmark = pytest.mark.integration
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 # The decide step's path: a grammar-constrained structured answer.
 PROBE = (
-    "import sys; sys.path.insert(0, {root!r}); from graphs.models import get_chat_model; "
-    "from agents.web_decide import action_schema; "
+    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
+    "from agents.web.decide import action_schema; "
     "print(get_chat_model('local').with_structured_output(action_schema(['4'])).invoke('Click 4.'))"
 )
 PAGE = """<!doctype html><title>Greeting</title>
@@ -46,7 +46,7 @@ def local_model():
 def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
 
-    from agents.tools.chromium import launch_browser
+    from browser.chromium import launch_browser
     from evals.miniwob import miniwob_html_dir
     from evals.miniwob_graph import run_graph_episode
     from evals.static_server import serve_directory

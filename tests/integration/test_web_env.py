@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.web.env import BrowserEnv, EnvConfig, EpisodeOver
-from agents.web.limits import Limits
-from agents.web.observation import Observation
+from browser.env import BrowserEnv, EnvConfig, EpisodeOver
+from browser.limits import Limits
+from browser.observation import Observation
 
 pytestmark = pytest.mark.integration
 

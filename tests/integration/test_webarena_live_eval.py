@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from agents.tools.chromium import launch_browser
+from browser.chromium import launch_browser
 from evals.webarena import evaluate_live
 from evals.webarena_html import score_program_html
 

@@ -11,7 +11,8 @@ import pytest
 
 from memory.workflow_format import extract_workflow_section, looks_like_action, parse_workflows
 from memory.workflow_offline import Example, induce_offline, mind2web_prompt_examples
-from memory.workflows import WorkflowStore, relevant_workflows_text
+from memory.workflow_retrieval import relevant_workflows_text
+from memory.workflows import WorkflowStore
 from prompts.workflows import WORKED_EXAMPLE_WORKFLOW_NAMES
 
 pytestmark = pytest.mark.integration
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 AWM = ROOT.parent / "shared" / "data" / "awm"
 SMOKE = (
-    "import sys; sys.path.insert(0, {root!r}); from graphs.models import get_chat_model; "
+    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
     "print(get_chat_model('local').invoke('Say OK.').content)"
 )
 
@@ -37,7 +38,7 @@ def local_model():
     )
     if probe.returncode != 0:
         pytest.skip(f"the embedded local model does not run here (exit {probe.returncode})")
-    from graphs.models import get_chat_model
+    from core.models import get_chat_model
 
     return get_chat_model("local")
 
@@ -70,7 +71,7 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) 
 
 
 def test_semantic_retrieval_with_real_embeddings(tmp_path: Path) -> None:
-    from graphs.models import get_embeddings
+    from core.models import get_embeddings
 
     text, _ = extract_workflow_section((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
     store = WorkflowStore(tmp_path)

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graphs.local_schema import structured_runnable
+from core.local_schema import structured_runnable
 
 # responder(prompt_text, schema_title_or_None, tool_names, messages) -> str | dict
 Responder = Callable[[str, str | None, list[str], list[BaseMessage]], Any]
@@ -56,4 +56,4 @@ class ScriptedChatModel(BaseChatModel):
 
 
 # Model-free embeddings for unit tests live with the memory code.
-from memory.embeddings import HashingEmbeddings as HashEmbeddings  # noqa: E402,F401
+from core.embeddings import HashingEmbeddings as HashEmbeddings  # noqa: E402,F401

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage
 
-import graphs.models
+import core.models
 import main
 from memory.trajectories import Step, Trajectory, TrajectoryLog
 
@@ -37,7 +37,7 @@ class Scripted:
 
 @pytest.fixture()
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(graphs.models, "get_chat_model", lambda spec: Scripted())
+    monkeypatch.setattr(core.models, "get_chat_model", lambda spec: Scripted())
     return tmp_path
 
 

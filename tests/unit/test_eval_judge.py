@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from evals.judge import EpisodeJudgment, JudgeError, LLMJudge, format_trajectory
+from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, format_trajectory
 from tests.unit.fakes import ScriptedChatModel
 
 
@@ -99,7 +99,7 @@ def test_judge_failure_skips_a_webarena_task_with_the_reason():
 
 
 def test_web_agent_steps_are_summarised_for_the_judge():
-    from agents.web.trajectory import TrajectoryStep
+    from browser.trajectory import TrajectoryStep
 
     step = TrajectoryStep(
         index=0,

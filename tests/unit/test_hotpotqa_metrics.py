@@ -127,5 +127,3 @@ def test_runner_records_a_failing_question_and_keeps_going():
     summary = run_hotpotqa(make_questions(), answer_fn, progress=False).summary()
     assert summary["errors"] == 1 and summary["questions"] == 4 and summary["correct"] == 1
     assert summary["em_at_trial"] == pytest.approx([0.25])
-
-

@@ -21,15 +21,25 @@ def run(home, *argv: str) -> int:
 
 
 def line(id_: str, task: str, text: str = "Check the dates first.") -> str:
-    return json.dumps({"id": id_, "task": task, "reflection": text,
-                       "judgment": {"needs_retry": False, "confidence": 0.9, "reasons": ["ok"]}})
+    return json.dumps(
+        {
+            "id": id_,
+            "task": task,
+            "reflection": text,
+            "judgment": {"needs_retry": False, "confidence": 0.9, "reasons": ["ok"]},
+        }
+    )
 
 
 @pytest.fixture
 def filled(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
-    src.write_text("\n".join([line("a1", "book a flight to Paris"),
-                              line("a2", "write python code", "Run tests.")]) + "\n")
+    src.write_text(
+        "\n".join(
+            [line("a1", "book a flight to Paris"), line("a2", "write python code", "Run tests.")]
+        )
+        + "\n"
+    )
     assert run(tmp_path, "import", str(src), *HASH) == 0
     capsys.readouterr()
     return tmp_path

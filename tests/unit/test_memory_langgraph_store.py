@@ -10,7 +10,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from memory.embeddings import HashingEmbeddings
+from core.embeddings import HashingEmbeddings
 from memory.langgraph_store import MemoryStore
 from memory.reflections import ReflectionManager
 from memory.schema import Reflection, ReflectionJudgment
@@ -51,8 +51,9 @@ def test_search_by_query_filter_and_prefix(store):
 def test_reflections_are_shared_both_ways(tmp_path, store):
     manager = ReflectionManager(backend=store.backend)
     j = ReflectionJudgment(needs_retry=False, confidence=0.9, reasons=[])
-    manager.save_reflection(Reflection(id="r1", task="book a flight", reflection="dates first",
-                                       judgment=j))
+    manager.save_reflection(
+        Reflection(id="r1", task="book a flight", reflection="dates first", judgment=j)
+    )
     (hit,) = store.search(("reflections", "default"), query="flight")
     assert hit.key == "r1" and hit.value["reflection"] == "dates first"
     other_app = Reflection(id="r2", task="flight refund", reflection="keep receipts", judgment=j)
@@ -87,8 +88,13 @@ def test_a_graph_uses_it_as_runtime_store(store):
         runtime.store.put(ns, "n1", {"text": state["note"]})
         return {"recalled": [i.value["text"] for i in runtime.store.search(ns, query="flight")]}
 
-    graph = (StateGraph(State, context_schema=Ctx).add_node("remember", remember)
-             .add_edge(START, "remember").add_edge("remember", END).compile(store=store))
+    graph = (
+        StateGraph(State, context_schema=Ctx)
+        .add_node("remember", remember)
+        .add_edge(START, "remember")
+        .add_edge("remember", END)
+        .compile(store=store)
+    )
     out = graph.invoke({"note": "prefers window seats on flights"}, context=Ctx())
     assert out["recalled"] == ["prefers window seats on flights"]
     assert store.get(("memories", "alice"), "n1") is not None

@@ -103,7 +103,7 @@ def test_summary_hop_and_task_success_rates():
 
 
 def test_web_agent_trajectory_feeds_the_hop_queue():
-    from agents.web.trajectory import TrajectoryStep
+    from browser.trajectory import TrajectoryStep
 
     def step(i, url, action):
         return TrajectoryStep(

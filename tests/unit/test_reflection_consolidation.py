@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.embeddings import HashingEmbeddings
 from memory.consolidation import consolidation_due
-from memory.embeddings import HashingEmbeddings
 from memory.reflections import ReflectionManager
 from memory.schema import Reflection, ReflectionJudgment
 from tests.unit.fakes import ScriptedChatModel
@@ -87,8 +87,11 @@ def test_a_model_that_names_no_questions_stores_nothing():
 
 def test_the_model_rates_importance_unless_it_was_given():
     model = ScriptedChatModel(
-        responder=lambda p, title, *a: {"score": 10} if title == "ImportanceRating"
-        else {"questions": []}, calls=[])
+        responder=lambda p, title, *a: (
+            {"score": 10} if title == "ImportanceRating" else {"questions": []}
+        ),
+        calls=[],
+    )
     m = ReflectionManager(chat_model=model, consolidation_threshold=100.0)
     judgment = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=[])
     rated = m.save_reflection(Reflection(task="t", reflection="r", judgment=judgment))

@@ -7,8 +7,8 @@ import warnings
 
 import pytest
 
+from core.embeddings import CachedEmbeddings, HashingEmbeddings
 from memory.backend import DB_NAME
-from memory.embeddings import CachedEmbeddings, HashingEmbeddings
 from memory.record_store import CorruptRecordWarning, EmbedderMismatchError
 from memory.reflections import MEMORY_DIR, ReflectionManager, format_reflections
 from memory.schema import Reflection, ReflectionJudgment

@@ -7,10 +7,12 @@ import re
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from agents import memory_context, resources
+from agents import resources
+from agents.research import memory_context
 from agents.tools.grounding import make_search_tool
-from graphs import build_reflective_graph, build_single_path_graph, models
-from graphs.context import Context
+from core import models
+from core.context import Context
+from graphs import build_reflective_graph, build_single_path_graph
 from memory.reflections import ReflectionManager
 from tests.unit.fakes import ScriptedChatModel
 
@@ -78,7 +80,7 @@ def wire(monkeypatch):
     )
     monkeypatch.setattr(resources, "reflection_manager", lambda ctx: manager)
     monkeypatch.setattr(resources, "tools_for", lambda ctx: [tool])
-    monkeypatch.setattr("agents.memory_context.relevant_workflows", lambda ctx, text: [])
+    monkeypatch.setattr("agents.research.memory_context.relevant_workflows", lambda ctx, text: [])
 
     def use(script: Script) -> ScriptedChatModel:
         model = ScriptedChatModel(responder=script, calls=[])

@@ -2,7 +2,8 @@
 
 import pytest
 
-from graphs.routing import decide, next_retry_count, should_continue
+from agents.research.tasks import next_retry_count
+from graphs.routing import decide, should_continue
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.web.actions import (
+from browser.actions import (
     Action,
     ActionParseError,
     ActionType,

@@ -1,25 +1,20 @@
 """The web agent without a browser: decision, validation, fallback, prompt, memory, the loop.
 
 The graph runs on a scripted model and a scripted environment attached through
-agents.web_session (same interface as BrowserEnv: observe, step, trajectory).
+agents.web.session (same interface as BrowserEnv: observe, step, trajectory).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import uuid
 from dataclasses import dataclass
 
 import pytest
 
-from agents import resources, web_session
-from agents.web.actions import ActionParseError, ActionType, parse_action
-from agents.web.config import StepInfo
-from agents.web.limits import Limits, limit_reason
-from agents.web.trajectory import TrajectoryStep
-from agents.web_decide import (
+from agents import resources
+from agents.web import session as web_session
+from agents.web.decide import (
     FALLBACK_ACTION,
     action_schema,
     build_messages,
@@ -27,11 +22,16 @@ from agents.web_decide import (
     decide_action,
     page_ids,
 )
-from agents.web_memory import format_past_trajectories, record_episode, similar_trajectories
-from graphs import models
-from graphs.state import WebAgentState
-from graphs.web_agent import build_web_agent_graph, route_after_act
-from graphs.web_context import WebAgentContext
+from agents.web.memory import format_past_trajectories, record_episode, similar_trajectories
+from browser.actions import ActionParseError, ActionType, parse_action
+from browser.config import StepInfo
+from browser.limits import Limits, limit_reason
+from browser.trajectory import TrajectoryStep
+from core import models
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
+from graphs.routing import route_after_act
+from graphs.web_agent import build_web_agent_graph
 from memory.reflections import ReflectionManager
 from memory.schema import Reflection, ReflectionJudgment
 from memory.trajectories import TrajectoryLog
@@ -321,62 +321,3 @@ def test_graph_shape():
     from graphs.web_agent import graph as compiled
 
     assert compiled.config["recursion_limit"] >= 3 * 30
-
-
-# -- eval miniwob command line ------------------------------------------------------------------
-@pytest.fixture
-def miniwob_cli(monkeypatch):
-    """The `eval` command with `miniwob` registered, whatever cli.evals already does."""
-    import argparse
-
-    from cli import eval_miniwob, evals
-
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--home")
-    sub = parser.add_subparsers(dest="command")
-    evals.register(sub)
-    if "miniwob" not in evals.eval_subparsers(sub).choices:
-        eval_miniwob.register_miniwob(evals.eval_subparsers(sub))
-    return parser
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--tasks", "no-such-task"], "unknown MiniWoB task"),
-        (["--tasks", " , "], "needs a task name"),
-        (["--tasks", "click-button", "--episodes", "0"], "at least 1"),
-        (["--tasks", "click-button", "--max-steps", "0"], "at least 1"),
-    ],
-)
-def test_eval_miniwob_bad_input_one_line_error(miniwob_cli, isolated_home, capsys, argv, message):
-    args = miniwob_cli.parse_args(["--home", str(isolated_home), "eval", "miniwob", *argv])
-    assert args.func(args) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
-
-
-def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, monkeypatch):
-    from evals import miniwob
-
-    async def fake_run(tasks, episodes, seed, policy, **kw):
-        eps = [
-            miniwob.EpisodeResult(t, seed + i, "Click OK", 1.0 if i == 0 else 0.0, True, None,
-                                  None, 1, 0.5, 0.1, 30, trajectory=_steps("click [4]"))
-            for t in tasks for i in range(episodes)
-        ]  # fmt: skip
-        return miniwob.MiniWobReport(eps)
-
-    monkeypatch.setattr(miniwob, "run_miniwob", fake_run)
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: None)
-    argv = ["--home", str(isolated_home), "eval", "miniwob", "--tasks", "click-button",
-            "--episodes", "2", "--workflows", "off", "--json"]  # fmt: skip
-    args = miniwob_cli.parse_args(argv)
-    assert args.func(args) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["success_rate"] == 0.5 and out["total_tokens"] == 60 and out["workflows"] == "off"
-    report = json.loads(open(out["report"]).read())
-    assert report["benchmark"] == "miniwob" and len(report["episodes"]) == 2
-    runs = TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)
-    assert [r.success for r in runs] == [True, False] and runs[0].template_id == "click-button"
-    assert re.search(r"click \[4\]", runs[0].steps[0].action)

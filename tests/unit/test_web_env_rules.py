@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.web.limits import Limits, limit_reason
-from agents.web.observation import render_tree
-from agents.web.origins import OriginPolicy
-from agents.web.trajectory import TrajectoryStep, format_trajectory
+from browser.limits import Limits, limit_reason
+from browser.observation import render_tree
+from browser.origins import OriginPolicy
+from browser.trajectory import TrajectoryStep, format_trajectory
 
 
 def _steps(*actions: str | None, valid: bool = True) -> list[TrajectoryStep]:

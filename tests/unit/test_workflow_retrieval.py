@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from memory.workflow_retrieval import generative_rerank, retrieve
+from memory.workflow_retrieval import generative_rerank, relevant_workflows_text, retrieve
 from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore, relevant_workflows_text
+from memory.workflows import WorkflowStore
 
 TOPICS = ["flight", "hotel", "order", "issue", "map", "forum"]
 

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from agents import resources
-from graphs.context import Context
+from core.context import Context
 from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections import format_reflections
 from memory.workflow_format import format_workflow

@@ -5,8 +5,8 @@ from __future__ import annotations
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from agents.web.executor import ActionFailed
-from agents.web.origins import OriginPolicy
+from browser.executor import ActionFailed
+from browser.origins import OriginPolicy
 
 # WebArena scrolls the window by one viewport height; report when nothing moved so the agent
 # learns it is at the end instead of scrolling forever.

@@ -11,11 +11,11 @@ import asyncio
 from dataclasses import dataclass, field
 
 from agents import resources
-from agents.web.trajectory import TrajectoryStep
-from agents.web_agent import gather_memory
-from agents.web_decide import decide_action
+from agents.web.decide import decide_action
+from agents.web.nodes import gather_memory
+from browser.trajectory import TrajectoryStep
+from core.web_context import WebAgentContext
 from evals.miniwob import Policy, PolicyDecision
-from graphs.web_context import WebAgentContext
 
 MINIWOB_WEBSITE = "miniwob"
 

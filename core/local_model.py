@@ -24,7 +24,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, PrivateAttr
 
-from graphs.local_schema import bounded_schema, tool_choice_schema
+from core.local_schema import bounded_schema, tool_choice_schema
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()  # llama.cpp contexts are not thread-safe; batch() uses threads
@@ -138,7 +138,7 @@ class LocalChatModel(BaseChatModel):
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
     def with_structured_output(self, schema: Any, *, include_raw: bool = False, **kwargs: Any):
-        from graphs.local_schema import structured_runnable
+        from core.local_schema import structured_runnable
 
         return structured_runnable(self, schema, include_raw=include_raw)
 

@@ -6,10 +6,10 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.memory_context import memory_block
-from agents.structured import ask_structured
-from graphs.context import Context
-from graphs.state import ReflectiveAgentState
+from agents.research.memory_context import memory_block
+from core.context import Context
+from core.state import ReflectiveAgentState
+from core.structured import ask_structured
 from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
 
 DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sources."

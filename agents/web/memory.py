@@ -11,7 +11,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from agents.web.trajectory import TrajectoryStep
+from browser.trajectory import TrajectoryStep
 from memory.trajectories import Trajectory, TrajectoryLog, trajectory_from_web_steps
 
 log = logging.getLogger(__name__)

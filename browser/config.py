@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.web.limits import Limits
-from agents.web.origins import LOOPBACK
+from browser.limits import Limits
+from browser.origins import LOOPBACK
 
 
 @dataclass(frozen=True)

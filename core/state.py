@@ -46,7 +46,7 @@ class OutputState(TypedDict):
 class WebAgentInput(TypedDict):
     """What a caller passes to the web agent: the task and where to start.
 
-    `run_id` names a browser environment the caller registered with `agents.web_session.attach`
+    `run_id` names a browser environment the caller registered with `agents.web.session.attach`
     (the graph then uses that page as it is); without it the graph opens its own at
     `start_url`. `workflows`, when given, replaces the workflows retrieved from memory.
     """

@@ -27,8 +27,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Route, async_playwright
 
-from agents.tools import browser_page as bp
-from agents.tools.chromium import BrowserUnavailable, launch_browser
+from browser import page as bp
+from browser.chromium import BrowserUnavailable, launch_browser
 
 log = logging.getLogger(__name__)
 

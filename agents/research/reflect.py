@@ -6,12 +6,12 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
-from agents.learning import record_attempt
-from agents.memory_context import memory_block
-from agents.structured import ask_structured
-from graphs.context import Context
-from graphs.routing import next_retry_count
-from graphs.state import ReflectiveAgentState
+from agents.research.learning import record_attempt
+from agents.research.memory_context import memory_block
+from agents.research.tasks import next_retry_count
+from core.context import Context
+from core.state import ReflectiveAgentState
+from core.structured import ask_structured
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.reflect import REFLECTOR
 

@@ -15,7 +15,6 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError
 
-from evals.webarena_match import EvaluationSkipped
 from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
 
 log = logging.getLogger(__name__)
@@ -29,12 +28,16 @@ OBSERVATION_CHARS = 300
 SKIPPED_STEP_KEYS = frozenset({"index", "raw", "seconds"})
 
 
-class JudgeError(EvaluationSkipped):
-    """The judge model gave no usable verdict within its attempts.
+class JudgeError(RuntimeError):
+    """The judge model gave no usable verdict within its attempts; `reason` says why.
 
-    A kind of EvaluationSkipped, so WebArena scoring records the task as skipped with this
-    reason instead of inventing a score or aborting the whole run.
+    WebArena scoring (evals.webarena_match) records such a task as skipped with this reason
+    instead of inventing a score or aborting the whole run.
     """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class FuzzyVerdict(BaseModel):
@@ -86,7 +89,7 @@ def _read_episode(text: str) -> EpisodeJudgment | None:
 
 def _step_text(step: Any) -> str:
     """One step as "key: value; ..." (bookkeeping fields dropped, observations shortened)."""
-    if hasattr(step, "to_dict"):  # agents.web.trajectory.TrajectoryStep and similar records
+    if hasattr(step, "to_dict"):  # browser.trajectory.TrajectoryStep and similar records
         step = step.to_dict()
     if not isinstance(step, Mapping):
         return str(step)
@@ -137,7 +140,7 @@ class LLMJudge:
     @classmethod
     def from_spec(cls, spec: str, **kwargs: Any) -> LLMJudge:
         """Build from a model string ('local', 'openai:gpt-4o-mini', ...)."""
-        from graphs.models import get_chat_model
+        from core.models import get_chat_model
 
         return cls(get_chat_model(spec), **kwargs)
 

@@ -1,16 +1,23 @@
-"""Run-time configuration of the web agent: the shared Context plus browser and memory knobs."""
+"""Run-time configuration of the web agent: its models, memory, browser and step limits."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphs.context import Context
+from core.context import DEFAULT_MODEL, MemorySettings
 
 
 @dataclass(kw_only=True)
-class WebAgentContext(Context):
-    """`executor_model` decides the actions; `reflector_model` judges runs without a reward."""
+class WebAgentContext(MemorySettings):
+    """The web agent's `context_schema`: only the settings its nodes read."""
 
+    executor_model: str = field(
+        default=DEFAULT_MODEL, metadata={"description": "Model that decides each action."}
+    )
+    reflector_model: str = field(
+        default=DEFAULT_MODEL,
+        metadata={"description": "Model that judges runs without a reward and consolidates."},
+    )
     trajectories_k: int = field(
         default=2,
         metadata={"description": "Most similar past runs in the prompt (MMInA: 1-2 works best)."},

@@ -13,13 +13,14 @@ from typing import Any
 
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.memory_context import memory_block
-from graphs.context import Context
-from graphs.state import ReflectiveAgentState
+from agents.research.memory_context import memory_block
+from core.context import Context
+from core.state import ReflectiveAgentState
 from memory.budget import context_window
 from prompts.execute import EXECUTOR_SYSTEM, EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_SECTION
 
@@ -61,7 +62,7 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
 def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[str, Any]]]:
     model = resources.chat_model(ctx.executor_model)
     agent = create_agent(model, tools=resources.tools_for(ctx), system_prompt=system)
-    config = {"recursion_limit": 2 * ctx.max_tool_steps + 1}
+    config: RunnableConfig = {"recursion_limit": 2 * ctx.max_tool_steps + 1}
     try:
         messages = agent.invoke({"messages": [HumanMessage(prompt)]}, config)["messages"]
     except GraphRecursionError:

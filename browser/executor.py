@@ -8,7 +8,7 @@ from playwright.async_api import CDPSession, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from agents.web.observation import Node
+from browser.observation import Node
 
 _TAG_ATTR = "data-webenv-target"
 # Runs on the CDP object of the node: text nodes act through their parent element. Only one

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from agents import resources
-from graphs.context import Context
+from core.context import Context
 
 log = logging.getLogger(__name__)
 WEBSITE = "research"  # tool-level workflows of the research agent share one file

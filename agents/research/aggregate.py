@@ -5,9 +5,9 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.memory_context import memory_block
-from graphs.context import Context
-from graphs.state import ReflectiveAgentState
+from agents.research.memory_context import memory_block
+from core.context import Context
+from core.state import ReflectiveAgentState
 from prompts.aggregate import AGGREGATOR
 
 

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from agents.web.env import BrowserEnv, EnvConfig
+from browser.env import BrowserEnv, EnvConfig
 
 log = logging.getLogger(__name__)
 

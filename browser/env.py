@@ -17,23 +17,23 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
-from agents.tools.chromium import launch_browser
-from agents.web import executor
-from agents.web.actions import Action, ActionParseError, ActionType, parse_action
-from agents.web.config import EnvConfig, StepInfo
-from agents.web.executor import ActionFailed
-from agents.web.limits import limit_reason
-from agents.web.navigation import go_history, leave_error_page, scroll
-from agents.web.observation import (
+from browser import executor
+from browser.actions import Action, ActionParseError, ActionType, parse_action
+from browser.chromium import launch_browser
+from browser.config import EnvConfig, StepInfo
+from browser.executor import ActionFailed
+from browser.limits import limit_reason
+from browser.navigation import go_history, leave_error_page, scroll
+from browser.observation import (
     Observation,
     TabInfo,
     fetch_ax_nodes,
     render_tree,
     viewport_node_ids,
 )
-from agents.web.origins import OriginPolicy
-from agents.web.popups import PopupWatcher
-from agents.web.trajectory import TrajectoryStep
+from browser.origins import OriginPolicy
+from browser.popups import PopupWatcher
+from browser.trajectory import TrajectoryStep
 
 __all__ = ["BrowserEnv", "EnvConfig", "EpisodeOver", "StepInfo"]
 

@@ -22,8 +22,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from pydantic import ValidationError
 
-from agents.web.actions import ActionParseError, ActionType, parse_action
-from agents.web.trajectory import TrajectoryStep, format_trajectory
+from browser.actions import ActionParseError, ActionType, parse_action
+from browser.trajectory import TrajectoryStep, format_trajectory
 from memory.budget import approximate_tokens
 from prompts.web import FEEDBACK, NO_HISTORY, NO_MEMORY, WEB_DECIDE, WEB_SYSTEM
 

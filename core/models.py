@@ -36,7 +36,7 @@ def get_chat_model(spec: str) -> BaseChatModel:
     """Build (once per process) the chat model named by `spec`."""
     spec = spec.strip()
     if spec == LOCAL or spec.startswith(LOCAL + ":"):
-        from graphs.local_model import LocalChatModel
+        from core.local_model import LocalChatModel
 
         return LocalChatModel.load(spec.partition(":")[2] or None)
     name, base_url = _split_base_url(spec)
@@ -52,7 +52,7 @@ def get_chat_model(spec: str) -> BaseChatModel:
     from langchain.chat_models import init_chat_model
 
     try:
-        return init_chat_model(model, model_provider=provider, **kwargs)
+        return init_chat_model(model, model_provider=provider, **kwargs)  # type: ignore[call-overload]
     except (ValueError, ImportError) as exc:
         raise ModelSpecError(f"cannot build model {spec!r}: {exc}") from exc
     except Exception as exc:  # provider clients raise their own types, e.g. for a missing key
@@ -61,9 +61,15 @@ def get_chat_model(spec: str) -> BaseChatModel:
 
 @lru_cache(maxsize=4)
 def get_embeddings(spec: str = LOCAL) -> Embeddings:
-    """Build (once per process) the embeddings named by `spec`, cached per distinct text."""
-    from memory.embeddings import CachedEmbeddings, LocalEmbeddings
+    """Build (once per process) the embeddings named by `spec`, cached per distinct text.
 
+    'hashing' or 'hashing:DIM' is the model-free fake (tests, quick demos).
+    """
+    from core.embeddings import CachedEmbeddings, HashingEmbeddings, LocalEmbeddings
+
+    if spec == "hashing" or spec.startswith("hashing:"):
+        dim = spec.partition(":")[2]
+        return HashingEmbeddings(int(dim) if dim else 256)
     if spec == LOCAL:
         return CachedEmbeddings(LocalEmbeddings(), name="local:all-MiniLM-L6-v2")
     from langchain.embeddings import init_embeddings

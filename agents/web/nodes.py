@@ -1,6 +1,6 @@
 """The web agent's nodes: observe the page, decide one action, act, and finish the episode.
 
-The browser lives in `agents.web_session` under the run id kept in state; every node closes
+The browser lives in `agents.web.session` under the run id kept in state; every node closes
 it when it fails, and `finish` closes it at the end, so no chromium outlives its run.
 """
 
@@ -13,15 +13,16 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agents import resources, web_session
-from agents.web.config import EnvConfig
-from agents.web.limits import Limits
-from agents.web.origins import LOOPBACK
-from agents.web.trajectory import TrajectoryStep
-from agents.web_decide import decide_action
-from agents.web_memory import format_past_trajectories, record_episode, similar_trajectories
-from graphs.state import WebAgentState
-from graphs.web_context import WebAgentContext
+from agents import resources
+from agents.web import session as web_session
+from agents.web.decide import decide_action
+from agents.web.memory import format_past_trajectories, record_episode, similar_trajectories
+from browser.config import EnvConfig
+from browser.limits import Limits
+from browser.origins import LOOPBACK
+from browser.trajectory import TrajectoryStep
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
 
 log = logging.getLogger(__name__)
 MAX_STEPS_CAP = 60  # the graph's recursion limit is sized for this many actions
@@ -42,7 +43,7 @@ def gather_memory(
         manager.get_relevant_reflections(task, k=ctx.reflections_k)
     )
     if workflows is None and ctx.use_workflows and ctx.workflows_k > 0:
-        from memory.workflows import relevant_workflows_text
+        from memory.workflow_retrieval import relevant_workflows_text
 
         workflows = relevant_workflows_text(
             task,
@@ -169,7 +170,7 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
     """The LLM auto-judge's verdict; a judge that gives none counts as failure, said so."""
     if not ctx.judge_runs:
         return False, "unjudged"
-    from evals.judge import JudgeError, LLMJudge
+    from agents.judge import JudgeError, LLMJudge
 
     judge = LLMJudge(resources.chat_model(ctx.reflector_model))
     try:

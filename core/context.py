@@ -15,8 +15,26 @@ def default_home() -> str:
 
 
 @dataclass(kw_only=True)
-class Context:
-    """Passed as `context_schema`; nodes read it through `Runtime[Context]`.
+class MemorySettings:
+    """Where memory lives and how much of it a prompt gets: read by every graph."""
+
+    embedding_model: str = field(
+        default="local", metadata={"description": "Embeddings for memory search."}
+    )
+    reflections_k: int = field(default=3, metadata={"description": "Past reflections per prompt."})
+    workflows_k: int = field(default=3, metadata={"description": "Workflows per prompt."})
+    home: str = field(
+        default_factory=default_home,
+        metadata={"description": "Data directory for memories, workflows and checkpoints."},
+    )
+    memory_namespace: str = field(
+        default="default", metadata={"description": "Project/user namespace for memories."}
+    )
+
+
+@dataclass(kw_only=True)
+class Context(MemorySettings):
+    """The research graphs' `context_schema`; nodes read it through `Runtime[Context]`.
 
     Every field is a plain value so LangGraph Studio can edit it per assistant.
     """
@@ -34,26 +52,17 @@ class Context:
     aggregator_model: str = field(
         default=DEFAULT_MODEL, metadata={"description": "Model that writes the final answer."}
     )
-    embedding_model: str = field(
-        default="local", metadata={"description": "Embeddings for memory search."}
-    )
     max_retries: int = field(
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
     )
     max_tool_steps: int = field(
         default=6, metadata={"description": "Tool calls the executor may make per attempt."}
     )
-    reflections_k: int = field(default=3, metadata={"description": "Past reflections per prompt."})
-    workflows_k: int = field(default=3, metadata={"description": "Workflows per prompt."})
     corpus_dir: str | None = field(
         default=None, metadata={"description": "Folder of local documents to search offline."}
     )
     use_browser: bool = field(
         default=True, metadata={"description": "Give the executor the Playwright browser tools."}
-    )
-    home: str = field(
-        default_factory=default_home,
-        metadata={"description": "Data directory for memories, workflows and checkpoints."},
     )
     induction: str = field(
         default="rule",
@@ -61,7 +70,4 @@ class Context:
     )
     induction_every: int = field(
         default=1, metadata={"description": "Update workflows after every N successful tasks."}
-    )
-    memory_namespace: str = field(
-        default="default", metadata={"description": "Project/user namespace for memories."}
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents.web.trajectory import TrajectoryStep
+from browser.trajectory import TrajectoryStep
 
 
 @dataclass(frozen=True)

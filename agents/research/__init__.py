@@ -1,0 +1,1 @@
+"""The research agent's nodes: goal, decompose, execute, reflect, aggregate."""

@@ -1,0 +1,1 @@
+"""A browser environment with WebArena's action space and accessibility-tree observations."""

@@ -1,0 +1,1 @@
+"""The bottom layer: state schemas, Context classes, the model/embedding factory."""

@@ -1,0 +1,16 @@
+"""Unit-test fixtures: WebArena's 812 task configs, loaded once per module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.webarena import load_tasks
+
+TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" / "test.raw.json"
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[int, dict]:
+    return {t["task_id"]: t for t in load_tasks(TEST_RAW)}

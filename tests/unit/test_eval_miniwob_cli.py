@@ -1,0 +1,70 @@
+"""The `eval miniwob` command: one-line errors on bad input, the report and recorded runs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from core import models
+from memory.trajectories import TrajectoryLog
+from tests.unit.test_web_agent import _steps
+
+
+@pytest.fixture
+def miniwob_cli(monkeypatch):
+    """The `eval` command with `miniwob` registered, whatever cli.evals already does."""
+    import argparse
+
+    from cli import eval_miniwob, evals
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--home")
+    sub = parser.add_subparsers(dest="command")
+    evals.register(sub)
+    if "miniwob" not in evals.eval_subparsers(sub).choices:
+        eval_miniwob.register_miniwob(evals.eval_subparsers(sub))
+    return parser
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tasks", "no-such-task"], "unknown MiniWoB task"),
+        (["--tasks", " , "], "needs a task name"),
+        (["--tasks", "click-button", "--episodes", "0"], "at least 1"),
+        (["--tasks", "click-button", "--max-steps", "0"], "at least 1"),
+    ],
+)
+def test_eval_miniwob_bad_input_one_line_error(miniwob_cli, isolated_home, capsys, argv, message):
+    args = miniwob_cli.parse_args(["--home", str(isolated_home), "eval", "miniwob", *argv])
+    assert args.func(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, monkeypatch):
+    from evals import miniwob
+
+    async def fake_run(tasks, episodes, seed, policy, **kw):
+        eps = [
+            miniwob.EpisodeResult(t, seed + i, "Click OK", 1.0 if i == 0 else 0.0, True, None,
+                                  None, 1, 0.5, 0.1, 30, trajectory=_steps("click [4]"))
+            for t in tasks for i in range(episodes)
+        ]  # fmt: skip
+        return miniwob.MiniWobReport(eps)
+
+    monkeypatch.setattr(miniwob, "run_miniwob", fake_run)
+    monkeypatch.setattr(models, "get_chat_model", lambda spec: None)
+    argv = ["--home", str(isolated_home), "eval", "miniwob", "--tasks", "click-button",
+            "--episodes", "2", "--workflows", "off", "--json"]  # fmt: skip
+    args = miniwob_cli.parse_args(argv)
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["success_rate"] == 0.5 and out["total_tokens"] == 60 and out["workflows"] == "off"
+    report = json.loads(open(out["report"]).read())
+    assert report["benchmark"] == "miniwob" and len(report["episodes"]) == 2
+    runs = TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)
+    assert [r.success for r in runs] == [True, False] and runs[0].template_id == "click-button"
+    assert re.search(r"click \[4\]", runs[0].steps[0].action)
