@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.embeddings import HashingEmbeddings
 from memory.consolidation import consolidation_due
 from memory.reflections import ReflectionManager
@@ -164,3 +166,31 @@ def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
     m.backend.records.set_meta(key, str(time.time() - 1))  # their lease ran out (a crash)
     assert len(m.maybe_consolidate()) == 15
     assert m.backend.records.meta(key) == "", "the lease is released after the work"
+
+
+def test_shared_memory_gets_the_insights_or_the_local_claim_is_undone():
+    from langgraph.store.memory import InMemoryStore
+
+    from memory.postgres import SharedReflectionManager
+
+    class FlakyShared(InMemoryStore):
+        fail_puts = False
+
+        def put(self, *args, **kwargs):
+            if self.fail_puts:
+                raise ConnectionError("shared store went away")
+            return super().put(*args, **kwargs)
+
+    shared = FlakyShared()
+    m = SharedReflectionManager(
+        shared, embeddings=HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=9
+    )
+    m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
+    shared.fail_puts = True
+    with pytest.raises(ConnectionError):
+        m.maybe_consolidate(force=True)
+    assert m.list_reflections(kind="insight") == [] and consolidation_due(m, 1.0)[0]
+    shared.fail_puts = False
+    assert len(m.maybe_consolidate(force=True)) == 15
+    kinds = [item.value["kind"] for item in shared.search(m.path, limit=100)]
+    assert kinds.count("insight") == 15
