@@ -64,6 +64,14 @@ class Context(MemorySettings):
     use_browser: bool = field(
         default=True, metadata={"description": "Give the executor the Playwright browser tools."}
     )
+    allowed_origins: list[str] = field(
+        default_factory=list,
+        metadata={
+            "description": "Origins the browser may open besides the defaults (offline: files "
+            "under the corpus and the project's local pages; with web search: the origins of "
+            "this run's search results). '*' allows any origin."
+        },
+    )
     induction: str = field(
         default="rule",
         metadata={"description": "Online workflow induction: off, rule (dedup'd examples) or llm."},
