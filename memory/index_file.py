@@ -74,15 +74,21 @@ def read_checked(path: Path, expected_crc: str | None, dimension: int) -> faiss.
     return index
 
 
-def remove_stale_files(folder: Path, keep: Path) -> list[Path]:
-    """Delete temp files of writers that are gone and index files of other (wiped) stores."""
-    removed: list[Path] = []
+def stale_files(folder: Path, keep: Path) -> list[Path]:
+    """Temp files of writers that are gone and index files of other (wiped) stores."""
+    found: list[Path] = []
     for path in folder.iterdir():
         temp = _TEMP.match(path.name)
         if temp and not _alive(int(temp["pid"])):
-            removed.append(path)
+            found.append(path)
         elif path.name.startswith("index.") and path.suffix == ".faiss" and path != keep:
-            removed.append(path)
+            found.append(path)
+    return found
+
+
+def remove_stale_files(folder: Path, keep: Path) -> list[Path]:
+    """Delete stale_files(folder, keep); returns them."""
+    removed = stale_files(folder, keep)
     for path in removed:
         path.unlink(missing_ok=True)  # another process may have removed it first
         log.info("removed stale index file %s", path)

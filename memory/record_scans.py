@@ -10,10 +10,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from memory.record_types import CorruptRecordWarning, Light, checksum, under
+from memory.record_types import COLUMNS, CorruptRecordWarning, Light, checksum, under
 from memory.sqlite_file import SqliteFile
 
 
@@ -101,3 +102,10 @@ class RecordScans(SqliteFile):
                 (seq, seq, *params, skip_kind),
             ).fetchone()
         return float(row[0]), int(row[1])
+
+    def raw_rows(self, after: int, limit: int = 1000) -> list[tuple[Any, ...]]:
+        """Rows with seq > `after` exactly as stored (no decoding, no checks): for repairs."""
+        with self._lock:
+            return self._conn.execute(
+                f"SELECT {COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?", (after, limit)
+            ).fetchall()

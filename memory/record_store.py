@@ -123,6 +123,17 @@ class RecordStore(RecordScans):
                 rows(),
             )
 
+    def restore_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert rows exactly as read from another copy of a store, seqs included (repair)."""
+        marks = ", ".join("?" * len(rows[0])) if rows else ""
+        with self._write():
+            self._conn.executemany(f"INSERT INTO items ({COLUMNS}) VALUES ({marks})", rows)
+
+    def delete_seqs(self, seqs: Sequence[int]) -> int:
+        with self._write():
+            cur = self._conn.executemany("DELETE FROM items WHERE seq = ?", [(s,) for s in seqs])
+        return cur.rowcount
+
     def delete(self, namespace: str, key: str) -> bool:
         with self._write():
             cur = self._conn.execute(

@@ -45,8 +45,9 @@ class MemoryStoreDamagedError(MemoryStoreError):
     """A file of the store is damaged (not a database, truncated, malformed pages)."""
 
 
-class EmbedderMismatchError(MemoryStoreError):
-    """The store was built with a different embedding model or dimension."""
+class EmbedderMismatchError(RuntimeError):
+    """The store was opened with a different embedding model than it was built with (a usage
+    error, not damage: the message says how to re-embed)."""
 
 
 @dataclass
