@@ -24,13 +24,14 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, PrivateAttr
 
-from core.local_schema import bounded_schema, tool_choice_schema
+from core.local_schema import bounded_schema, parse_json_prefix, tool_choice_schema
+from core.model_errors import ModelUnavailable
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()  # llama.cpp contexts are not thread-safe; batch() uses threads
 
 
-class LocalModelUnavailable(RuntimeError):
+class LocalModelUnavailable(ModelUnavailable):
     """The embedded model or its runtime is not installed; the message says how to install it."""
 
 
@@ -157,18 +158,20 @@ class LocalChatModel(BaseChatModel):
             schema = tool_choice_schema(
                 tools, force=kwargs.get("tool_choice") in ("any", "required")
             )
-        text, usage = self._complete(chat, schema, stop)
+        limit = int(kwargs.get("max_tokens") or self.max_tokens)  # per call: model.bind(...)
+        text, usage, finish = self._complete(chat, schema, stop, limit)
         message = _tool_message(text) if tools and schema else AIMessage(content=text)
         message.usage_metadata = usage  # type: ignore[assignment]
+        message.response_metadata = {"finish_reason": finish, "max_tokens": limit}
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _fit(self, chat: list[dict[str, str]]) -> list[dict[str, str]]:
+    def _fit(self, chat: list[dict[str, str]], max_tokens: int) -> list[dict[str, str]]:
         """Shorten the longest turns until the prompt leaves room for the answer.
 
         llama.cpp refuses a prompt over its context window; cutting the middle of the longest
         turn (usually retrieved evidence) keeps the instructions at both ends.
         """
-        budget = self.n_ctx - self.max_tokens - 16 * len(chat) - 64
+        budget = self.n_ctx - max_tokens - 16 * len(chat) - 64
         chat = [dict(m) for m in chat]
         for _ in range(8):
             sizes = [self.get_num_tokens(m["content"]) for m in chat]
@@ -184,34 +187,45 @@ class LocalChatModel(BaseChatModel):
         return chat
 
     def _complete(
-        self, chat: list[dict[str, str]], schema: dict[str, Any] | None, stop: list[str] | None
-    ) -> tuple[str, dict[str, int]]:
+        self,
+        chat: list[dict[str, str]],
+        schema: dict[str, Any] | None,
+        stop: list[str] | None,
+        max_tokens: int,
+    ) -> tuple[str, dict[str, int], str | None]:
         params: dict[str, Any] = {
-            "messages": chat,
-            "max_tokens": self.max_tokens,
+            "max_tokens": max_tokens,
             "temperature": self.temperature,
             "repeat_penalty": self.repeat_penalty,
             "stop": stop,
         }
-        params["messages"] = self._fit(chat)
+        params["messages"] = self._fit(chat, max_tokens)
         if schema is not None:
             params["response_format"] = {"type": "json_object", "schema": bounded_schema(schema)}
         with _LOCK:
             out = self._llama.create_chat_completion(**params)
         usage = out.get("usage", {})
-        return out["choices"][0]["message"]["content"] or "", {
-            "input_tokens": usage.get("prompt_tokens", 0),
-            "output_tokens": usage.get("completion_tokens", 0),
-            "total_tokens": usage.get("total_tokens", 0),
-        }
+        choice = out["choices"][0]
+        return (
+            choice["message"]["content"] or "",
+            {
+                "input_tokens": usage.get("prompt_tokens", 0),
+                "output_tokens": usage.get("completion_tokens", 0),
+                "total_tokens": usage.get("total_tokens", 0),
+            },
+            choice.get("finish_reason"),
+        )
 
 
 def _tool_message(text: str) -> AIMessage:
-    """Turn the grammar-constrained tool choice into an AIMessage with tool_calls."""
-    try:
-        data = json.loads(text, strict=False)
-    except json.JSONDecodeError:
-        return AIMessage(content=text)  # truncated output: treat as a plain answer
+    """Turn the grammar-constrained tool choice into an AIMessage with tool_calls.
+
+    Output cut at its token budget is still a valid JSON prefix (the grammar guarantees it), so
+    it is closed rather than passed on raw: raw JSON text leaked `{"final_answer": "` into answers.
+    """
+    data = parse_json_prefix(text)
+    if data is None:
+        return AIMessage(content=text)  # not JSON at all (no grammar was applied)
     if isinstance(data, dict) and "tool" in data:
         call = {
             "name": data["tool"],
