@@ -33,14 +33,7 @@ def register(subparsers: Any) -> None:
         "Lines, one reflection per line; embeddings are recomputed on import.",
     )
     sub = p.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
-    common.add_argument("--namespace", default="default", help="project/user namespace")
-    common.add_argument(
-        "--embedding-model",
-        default="local",
-        help="embeddings the store was built with (default: local)",
-    )
+    common = _common_options()
     sub.add_parser("list", parents=[common], help="every reflection, oldest first, one per line")
     show = sub.add_parser("show", parents=[common], help="one reflection by id")
     show.add_argument("id")
@@ -79,6 +72,18 @@ def register(subparsers: Any) -> None:
         help="set damaged files aside, keep every readable record, rebuild the index",
     )
     p.set_defaults(func=handle)
+
+
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    common.add_argument("--namespace", default="default", help="project/user namespace")
+    common.add_argument(
+        "--embedding-model",
+        default="local",
+        help="embeddings the store was built with (default: local)",
+    )
+    return common
 
 
 def handle(args: argparse.Namespace) -> int:
