@@ -18,6 +18,7 @@ from langchain_core.embeddings import Embeddings
 
 from core.embeddings import as_matrix, embedder_dimension, embedder_name
 from memory.record_store import Item, Light, NewItem, RecordStore
+from memory.record_types import Claim
 from memory.vector_index import VectorIndex
 
 DB_NAME = "memory.sqlite3"
@@ -124,13 +125,20 @@ class MemoryBackend:
     def embed_query(self, text: str) -> np.ndarray:
         return as_matrix([self.embeddings.embed_query(text)], self.dimension)[0]
 
-    def put_many(self, items: Sequence[NewItem]) -> list[int]:
-        """Embed items that have text and no vector, store them in one transaction, index them."""
+    def put_many(self, items: Sequence[NewItem], claim: Claim | None = None) -> list[int] | None:
+        """Embed items that have text and no vector, store them in one transaction, index them.
+
+        With `claim` (a compare-and-set on the store's metadata, done in the same transaction)
+        nothing is stored and None is returned when the claim was lost.
+        """
         todo = [it for it in items if it.text is not None and it.embedding is None]
         if todo:
             for it, vec in zip(todo, self.embed_texts([it.text or "" for it in todo]), strict=True):
                 it.embedding = vec.tobytes()
-        seqs = self.records.put_many(items)
+        if claim is None:
+            seqs: list[int] | None = self.records.put_many(items)
+        else:
+            seqs = self.records.put_many_claiming(items, claim)
         self.sync()
         return seqs
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from memory.record_types import (
     COLUMNS,
+    Claim,
     CorruptRecordWarning,
     EmbedderMismatchError,
     Item,
@@ -100,6 +101,19 @@ class RecordStore(SqliteFile):
                     ),
                 )
                 seqs.append(int(cur.lastrowid or 0))
+        return seqs
+
+    def put_many_claiming(
+        self, items: Sequence[NewItem], claim: Claim, now: float | None = None
+    ) -> list[int] | None:
+        """put_many and a compare-and-set of a meta value in ONE transaction, so a job's output
+        and its "done" mark are stored together or not at all; None if the claim was lost."""
+        key, expected, new = claim
+        with self._write():
+            if self._meta_get(key) != expected:
+                return None
+            seqs = self.put_many(items, now)
+            self._meta_set(key, new)
         return seqs
 
     def bulk_insert(self, items: Sequence[NewItem], now: float | None = None) -> None:

@@ -77,6 +77,10 @@ class NewItem:
     importance: float = 0.5
 
 
+# (meta key, value expected now, value to set): a compare-and-set on the store's metadata
+Claim = tuple[str, str | None, str]
+
+
 def under(prefix: str) -> tuple[str, tuple[Any, ...]]:
     """SQL filter for items in namespace `prefix` or below it ('' = everything)."""
     if not prefix:
