@@ -21,7 +21,7 @@ from browser.actions import Action, ActionParseError, ActionType, parse_action
 from browser.chromium import launch_browser
 from browser.config import EnvConfig, StepInfo
 from browser.executor import ActionFailed
-from browser.guard import RequestGuard
+from browser.guard import RequestGuard, episode_policy
 from browser.limits import limit_reason
 from browser.navigation import go_history, leave_error_page, scroll
 from browser.observation import Observation, observe_page
@@ -44,7 +44,7 @@ class BrowserEnv:
 
     def __init__(self, config: EnvConfig | None = None, *, browser: Browser | None = None):
         self.config = config or EnvConfig()
-        self.policy = OriginPolicy(self.config.allowed_origins)
+        self.policy = OriginPolicy(self.config.allowed_origins)  # widened per episode by reset
         self.trajectory: list[TrajectoryStep] = []
         self.done_reason: str | None = None
         self.answer: str | None = None
@@ -55,7 +55,7 @@ class BrowserEnv:
         self._page: Page | None = None
         self._cdp: dict[Page, CDPSession] = {}
         self._last: Observation | None = None
-        self._guard = RequestGuard(self.policy)
+        self._guard: RequestGuard | None = None
         self._watcher = PopupWatcher()
         self._serial = 0
 
@@ -78,6 +78,9 @@ class BrowserEnv:
         if self._context is not None:
             await self._context.close()
             self._context = None
+        if self._guard is not None:
+            await self._guard.close()
+            self._guard = None
         if self._owns_browser and self._browser is not None:
             await self._browser.close()
             self._browser = None
@@ -102,21 +105,28 @@ class BrowserEnv:
         return self._page
 
     async def reset(self, start_url: str = "about:blank") -> Observation:
-        """A fresh browser context (no cookies, one tab) at `start_url`; clears the trajectory."""
-        reason = self.policy.check(start_url)
-        if reason:
-            raise ValueError(f"cannot start at {start_url}: {reason}")
+        """A fresh browser context (no cookies, one tab) at `start_url`; clears the trajectory.
+
+        The start page's origin (or, for a file, its folder) is allowed for this episode on top
+        of `config.allowed_origins`; nothing else is, not even other ports of the same host.
+        """
+        self.policy = episode_policy(self.config.allowed_origins, start_url)
         if self._browser is None:
             await self.start()
         assert self._browser is not None
         if self._context is not None:
             await self._context.close()
         self.trajectory, self.done_reason, self.answer = [], None, None
-        self._guard, self._watcher = RequestGuard(self.policy), PopupWatcher()
+        self._watcher = PopupWatcher()
         self._cdp = {}
         cfg = self.config
+        if self._guard is None:
+            self._guard = RequestGuard(self.policy)
+        self._guard.policy = self.policy
+        self._guard.take_blocked()
         self._context = await self._browser.new_context(
-            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height}
+            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
+            **await self._guard.context_options(),
         )
         self._context.set_default_navigation_timeout(cfg.navigation_timeout_ms)
         await self._guard.install(self._context)
@@ -163,14 +173,7 @@ class BrowserEnv:
             note, target = await self._execute(action, before)
         except (ActionParseError, ActionFailed) as err:
             reason = err.reason if isinstance(err, ActionParseError) else str(err)
-        popup = await self._watcher.adopt(self.page, self.config.action_timeout_ms)
-        if popup is not None:
-            self._page = popup
-        blocked = self._guard.take_blocked()
-        if blocked:
-            note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
-            if await leave_error_page(self.page, await self._session(self.page)):
-                note += "; stayed on the previous page"
+        note = await self._aftermath(note)
         observation = await self.observe()
         step = TrajectoryStep(
             index=len(self.trajectory) + 1, observation=before.summary(
@@ -181,6 +184,24 @@ class BrowserEnv:
         stop = reason is None and action is not None and action.type is ActionType.STOP
         info = self._record(step, observation.url, note, action if stop else None)
         return observation, info, self.done
+
+    async def _aftermath(self, note: str) -> str:
+        """Adopt a tab the action opened; after a refused request, say so and stay put."""
+        popup = await self._watcher.adopt(self.page, self.config.action_timeout_ms)
+        if popup is not None and popup.url.startswith("chrome-error://"):
+            await popup.close()  # its only page was refused: nothing to look at
+            note = "; ".join(filter(None, [note, "closed a new tab whose page was refused"]))
+        elif popup is not None:
+            self._page = popup
+        assert self._guard is not None
+        navigation = self._guard.navigation_blocked
+        blocked = self._guard.take_blocked()
+        if blocked:
+            note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
+            cdp = await self._session(self.page)
+            if await leave_error_page(self.page, cdp, self.policy, navigation_blocked=navigation):
+                note += "; stayed on the previous page"
+        return note
 
     def reject(self, raw: str, reason: str, *, call: str | None = None) -> StepInfo:
         """Record a step refused before acting (e.g. a workflow step whose target is missing):
