@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from urllib.parse import urljoin
 
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -28,6 +29,19 @@ async def scroll(page: Page, direction: str) -> str:
     if before == after:
         return f"already at the {'top' if direction == 'up' else 'bottom'} of the page"
     return ""
+
+
+async def goto(page: Page, url: str, policy: OriginPolicy) -> None:
+    """Open `url` in `page` (relative to its current url), refused when the policy says no."""
+    if "://" not in url and not url.startswith(("about:", "data:")):
+        url = urljoin(page.url, url)  # "goto [/cart]" means this site's /cart
+    reason = policy.check(url)
+    if reason:
+        raise ActionFailed(f"goto refused: {reason}")
+    try:
+        await page.goto(url)
+    except PlaywrightError as err:
+        raise ActionFailed(f"could not load {url}: {str(err).splitlines()[0]}") from err
 
 
 async def go_history(page: Page, cdp: CDPSession, back: bool, policy: OriginPolicy) -> None:

@@ -19,7 +19,7 @@ import html
 import logging
 import re
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from browser.origins import OriginPolicy, is_internal_host, normalize_host, origin_of
@@ -29,14 +29,17 @@ log = logging.getLogger(__name__)
 HEAD_LIMIT = 64 * 1024
 CONNECT_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 120.0
+# (host, port) -> the addresses to connect to; tests give their own
+Resolver = Callable[[str, int], Awaitable[list[str]]]
 _HOP_HEADERS = re.compile(rb"^(proxy-connection|connection|keep-alive|proxy-authorization):.*\r\n",
                           re.IGNORECASE | re.MULTILINE)  # fmt: skip
 
 
-def _blocked_page(url: str, reason: str) -> bytes:
-    body = (f"<title>Blocked</title><h1>Blocked by the origin guard</h1><p>{html.escape(url)}"
-            f"</p><p>{html.escape(reason)}</p>").encode()  # fmt: skip
-    return (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/html; charset=utf-8\r\n"
+def _error_page(url: str, reason: str, status: bytes = b"403 Forbidden") -> bytes:
+    title = "Blocked by the origin guard" if status.startswith(b"403") else "Cannot connect"
+    body = (f"<title>{title}</title><h1>{title}</h1><p>{html.escape(url)}</p>"
+            f"<p>{html.escape(reason)}</p>").encode()  # fmt: skip
+    return (b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html; charset=utf-8\r\n"
             b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
             + body)  # fmt: skip
 
@@ -51,10 +54,14 @@ class GuardProxy:
     """`await proxy.start()` -> its url; `policy()` is read per connection (it may change)."""
 
     def __init__(
-        self, policy: Callable[[], OriginPolicy], on_refused: Callable[[str], None]
+        self,
+        policy: Callable[[], OriginPolicy],
+        on_refused: Callable[[str], None],
+        resolve: Resolver | None = None,
     ) -> None:
         self.policy = policy
         self.on_refused = on_refused
+        self.resolve = resolve or _resolve
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -102,12 +109,17 @@ class GuardProxy:
         address, reason = await self._resolve(url, host, port, method.upper() == "CONNECT")
         if address is None:
             self.on_refused(url)
-            writer.write(_blocked_page(url, reason or "refused"))
+            writer.write(_error_page(url, reason or "refused"))
             await writer.drain()
             return
-        upstream_reader, upstream = await asyncio.wait_for(
-            asyncio.open_connection(address, int(port)), CONNECT_TIMEOUT_S
-        )
+        try:
+            upstream_reader, upstream = await asyncio.wait_for(
+                asyncio.open_connection(address, int(port)), CONNECT_TIMEOUT_S
+            )
+        except (OSError, TimeoutError) as err:
+            writer.write(_error_page(url, f"cannot connect: {err}", b"502 Bad Gateway"))
+            await writer.drain()
+            return
         try:
             if method.upper() == "CONNECT":
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
@@ -132,18 +144,21 @@ class GuardProxy:
             return None, reasons[0]
         name = normalize_host(host)
         try:
-            infos = await asyncio.wait_for(
-                asyncio.get_running_loop().getaddrinfo(name, int(port), type=socket.SOCK_STREAM),
-                CONNECT_TIMEOUT_S,
-            )
+            addresses = await asyncio.wait_for(self.resolve(name, int(port)), CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError) as err:
             return None, f"cannot resolve {host}: {err}"
-        addresses = [str(info[4][0]) for info in infos]
+        if not addresses:
+            return None, f"{host} has no address"
         if not is_internal_host(name) and not policy.names(name):
             inner = [a for a in addresses if is_internal_host(normalize_host(a))]
             if inner:
                 return None, f"{host} resolves to a private address ({inner[0]})"
         return addresses[0], None
+
+
+async def _resolve(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
 
 
 async def _pipe(

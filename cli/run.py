@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="folder of documents (.txt .md .html .json .jsonl) to search offline",
     )
-    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    _add_browser_options(p)
     p.add_argument(
         "--induction",
         choices=("rule", "llm", "off"),
@@ -64,6 +64,19 @@ def register(subparsers: Any) -> None:
         help="continue an interrupted run (the id `run` printed; omit the task)",
     )
     p.set_defaults(func=handle)
+
+
+def _add_browser_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="ORIGIN",
+        default=None,
+        help="let the browser open this origin too (repeatable; '*' = any public origin). "
+        "By default it opens only files under --corpus and, with web search, the sites of "
+        "this run's search results",
+    )
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
@@ -91,6 +104,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         "max_tool_steps": args.max_tool_steps,
         "corpus_dir": args.corpus,
         "induction": args.induction,
+        "allowed_origins": args.allow_origin,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if args.no_browser:

