@@ -26,20 +26,27 @@ def _builder(graph_name: str):
     return build_reflective_graph()
 
 
-def _reflections(ctx: Context, ids: list[str]) -> list[dict[str, Any]]:
-    from agents.resources import reflection_manager
+def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any]]:
+    from memory.store_memory import StoreMemory
 
-    manager = reflection_manager(ctx)
-    return [r.model_dump(mode="json") for i in ids if (r := manager.get_reflection(i))]
+    memory = StoreMemory(store, ctx.memory_namespace)
+    return [r.model_dump(mode="json") for i in ids if (r := memory.get_reflection(i))]
 
 
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
+    from core.models import get_embeddings
+    from memory.langgraph_store import ProjectStore
+
     db = Path(args.home) / "checkpoints.sqlite"
     conn = sqlite3.connect(db, check_same_thread=False)
+    # the project's persistent memory: reflections in SQLite + FAISS, workflows and
+    # trajectories in their files under the home folder
+    store = ProjectStore.open(ctx.home, get_embeddings(ctx.embedding_model))
     try:
-        graph = _builder(graph_name).compile(checkpointer=SqliteSaver(conn))
+        graph = _builder(graph_name).compile(checkpointer=SqliteSaver(conn), store=store)
         return _stream(args, ctx, graph, thread_id)
     finally:
+        store.close()
         conn.close()
         from agents.resources import close_tools
 
@@ -71,7 +78,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
             "final_output": state.get("final_output", ""),
             "tasks": state.get("tasks", []),
             "results": state.get("results", []),
-            "reflections": _reflections(ctx, state.get("reflection_ids", [])),
+            "reflections": _reflections(ctx, graph.store, state.get("reflection_ids", [])),
             "llm_calls": counter.llm_calls,
             "tokens": {"input": counter.input_tokens, "output": counter.output_tokens},
             "elapsed_s": elapsed,

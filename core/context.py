@@ -30,6 +30,13 @@ class MemorySettings:
     memory_namespace: str = field(
         default="default", metadata={"description": "Project/user namespace for memories."}
     )
+    min_relevance: float = field(
+        default=0.0,
+        metadata={
+            "description": "Relevance floor: a memory reaches a prompt only if its cosine "
+            "similarity to the prompt's subject is at least this."
+        },
+    )
 
 
 @dataclass(kw_only=True)

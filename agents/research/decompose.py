@@ -46,7 +46,8 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     ctx = runtime.context
     goal = state.get("optimized_goal") or state["query"]
     model = resources.chat_model(ctx.planner_model)
-    prompt = DECOMPOSER.format(memory=memory_block(ctx, goal, ctx.planner_model), goal=goal)
+    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
+    prompt = DECOMPOSER.format(memory=memory, goal=goal)
     out = ask_structured(model, DecomposedTasks, prompt)
     tasks = clean_tasks(out.tasks if out else [], goal)
     return {"tasks": tasks, "current_task_index": 0, "retry_count": 0}

@@ -14,6 +14,7 @@ from typing import Any
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
@@ -35,7 +36,7 @@ def _retry_section(state: ReflectiveAgentState, runtime: Runtime[Context]) -> st
     if not state.get("retry_count") or index >= len(results):
         return ""
     ids = state.get("reflection_ids") or []
-    last = resources.reflection_manager(runtime.context).get_reflection(ids[-1]) if ids else None
+    last = resources.memory(runtime).get_reflection(ids[-1]) if ids else None
     return RETRY_SECTION.format(
         previous=results[index], reflection=last.reflection if last else "(not available)"
     )
@@ -59,9 +60,11 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     return steps
 
 
-def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[str, Any]]]:
+def _run_agent(
+    ctx: Context, tools: list[BaseTool], system: str, prompt: str
+) -> tuple[str, list[dict[str, Any]]]:
     model = resources.chat_model(ctx.executor_model)
-    agent = create_agent(model, tools=resources.tools_for(ctx), system_prompt=system)
+    agent = create_agent(model, tools=tools, system_prompt=system)
     config: RunnableConfig = {"recursion_limit": 2 * ctx.max_tool_steps + 1}
     try:
         messages = agent.invoke({"messages": [HumanMessage(prompt)]}, config)["messages"]
@@ -74,11 +77,12 @@ def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[s
     return answer, trajectory_of(messages)
 
 
-def _grounded(ctx: Context, task: str, retry: str) -> tuple[str, list[dict[str, Any]]]:
+def _grounded(
+    ctx: Context, tools: list[BaseTool], task: str, retry: str
+) -> tuple[str, list[dict[str, Any]]]:
     """Search with the task itself, then have the model answer from what was found."""
     from agents.tools.grounding import ground
 
-    tools = resources.tools_for(ctx)
     model = resources.chat_model(ctx.executor_model)
     # ~0.6 characters of evidence per token of context, capped: small models read slowly
     budget = min(6000, context_window(model, ctx.executor_model) * 5 // 8)
@@ -95,13 +99,15 @@ def execute_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     index = state.get("current_task_index", 0)
     task = state["tasks"][index]
     retry = _retry_section(state, runtime)
-    system = EXECUTOR_SYSTEM.format(memory=memory_block(ctx, task, ctx.executor_model))
+    memory = memory_block(resources.memory(runtime), ctx, task, ctx.executor_model)
+    system = EXECUTOR_SYSTEM.format(memory=memory)
     prompt = EXECUTOR_TASK.format(task=task, goal=state.get("optimized_goal", ""), retry=retry)
-    answer, steps = _run_agent(ctx, system, prompt)
-    if not steps:
-        grounded, grounding_steps = _grounded(ctx, task, retry)
-        if grounded.strip():
-            answer, steps = grounded, grounding_steps
+    with resources.open_tools(ctx) as tools:
+        answer, steps = _run_agent(ctx, tools, system, prompt)
+        if not steps:
+            grounded, grounding_steps = _grounded(ctx, tools, task, retry)
+            if grounded.strip():
+                answer, steps = grounded, grounding_steps
     results = _replace(state.get("results") or [], index, answer.strip() or "(no result)")
     trajectories = _replace(state.get("trajectories") or [], index, steps)
     return {"results": results, "trajectories": trajectories}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
@@ -12,6 +14,7 @@ from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
 
+log = logging.getLogger(__name__)
 DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sources."
 
 
@@ -32,9 +35,11 @@ class OptimizedGoal(BaseModel):
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
+    if runtime.store is None:
+        log.info("no store: memory is off for this run (compile the graph with store=…)")
     model = resources.chat_model(ctx.planner_model)
     query = state["query"]
-    memory = memory_block(ctx, query, ctx.planner_model)
+    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
     goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=query))
     goal_text = _usable(goal.description if goal else "", fallback=query)
     smart = ask_structured(

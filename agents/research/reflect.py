@@ -48,8 +48,9 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     index = state.get("current_task_index", 0)
     task, result = state["tasks"][index], (state.get("results") or [""])[index]
     model = resources.chat_model(ctx.reflector_model)
+    memory = resources.memory(runtime)
     prompt = REFLECTOR.format(
-        memory=memory_block(ctx, task, ctx.reflector_model), task=task, result=result
+        memory=memory_block(memory, ctx, task, ctx.reflector_model), task=task, result=result
     )
     out = ask_structured(model, ReflectionOutput, prompt) or fallback_judgment(result)
     reflection = Reflection(
@@ -61,9 +62,13 @@ def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
             needs_retry=out.needs_retry, confidence=out.confidence, reasons=out.reasons
         ),
     )
-    reflection_id = resources.reflection_manager(ctx).save_reflection(reflection)
+    reflection_id = memory.save_reflection(reflection)
+    memory.consolidate(model)
     steps = (state.get("trajectories") or [[]] * (index + 1))[index] or []
-    record_attempt(ctx, task, steps, success=not out.needs_retry)
+    verdict = "retry" if out.needs_retry else "pass"
+    record_attempt(
+        memory, ctx, task=task, steps=steps, verdict=verdict, trajectory_id=reflection_id
+    )
     return {
         "reflection_ids": [reflection_id],
         "needs_retry": out.needs_retry,

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
 
 from agents import resources
-from agents.research import memory_context
 from agents.tools.grounding import make_search_tool
 from core import models
 from core.context import Context
 from graphs import build_reflective_graph, build_single_path_graph
-from memory.reflections import ReflectionManager
-from tests.unit.fakes import ScriptedChatModel
+from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
-REAL_RELEVANT_WORKFLOWS = memory_context.relevant_workflows
 TASKS = [
     "Find the birth year of Ada Lovelace",
     "Find what Ada Lovelace wrote about the Analytical Engine",
@@ -73,26 +72,33 @@ class Script:
 
 @pytest.fixture
 def wire(monkeypatch):
-    """Point every node at a scripted model, an in-process memory and a fake corpus tool."""
-    manager = ReflectionManager()
+    """Point every node at a scripted model and a fake corpus tool; `use.store` is the
+    vector-indexed InMemoryStore the graphs are compiled with."""
     tool = make_search_tool(
         lambda q, k: DOCS["ada"], name="corpus_search", description="Search local documents.", k=3
     )
-    monkeypatch.setattr(resources, "reflection_manager", lambda ctx: manager)
-    monkeypatch.setattr(resources, "tools_for", lambda ctx: [tool])
-    monkeypatch.setattr("agents.research.memory_context.relevant_workflows", lambda ctx, text: [])
+
+    @contextmanager
+    def fake_tools(ctx):
+        yield [tool]
+
+    monkeypatch.setattr(resources, "open_tools", fake_tools)
 
     def use(script: Script) -> ScriptedChatModel:
         model = ScriptedChatModel(responder=script, calls=[])
         monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
         return model
 
-    use.manager = manager
+    use.store = new_store()
     return use
 
 
-def _run(builder, ctx, query="Who was Ada Lovelace?"):
-    graph = builder.compile(checkpointer=InMemorySaver())
+def new_store() -> InMemoryStore:
+    return InMemoryStore(index={"dims": 256, "embed": HashEmbeddings(256)})
+
+
+def _run(builder, ctx, query="Who was Ada Lovelace?", store=None):
+    graph = builder.compile(checkpointer=InMemorySaver(), store=store)
     config = {"configurable": {"thread_id": "t"}}
     nodes, snapshots = [], []
     for mode, chunk in graph.stream(
@@ -108,7 +114,9 @@ def _run(builder, ctx, query="Who was Ada Lovelace?"):
 def test_retry_once_then_pass(wire):
     script = Script([True, False, False, False])
     wire(script)
-    nodes, snaps, state = _run(build_reflective_graph(), Context(max_retries=2, workflows_k=0))
+    nodes, snaps, state = _run(
+        build_reflective_graph(), Context(max_retries=2, workflows_k=0), store=wire.store
+    )
 
     assert nodes == [
         "goal_setting",
@@ -138,7 +146,9 @@ def test_retry_once_then_pass(wire):
 
 def test_state_follows_the_seed_walkthrough(wire):
     wire(Script([True, False, False, False]))
-    _, snaps, _ = _run(build_reflective_graph(), Context(max_retries=2, workflows_k=0))
+    _, snaps, _ = _run(
+        build_reflective_graph(), Context(max_retries=2, workflows_k=0), store=wire.store
+    )
     initial, after_goal, after_plan, after_exec, after_fail, after_retry, after_pass, after_next = (
         snaps[:8]
     )
@@ -154,7 +164,9 @@ def test_state_follows_the_seed_walkthrough(wire):
 
 def test_retries_run_out_and_each_task_starts_fresh(wire):
     wire(Script([True] * 20))
-    nodes, snaps, state = _run(build_reflective_graph(), Context(max_retries=2, workflows_k=0))
+    nodes, snaps, state = _run(
+        build_reflective_graph(), Context(max_retries=2, workflows_k=0), store=wire.store
+    )
     assert nodes.count("execute_task") == 9  # 3 tasks × (1 attempt + 2 retries)
     assert nodes.count("reflect_on_task") == 9
     assert nodes[-1] == "aggregate_results" and state["final_output"]
@@ -164,20 +176,22 @@ def test_retries_run_out_and_each_task_starts_fresh(wire):
 
 def test_max_retries_zero_never_retries(wire):
     wire(Script([True] * 5))
-    nodes, _, _ = _run(build_reflective_graph(), Context(max_retries=0, workflows_k=0))
+    nodes, _, _ = _run(
+        build_reflective_graph(), Context(max_retries=0, workflows_k=0), store=wire.store
+    )
     assert nodes.count("execute_task") == 3
 
 
 def test_model_without_tool_calls_is_grounded(wire):
     wire(Script([False] * 5, use_tools=False))
-    _, _, state = _run(build_reflective_graph(), Context(workflows_k=0))
+    _, _, state = _run(build_reflective_graph(), Context(workflows_k=0), store=wire.store)
     assert all(r.startswith("grounded:") for r in state["results"])
     assert state["trajectories"][0][0]["observation"].count("1815")
 
 
 def test_single_path_has_no_reflection(wire):
     wire(Script([True] * 5))
-    nodes, _, state = _run(build_single_path_graph(), Context(workflows_k=0))
+    nodes, _, state = _run(build_single_path_graph(), Context(workflows_k=0), store=wire.store)
     assert "reflect_on_task" not in nodes
     assert nodes.count("execute_task") == 3 and state["final_output"]
     assert not state.get("reflection_ids")
@@ -185,25 +199,61 @@ def test_single_path_has_no_reflection(wire):
 
 def test_unusable_model_output_falls_back_without_crashing(wire):
     wire(lambda prompt, title, tools, messages: "not json at all")
-    nodes, _, state = _run(build_reflective_graph(), Context(max_retries=1, workflows_k=0))
+    nodes, _, state = _run(
+        build_reflective_graph(), Context(max_retries=1, workflows_k=0), store=wire.store
+    )
     assert state["tasks"]  # the goal became the single task
     assert nodes[-1] == "aggregate_results" and state["final_output"]
 
 
-def test_successful_tasks_become_workflows_the_next_run_sees(wire, monkeypatch):
+def test_successful_tasks_become_workflows_the_next_run_sees(wire):
     """Online induction: passed attempts leave trajectories → workflows → next prompts."""
     script = Script([False] * 20, searches=2)  # AWM keeps workflows of 2+ steps
     wire(script)
-    # the real workflow retrieval this time, with model-free embeddings
-    monkeypatch.setattr(memory_context, "relevant_workflows", REAL_RELEVANT_WORKFLOWS)
-    ctx = Context(embedding_model="hashing", induction="rule")
-    _run(build_reflective_graph(), ctx)
-    from memory.workflows import WorkflowStore
-
-    assert WorkflowStore(ctx.home).load(), "no workflow was induced from the successful tasks"
+    ctx = Context(induction="rule")
+    _run(build_reflective_graph(), ctx, store=wire.store)
+    workflows = wire.store.search(("workflows", "research"))
+    assert workflows, "no workflow was induced from the successful tasks"
+    assert all(len(w.value["steps"]) >= 2 for w in workflows)
+    trajectories = wire.store.search(("trajectories", "research"), limit=100)
+    assert len(trajectories) == 3 and all(t.value["success"] for t in trajectories)
     script.executor_prompts.clear()
-    _run(build_reflective_graph(), ctx, query="Who was Ada Lovelace, again?")
+    _run(build_reflective_graph(), ctx, query="Who was Ada Lovelace, again?", store=wire.store)
     assert (
         "corpus_search"
         in script.executor_prompts[0].split("<workflows>")[1].split("</workflows>")[0]
     )
+
+
+def test_the_store_holds_the_runs_reflections(wire):
+    """compile(store=InMemoryStore()): the run's reflections are items under ("reflections", ns)."""
+    wire(Script([True, False, False, False]))
+    ctx = Context(max_retries=2, memory_namespace="proj/alice")
+    _, _, state = _run(build_reflective_graph(), ctx, store=wire.store)
+    items = wire.store.search(("reflections", "proj", "alice"), limit=100)
+    assert {i.key for i in items} == set(state["reflection_ids"]) and len(items) == 4
+    assert all(i.namespace == ("reflections", "proj", "alice") for i in items)
+    verdicts = sorted(i.value["judgment"]["needs_retry"] for i in items)
+    assert verdicts == [False, False, False, True]
+    assert {i.value["task"] for i in items} == set(TASKS)
+    assert wire.store.list_namespaces(prefix=("reflections",)) == [("reflections", "proj", "alice")]
+
+
+def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
+    wire(Script([False] * 5))
+    with caplog.at_level("INFO"):
+        _, _, state = _run(build_reflective_graph(), Context(max_retries=0))
+    assert state["final_output"] == "FINAL: Ada Lovelace, born 1815."
+    assert len(state["reflection_ids"]) == 3  # judged, though nothing could be saved
+    assert sum("memory is off" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_memory_from_an_earlier_run_reaches_the_next_prompts(wire):
+    script = Script([True, False] + [False] * 10)
+    model = wire(script)
+    _run(build_reflective_graph(), Context(max_retries=1), store=wire.store)
+    model.calls.clear()
+    _run(build_reflective_graph(), Context(max_retries=1), query="Ada Lovelace?", store=wire.store)
+    goal_prompt = next(c["prompt"] for c in model.calls if c["title"] == "Goal")
+    past = goal_prompt.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    assert "Verdict True: cite the source." in past or "Verdict False" in past
