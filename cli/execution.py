@@ -59,6 +59,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         "configurable": {"thread_id": thread_id},
         "callbacks": [counter],
         "recursion_limit": 200,
+        "max_concurrency": ctx.max_concurrency,  # tasks (and their nodes) running at once
     }
     snapshot = graph.get_state(config)
     if args.resume and not snapshot.next:
@@ -67,9 +68,11 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     payload = None if args.resume else {"query": args.task}
     started = time.monotonic()
-    for chunk in graph.stream(payload, config, context=ctx, stream_mode="updates"):
+    for namespace, chunk in graph.stream(
+        payload, config, context=ctx, stream_mode="updates", subgraphs=True
+    ):
         for node, update in chunk.items():
-            progress.update(node, update)
+            progress.update(node, update, namespace)
     state = graph.get_state(config).values
     elapsed = round(time.monotonic() - started, 2)
     if args.json:

@@ -62,6 +62,12 @@ class Context(MemorySettings):
     max_retries: int = field(
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
     )
+    max_concurrency: int = field(
+        default=4,
+        metadata={
+            "description": "Tasks run at once (independent tasks fan out; 1 = one at a time)."
+        },
+    )
     max_tool_steps: int = field(
         default=6, metadata={"description": "Tool calls the executor may make per attempt."}
     )

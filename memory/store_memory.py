@@ -87,10 +87,11 @@ class StoreMemory:
 
     # -- reflections ---------------------------------------------------------------------------
 
-    def save_reflection(self, reflection: Reflection) -> str:
-        """Store (or replace: same id, same item) a reflection; returns its id."""
+    def save_reflection(self, reflection: Reflection, **meta: Any) -> str:
+        """Store (or replace: same id, same item) a reflection; returns its id. `meta` (e.g.
+        the run, task and attempt it came from) is stored beside the reflection's fields."""
         if self.store is not None:
-            value = reflection.model_dump(mode="json")
+            value = {**meta, **reflection.model_dump(mode="json")}
             self.store.put(self.reflections_ns, reflection.id, value, index=REFLECTION_FIELDS)
         return reflection.id
 
@@ -102,7 +103,7 @@ class StoreMemory:
 
     def relevant_reflections(self, text: str, k: int) -> list[Reflection]:
         """Up to k reflections above the relevance floor, best generative score first."""
-        hits = self._ranked(self.reflections_ns, text, k)
+        hits = self._ranked(self.reflections_ns, text, k, unjudged=False)
         return [r for h in hits if (r := _reflection(h.value)) is not None]
 
     def consolidate(self, chat_model: Any) -> int:
@@ -163,7 +164,11 @@ class StoreMemory:
 
     # -- retrieval -----------------------------------------------------------------------------
 
-    def _ranked(self, namespace: tuple[str, ...], text: str, k: int) -> list[SearchItem]:
+    def _ranked(
+        self, namespace: tuple[str, ...], text: str, k: int, *, unjudged: bool = True
+    ) -> list[SearchItem]:
+        """Up to k items above the floor, best score first; `unjudged=False` leaves out
+        reflections whose verdict is 'unjudged' (their text is no lesson)."""
         if self.store is None or k <= 0 or not text.strip():
             return []
         if not self.store.search(namespace, limit=1):  # empty: embed nothing
@@ -175,6 +180,8 @@ class StoreMemory:
                 self._warned_unindexed = True
             return []
         kept = [h for h in hits if h.score is not None and h.score >= self.min_relevance]
+        if not unjudged:
+            kept = [h for h in kept if _verdict(h.value) != "unjudged"]
         now = self.clock()
 
         def rank(h: SearchItem) -> float:
@@ -185,6 +192,11 @@ class StoreMemory:
             return parts.score
 
         return sorted(kept, key=rank, reverse=True)[:k]
+
+
+def _verdict(value: dict[str, Any]) -> str | None:
+    judgment = value.get("judgment")
+    return judgment.get("verdict") if isinstance(judgment, dict) else None
 
 
 def _reflection(value: dict[str, Any]) -> Reflection | None:

@@ -12,9 +12,9 @@ from memory.reflections import format_reflections
 from prompts.aggregate import AGGREGATOR
 
 
-def _results_block(tasks: list[str], results: list[str]) -> str:
+def _results_block(tasks: list[str], results: list[str | None]) -> str:
     return "\n".join(
-        f'<result task="{i + 1}">\n<task>{t}</task>\n{r}\n</result>'
+        f'<result task="{i + 1}">\n<task>{t}</task>\n{r or "(no result)"}\n</result>'
         for i, (t, r) in enumerate(zip(tasks, results, strict=False))
     )
 
@@ -23,7 +23,9 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     ctx = runtime.context
     memory = resources.memory(runtime)
     run_reflections = [
-        r for i in state.get("reflection_ids") or [] if (r := memory.get_reflection(i))
+        r
+        for i in state.get("reflection_ids") or []
+        if (r := memory.get_reflection(i)) and r.judgment.verdict != "unjudged"
     ]
     tasks, results = state.get("tasks") or [], state.get("results") or []
     prompt = AGGREGATOR.format(
@@ -37,5 +39,5 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     answer = resources.chat_model(ctx.aggregator_model).invoke(prompt).text.strip()
     if not answer:
         # a blank final answer loses the run's work; fall back to the task results themselves
-        answer = "\n\n".join(r for r in results if r)
+        answer = "\n\n".join(r for r in results if r and r != "(no result)")
     return {"final_output": answer}

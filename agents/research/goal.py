@@ -1,4 +1,5 @@
-"""goal_setting: request → goal (passive goal creator) → SMART goal → shape of the answer."""
+"""goal_setting: request → goal (passive goal creator) → SMART goal; shape_response: the shape
+of the final answer (response optimizer), written while the tasks are being planned."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from agents import resources
 from agents.research.memory_context import memory_block
+from agents.research.tasks import new_run_id
 from core.context import Context
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
@@ -34,6 +36,7 @@ class OptimizedGoal(BaseModel):
 
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """Start a run: a fresh run id, empty per-task lists, and the SMART goal."""
     ctx = runtime.context
     if runtime.store is None:
         log.info("no store: memory is off for this run (compile the graph with store=…)")
@@ -45,16 +48,27 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     smart = ask_structured(
         model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text)
     )
-    optimized = _usable(smart.text() if smart else "", fallback=goal_text)
-    shape = model.invoke(RESPONSE_OPTIMIZER.format(memory=memory, goal=optimized)).text
     return {
-        "optimized_goal": optimized,
-        "optimized_response": _usable(shape, fallback=DEFAULT_SHAPE),
-        "current_task_index": 0,
-        "retry_count": 0,
-        "results": [],
-        "trajectories": [],
+        "run_id": new_run_id(),
+        "optimized_goal": _usable(smart.text() if smart else "", fallback=goal_text),
+        # None empties the per-task lists: a new run on a thread that already ran one
+        "results": None,
+        "task_reports": None,
+        "reflection_ids": None,
+        "current_tasks": [],
+        "final_output": "",
     }
+
+
+def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """The answer's sections, length and tone (runs beside decompose_query)."""
+    ctx = runtime.context
+    goal = state.get("optimized_goal") or state["query"]
+    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
+    shape = resources.chat_model(ctx.planner_model).invoke(
+        RESPONSE_OPTIMIZER.format(memory=memory, goal=goal)
+    )
+    return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}
 
 
 def _usable(text: str, *, fallback: str) -> str:
