@@ -2,56 +2,71 @@
 
 python main.py run "TASK" [--corpus DIR] [--model local] [--json]
 python main.py memory|workflows|eval ...      (see --help of each)
+
+Commands live in cli/commands.py (imported only when used); exit codes in cli/errors.py.
 """
 
 from __future__ import annotations
 
-import argparse
-import logging
 import os
 import sys
-from pathlib import Path
 
-from core.context import default_home
+from cli.commands import build_parser, split_globals
+from cli.errors import UsageError, report
 
-COMMANDS = ("cli.run", "cli.memory", "cli.workflows", "cli.evals")
+__all__ = ["build_parser", "main", "run"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="main.py",
-        description="A LangGraph agent that plans, executes with search and a real browser, "
-        "reflects on its work, retries, and remembers what worked.",
+def _setup_logging(verbose: bool) -> None:
+    import logging
+
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
     )
-    parser.add_argument(
-        "--home",
-        default=None,
-        help="data directory for memories, workflows, checkpoints and reports "
-        "(default: $AGENT_HOME or ./tmp)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        module = __import__(name, fromlist=["register"])
-        module.register(subparsers)
-    return parser
+
+
+def _home(given: str | None) -> str:
+    from pathlib import Path
+
+    from core.context import default_home
+
+    home = str(Path(given or default_home()).expanduser().resolve())
+    try:
+        Path(home).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot use {home} as the data directory (--home): {exc}") from exc
+    os.environ["AGENT_HOME"] = home  # graphs built later default to the same place
+    return home
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    args.home = str(Path(args.home or default_home()).resolve())
-    os.environ["AGENT_HOME"] = args.home  # graphs built later default to the same place
-    Path(args.home).mkdir(parents=True, exist_ok=True)
+    """Run one command; every failure becomes one `error:` line and a documented exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    verbose, as_json = "-v" in argv or "--verbose" in argv, "--json" in argv
     try:
+        found, rest = split_globals(argv)
+        verbose, as_json = found.verbose, found.json
+        try:
+            args = build_parser(rest).parse_args(rest)
+        except SystemExit as done:  # --help and --version end here
+            return int(done.code or 0)
+        args.verbose, args.json = verbose, as_json or bool(getattr(args, "json", False))
+        _setup_logging(verbose)
+        args.home = _home(found.home)
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except SystemExit:
+        raise
+    except BaseException as exc:  # the one place a failure becomes a line and an exit code
+        return report(exc, verbose=verbose, as_json=as_json)
+
+
+def run() -> None:
+    """`python main.py` and the `reflective-agent` script: main(), then a prompt exit."""
+    from cli.shutdown import exit_promptly
+
+    exit_promptly(main())
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

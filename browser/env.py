@@ -12,7 +12,6 @@ from playwright.async_api import (
     CDPSession,
     Page,
     Playwright,
-    Route,
     async_playwright,
 )
 from playwright.async_api import Error as PlaywrightError
@@ -22,15 +21,10 @@ from browser.actions import Action, ActionParseError, ActionType, parse_action
 from browser.chromium import launch_browser
 from browser.config import EnvConfig, StepInfo
 from browser.executor import ActionFailed
+from browser.guard import RequestGuard
 from browser.limits import limit_reason
 from browser.navigation import go_history, leave_error_page, scroll
-from browser.observation import (
-    Observation,
-    TabInfo,
-    fetch_ax_nodes,
-    render_tree,
-    viewport_node_ids,
-)
+from browser.observation import Observation, observe_page
 from browser.origins import OriginPolicy
 from browser.popups import PopupWatcher
 from browser.trajectory import TrajectoryStep
@@ -61,7 +55,7 @@ class BrowserEnv:
         self._page: Page | None = None
         self._cdp: dict[Page, CDPSession] = {}
         self._last: Observation | None = None
-        self._blocked: list[str] = []
+        self._guard = RequestGuard(self.policy)
         self._watcher = PopupWatcher()
         self._serial = 0
 
@@ -118,14 +112,14 @@ class BrowserEnv:
         if self._context is not None:
             await self._context.close()
         self.trajectory, self.done_reason, self.answer = [], None, None
-        self._blocked, self._watcher = [], PopupWatcher()
+        self._guard, self._watcher = RequestGuard(self.policy), PopupWatcher()
         self._cdp = {}
         cfg = self.config
         self._context = await self._browser.new_context(
             viewport={"width": cfg.viewport_width, "height": cfg.viewport_height}
         )
         self._context.set_default_navigation_timeout(cfg.navigation_timeout_ms)
-        await self._context.route("**/*", self._route)
+        await self._guard.install(self._context)
         await self._watcher.install(self._context)
         self._page = self._watcher.track(await self._context.new_page())
         if start_url != "about:blank":
@@ -138,30 +132,26 @@ class BrowserEnv:
 
     async def observe(self) -> Observation:
         """Observe the active tab now (also what reset/step return)."""
-        page = self.page
-        cdp = await self._session(page)
-        try:
-            ax_nodes = await fetch_ax_nodes(cdp)
-        except PlaywrightError:
-            # A navigation replaced the document mid-call; once loaded the tree is stable.
-            await page.wait_for_load_state("load")
-            ax_nodes = await fetch_ax_nodes(cdp)
-        visible = None
-        if self.config.viewport_only:
-            visible = await viewport_node_ids(
-                cdp, self.config.viewport_width, self.config.viewport_height
-            )
-        tree, nodes = render_tree(ax_nodes, visible)
         assert self._context is not None
-        tabs = [
-            TabInfo(i, await p.title(), p.url, p is page) for i, p in enumerate(self._context.pages)
-        ]
-        shot = await page.screenshot(type="png") if self.config.screenshot else None
-        self._last = Observation(page.url, tabs, tree, nodes, shot, self.config.viewport_only)
+        page, cfg = self.page, self.config
+        viewport = (cfg.viewport_width, cfg.viewport_height) if cfg.viewport_only else None
+        self._last = await observe_page(
+            page, await self._session(page), self._context.pages, viewport, cfg.screenshot
+        )
         return self._last
 
-    async def step(self, action_text: str) -> tuple[Observation, StepInfo, bool]:
-        """Parse and carry out one action; returns (observation, info, done)."""
+    @property
+    def last_observation(self) -> Observation | None:
+        """What the latest reset/step/observe returned (None before the first)."""
+        return self._last
+
+    async def step(
+        self, action_text: str, *, call: str | None = None
+    ) -> tuple[Observation, StepInfo, bool]:
+        """Parse and carry out one action; returns (observation, info, done).
+
+        `call` names the workflow call this step belongs to; the trajectory records it.
+        """
         if self.done:
             raise EpisodeOver(f"the episode is over ({self.done_reason}); call reset()")
         before = self._last or await self.observe()
@@ -176,31 +166,48 @@ class BrowserEnv:
         popup = await self._watcher.adopt(self.page, self.config.action_timeout_ms)
         if popup is not None:
             self._page = popup
-        blocked, self._blocked = self._blocked, []
+        blocked = self._guard.take_blocked()
         if blocked:
             note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
             if await leave_error_page(self.page, await self._session(self.page)):
                 note += "; stayed on the previous page"
         observation = await self.observe()
-        seconds = time.perf_counter() - started
-        self.trajectory.append(
-            TrajectoryStep(
-                index=len(self.trajectory) + 1, observation=before.summary(
-                    self.config.observation_chars), url=before.url, raw=action_text,
-                action=action.canonical if action else None, valid=reason is None,
-                reason=reason, target=target, seconds=seconds,
-            )
+        step = TrajectoryStep(
+            index=len(self.trajectory) + 1, observation=before.summary(
+                self.config.observation_chars), url=before.url, raw=action_text,
+            action=action.canonical if action else None, valid=reason is None, reason=reason,
+            target=target, seconds=time.perf_counter() - started, call=call,
         )  # fmt: skip
-        if reason is None and action is not None and action.type is ActionType.STOP:
-            self.done_reason, self.answer = "stop", action.text or ""
+        stop = reason is None and action is not None and action.type is ActionType.STOP
+        info = self._record(step, observation.url, note, action if stop else None)
+        return observation, info, self.done
+
+    def reject(self, raw: str, reason: str, *, call: str | None = None) -> StepInfo:
+        """Record a step refused before acting (e.g. a workflow step whose target is missing):
+        it counts as an invalid action, so the agent sees `reason` and the limits apply."""
+        if self.done:
+            raise EpisodeOver(f"the episode is over ({self.done_reason}); call reset()")
+        if self._last is None:
+            raise RuntimeError("nothing observed yet: call reset() first")
+        step = TrajectoryStep(
+            index=len(self.trajectory) + 1, observation=self._last.summary(
+                self.config.observation_chars), url=self._last.url, raw=raw, action=None,
+            valid=False, reason=reason, call=call,
+        )  # fmt: skip
+        return self._record(step, self._last.url, "", None)
+
+    def _record(self, step: TrajectoryStep, url: str, note: str, stop: Action | None) -> StepInfo:
+        """Append the step, apply stop/limits, and describe the outcome."""
+        self.trajectory.append(step)
+        if stop is not None:
+            self.done_reason, self.answer = "stop", stop.text or ""
         else:
             self.done_reason = limit_reason(self.trajectory, self.config.limits)
-        info = StepInfo(
-            raw=action_text, action=action.canonical if action else None, valid=reason is None,
-            reason=reason, url=observation.url, note=note, target=target,
-            done_reason=self.done_reason, answer=self.answer, seconds=seconds,
+        return StepInfo(
+            raw=step.raw, action=step.action, valid=step.valid, reason=step.reason, url=url,
+            note=note, target=step.target, done_reason=self.done_reason, answer=self.answer,
+            seconds=step.seconds,
         )  # fmt: skip
-        return observation, info, self.done
 
     async def _execute(self, action: Action, seen: Observation) -> tuple[str, str | None]:
         """Carry out `action`; returns (note, target line). Raises ActionFailed when it can't."""
@@ -288,11 +295,3 @@ class BrowserEnv:
             assert self._context is not None
             self._cdp[page] = await self._context.new_cdp_session(page)
         return self._cdp[page]
-
-    async def _route(self, route: Route) -> None:
-        url = route.request.url
-        if self.policy.allows(url):
-            await route.continue_()
-        else:
-            self._blocked.append(url)
-            await route.abort("blockedbyclient")

@@ -6,7 +6,8 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import CDPSession
+from playwright.async_api import CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
 
 # Properties WebArena leaves out of the tree: they are noise for choosing an action.
 IGNORED_PROPERTIES = ("focusable", "editable", "readonly", "level", "settable", "multiline",
@@ -156,3 +157,25 @@ async def viewport_node_ids(cdp: CDPSession, width: int, height: int) -> set[int
         if w > 0 and h > 0 and x < right and x + w > left and y < bottom and y + h > top:
             visible.add(backend_ids[node_index])
     return visible
+
+
+async def observe_page(
+    page: Page,
+    cdp: CDPSession,
+    pages: list[Page],
+    viewport: tuple[int, int] | None = None,
+    screenshot: bool = False,
+) -> Observation:
+    """The observation of `page` (one of the open `pages`); `viewport` = (width, height) keeps
+    only what is on the first screen."""
+    try:
+        ax_nodes = await fetch_ax_nodes(cdp)
+    except PlaywrightError:
+        # A navigation replaced the document mid-call; once loaded the tree is stable.
+        await page.wait_for_load_state("load")
+        ax_nodes = await fetch_ax_nodes(cdp)
+    visible = await viewport_node_ids(cdp, *viewport) if viewport else None
+    tree, nodes = render_tree(ax_nodes, visible)
+    tabs = [TabInfo(i, await p.title(), p.url, p is page) for i, p in enumerate(pages)]
+    shot = await page.screenshot(type="png") if screenshot else None
+    return Observation(page.url, tabs, tree, nodes, shot, viewport is not None)

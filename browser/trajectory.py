@@ -13,6 +13,8 @@ class TrajectoryStep:
     `action` is the canonical action text (None when the response did not parse), `raw` the
     text the policy returned, `target` the tree line of the element acted on, e.g.
     "button 'Submit'", so a workflow can say what was clicked without the page's ids.
+    `call` is the workflow call that issued this step (e.g. "login(user='ada')"), None for a
+    step the agent chose itself: a trajectory keeps both levels.
     """
 
     index: int
@@ -24,6 +26,7 @@ class TrajectoryStep:
     reason: str | None = None
     target: str | None = None
     seconds: float = 0.0
+    call: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -37,6 +40,8 @@ def format_trajectory(steps: list[TrajectoryStep], *, with_observations: bool = 
         line = f"{step.index}. {action}"
         if step.target:
             line += f"  # {step.target}"
+        if step.call:
+            line += f"  (via {step.call})"
         if not step.valid:
             line += f"  [invalid: {step.reason}]"
         if with_observations:

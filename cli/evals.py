@@ -13,6 +13,7 @@ import weakref
 from collections import Counter
 from typing import Any
 
+from cli.eval_awm import register_awm
 from cli.eval_miniwob import register_miniwob
 from evals import hotpotqa
 from evals.report import format_table, write_report
@@ -75,6 +76,7 @@ def register(subparsers: Any) -> None:
     hot.add_argument("--json", action="store_true", help="Print the summary as JSON.")
     hot.set_defaults(func=hotpotqa_handler)
     register_miniwob(benchmarks)
+    register_awm(benchmarks)
 
 
 def _fail(message: str, code: int) -> int:

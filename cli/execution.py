@@ -1,11 +1,18 @@
-"""Drive one checkpointed run of a graph for the CLI and print its outcome."""
+"""Drive one checkpointed run of a graph for the CLI and print its outcome.
+
+Durability: the run streams with `durability="sync"`, so each finished step is in the
+checkpoint before the next one starts; after a kill, `--resume` never re-runs a finished
+execute_task (LangGraph's default, "async", may still be writing when the process dies).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sqlite3
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +21,24 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from cli.progress import CallCounter, Progress
 from core.context import Context
+
+log = logging.getLogger(__name__)
+
+# Supersteps: goal, decompose and aggregate, plus per task its attempts (execute, reflect) and
+# the step to the next task. Doubled margins, so a regrouped graph still fits; a real loop
+# (a bug) still stops, with a clear error instead of running forever.
+FIXED_STEPS, STEPS_PER_ATTEMPT, STEPS_PER_TASK = 10, 4, 2
+CLOSE_TIMEOUT_S = 5.0
+
+
+def recursion_limit(max_retries: int, max_tasks: int | None = None) -> int:
+    """The graph's step limit for tasks × attempts (attempts = max_retries + 1)."""
+    if max_tasks is None:
+        from agents.research.decompose import MAX_TASKS
+
+        max_tasks = MAX_TASKS
+    attempts = max_retries + 1
+    return FIXED_STEPS + max_tasks * (attempts * STEPS_PER_ATTEMPT + STEPS_PER_TASK)
 
 
 def _builder(graph_name: str):
@@ -33,6 +58,17 @@ def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any
     return [r.model_dump(mode="json") for i in ids if (r := memory.get_reflection(i))]
 
 
+def close_tools_bounded(timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+    """Close the run's tools (the browser) without letting a stuck close delay the exit."""
+    from agents.resources import close_tools
+
+    closer = threading.Thread(target=close_tools, name="close-tools", daemon=True)
+    closer.start()
+    closer.join(timeout_s)
+    if closer.is_alive():
+        log.warning("the browser did not close within %.0f s; leaving it to the OS", timeout_s)
+
+
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
     from core.models import get_embeddings
     from memory.langgraph_store import ProjectStore
@@ -48,17 +84,48 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
     finally:
         store.close()
         conn.close()
-        from agents.resources import close_tools
+        close_tools_bounded()
 
-        close_tools()
+
+def _live_line(out: Any) -> Any:
+    """The live status line when `out` is a terminal, else None (one line per node only)."""
+    if not (hasattr(out, "isatty") and out.isatty()):
+        return None
+    from cli.live import LiveLine
+
+    return LiveLine(out).start()
+
+
+def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progress: Progress):
+    """Stream the run, printing progress; with a live line, chat models stream their tokens."""
+    live = _live_line(progress.out)
+    modes = ["updates", "messages"] if live else ["updates"]
+    if live:
+        config = {**config, "callbacks": [*config["callbacks"], live]}
+    try:
+        # subgraphs=True: the task subgraphs' nodes (execute, reflect) report too
+        for namespace, mode, chunk in graph.stream(
+            payload, config, context=ctx, stream_mode=modes, durability="sync", subgraphs=True
+        ):
+            if mode != "updates":
+                continue  # tokens reach the live line through its callback
+            for node, update in chunk.items():
+                if live:
+                    with live.paused():
+                        progress.update(node, update, namespace)
+                else:
+                    progress.update(node, update, namespace)
+    finally:
+        if live:
+            live.stop()
 
 
 def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) -> int:
     counter = CallCounter()
-    config = {
+    config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
         "callbacks": [counter],
-        "recursion_limit": 200,
+        "recursion_limit": recursion_limit(ctx.max_retries),
         "max_concurrency": ctx.max_concurrency,  # tasks (and their nodes) running at once
     }
     snapshot = graph.get_state(config)
@@ -68,11 +135,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     payload = None if args.resume else {"query": args.task}
     started = time.monotonic()
-    for namespace, chunk in graph.stream(
-        payload, config, context=ctx, stream_mode="updates", subgraphs=True
-    ):
-        for node, update in chunk.items():
-            progress.update(node, update, namespace)
+    _drive(graph, payload, config, ctx, progress)
     state = graph.get_state(config).values
     elapsed = round(time.monotonic() - started, 2)
     if args.json:
@@ -90,4 +153,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     else:
         print(state.get("final_output", ""))
         print(f"({counter.llm_calls} model calls, {elapsed}s)", file=sys.stderr)
-    return 0 if state.get("final_output") else 1
+    if not state.get("final_output"):
+        print("error: the run ended without a final answer", file=sys.stderr)
+        return 1
+    return 0

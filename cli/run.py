@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import uuid
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from cli import validate
+from cli.errors import UsageError
 from core.context import DEFAULT_MODEL, Context
 
 ROLES = ("planner", "executor", "reflector", "aggregator")
@@ -24,21 +25,14 @@ def register(subparsers: Any) -> None:
         "an interrupted run continues with --resume THREAD_ID.",
     )
     p.add_argument("task", nargs="?", help="what to do (omit with --resume)")
+    _add_model_options(p)
     p.add_argument(
-        "--model",
+        "--max-retries",
+        type=int,
         default=None,
-        help=f"model for every role (default: {DEFAULT_MODEL}, "
-        "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL'",
+        help=f"retries per task, 0..{validate.MAX_RETRIES} (default 2)",
     )
-    for role in ROLES:
-        p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
-    p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
-    p.add_argument("--max-retries", type=int, default=None, help="retries per task (default 2)")
-    p.add_argument(
-        "--max-tool-steps", type=int, default=None, help="tool calls per attempt (default 6)"
-    )
-    p.add_argument("--corpus", default=None, help="folder of documents to search offline")
-    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    _add_tool_options(p)
     p.add_argument(
         "--induction",
         choices=("rule", "llm", "off"),
@@ -53,13 +47,48 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument(
-        "--resume", metavar="THREAD_ID", default=None, help="continue an interrupted run"
+        "--resume",
+        metavar="THREAD_ID",
+        default=None,
+        help="continue an interrupted run (the id `run` printed; omit the task)",
     )
     p.set_defaults(func=handle)
 
 
-class UsageError(ValueError):
-    """Bad input from the command line; printed as one line."""
+def _add_tool_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-tool-steps",
+        type=int,
+        default=None,
+        help=f"tool calls per attempt, 1..{validate.MAX_TOOL_STEPS} (default 6)",
+    )
+    p.add_argument(
+        "--corpus",
+        default=None,
+        help="folder of documents (.txt .md .html .json .jsonl) to search offline",
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an origin the browser may open besides the defaults, e.g. http://127.0.0.1:8000 "
+        "(repeatable; '*' allows any)",
+    )
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--model",
+        default=None,
+        help=f"model for every role (default: {DEFAULT_MODEL}, "
+        "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL' "
+        "(spec options: see core/models.py)",
+    )
+    for role in ROLES:
+        p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
+    p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
 
 
 def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
@@ -72,12 +101,14 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         "embedding_model": args.embedding_model,
         "max_retries": args.max_retries,
         "max_tool_steps": args.max_tool_steps,
-        "corpus_dir": str(Path(args.corpus).resolve()) if args.corpus else None,
+        "corpus_dir": args.corpus,
         "induction": args.induction,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if args.no_browser:
         values["use_browser"] = False
+    if args.allow_origin:
+        values["allowed_origins"] = [validate.origin(o) for o in args.allow_origin]
     values["home"] = args.home
     return Context(**values)
 
@@ -85,17 +116,19 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
 def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     if not resuming and not (task or "").strip():
         raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
-    if ctx.max_retries < 0 or ctx.max_tool_steps < 1:
-        raise UsageError("--max-retries must be >= 0 and --max-tool-steps >= 1")
-    if ctx.corpus_dir and not Path(ctx.corpus_dir).is_dir():
-        raise UsageError(f"corpus folder not found: {ctx.corpus_dir}")
+    validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
+    validate.bounded("--max-tool-steps", ctx.max_tool_steps, 1, validate.MAX_TOOL_STEPS)
+    specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
+    for spec in specs:  # cheapest first: a stopped server fails before any heavy import
+        validate.model_server(spec)
+    if ctx.corpus_dir:
+        ctx.corpus_dir = validate.corpus(ctx.corpus_dir)
     from core.models import get_chat_model
 
-    for spec in {getattr(ctx, f"{role}_model") for role in ROLES}:
-        try:
-            get_chat_model(spec)
-        except Exception as exc:  # every model-building failure becomes one clear line
-            raise UsageError(str(exc)) from exc
+    # A bad spec (ModelSpecError, exit 2) or a missing embedded model (exit 3) fails here,
+    # before a thread is created; cli.errors prints it as one line.
+    for spec in specs:
+        get_chat_model(spec)
 
 
 def _run_file(home: str, thread_id: str) -> Path:
@@ -105,20 +138,25 @@ def _run_file(home: str, thread_id: str) -> Path:
 def _load_saved(args: argparse.Namespace) -> dict[str, Any]:
     if not args.resume:
         return {}
-    path = _run_file(args.home, args.resume)
+    path = _run_file(args.home, validate.thread_id(args.resume))
     if not path.exists():
         raise UsageError(f"no run {args.resume!r} in {args.home} (see {path.parent})")
-    return json.loads(path.read_text())
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"cannot read run {args.resume!r} from {path}: {exc}") from exc
+    if not isinstance(saved, dict):
+        raise UsageError(f"{path} is not a saved run (expected a JSON object)")
+    return saved
 
 
 def handle(args: argparse.Namespace) -> int:
-    try:
-        saved = _load_saved(args)
-        ctx = _context_from_args(args, saved.get("context", {}))
-        _validate(ctx, args.task, bool(args.resume))
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    """Validate, record the run's settings under HOME/runs/, then stream it (cli.execution)."""
+    if args.resume and args.task:
+        raise UsageError("give a task or --resume THREAD_ID, not both")
+    saved = _load_saved(args)
+    ctx = _context_from_args(args, saved.get("context", {}))
+    _validate(ctx, args.task, bool(args.resume))
     graph_name = args.graph or saved.get("graph", "reflective")
     thread_id = args.resume or uuid.uuid4().hex[:12]
     if not args.resume:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from typing import Any
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.utils.json import parse_partial_json
 from pydantic import BaseModel, ValidationError
 
+log = logging.getLogger(__name__)
 MAX_ITEMS = 6
 
 
@@ -81,13 +84,35 @@ def _schema_of(schema: Any) -> dict[str, Any]:
     raise TypeError(f"structured output needs a pydantic model or JSON schema, got {schema!r}")
 
 
+def parse_json_prefix(text: str) -> Any:
+    """JSON text, or a JSON prefix cut at the token budget closed into a value; None otherwise.
+
+    Grammar-constrained output is always a valid prefix, so a cut string or list is closed and
+    an unfinished scalar (`"confidence": 0.`) dropped; the schema's validation then decides
+    whether what is left is enough.
+    """
+    try:
+        return json.loads(text, strict=False)  # small models put raw newlines in strings
+    except json.JSONDecodeError:
+        pass
+    text = text.strip()
+    if not text.startswith(("{", "[")):
+        return None
+    try:
+        data = parse_partial_json(text)
+    except json.JSONDecodeError:  # nothing of it closes into JSON
+        return None
+    if data is not None:
+        log.info("structured output was cut at its token budget; closed and validated")
+    return data
+
+
 def _parser(schema: Any):
     def parse(message: Any) -> Any:
         text = message.text if hasattr(message, "text") else str(message)
-        try:
-            data = json.loads(text, strict=False)  # small models put raw newlines in strings
-        except json.JSONDecodeError as exc:
-            raise OutputParserException(f"model output is not JSON: {text[:200]!r}") from exc
+        data = parse_json_prefix(text)
+        if data is None:
+            raise OutputParserException(f"model output is not JSON: {text[:200]!r}")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             try:
                 return schema.model_validate(data)

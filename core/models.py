@@ -15,11 +15,10 @@ from functools import lru_cache
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from core.model_errors import ModelSpecError, ModelUnavailable
+
+__all__ = ["LOCAL", "ModelSpecError", "ModelUnavailable", "get_chat_model", "get_embeddings"]
 LOCAL = "local"
-
-
-class ModelSpecError(ValueError):
-    """A model string that cannot be turned into a model; the message says how to fix it."""
 
 
 def _split_base_url(spec: str) -> tuple[str, str | None]:

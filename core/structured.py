@@ -9,19 +9,27 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ValidationError
 
+from core.output_budget import with_max_tokens
+
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
 
 
 def ask_structured(
-    model: BaseChatModel, schema: type[T], prompt: str, *, attempts: int = 2
+    model: BaseChatModel,
+    schema: type[T],
+    prompt: str,
+    *,
+    attempts: int = 2,
+    max_tokens: int | None = None,
 ) -> T | None:
     """Ask for `schema`; retry on malformed output; None when every attempt failed.
 
     Callers always have a fallback, so a small model's odd output never crashes a run and
-    never loops: at most `attempts` calls are made.
+    never loops: at most `attempts` calls are made. `max_tokens` caps each call's output
+    (see core.output_budget.ROLE_BUDGETS), e.g. `max_tokens=ROLE_BUDGETS["reflect"]`.
     """
-    runnable = model.with_structured_output(schema)
+    runnable = with_max_tokens(model, max_tokens).with_structured_output(schema)
     for attempt in range(1, attempts + 1):
         try:
             out = runnable.invoke(prompt)

@@ -25,6 +25,11 @@ class WebAgentContext(MemorySettings):
     use_workflows: bool = field(
         default=True, metadata={"description": "Put relevant workflows (AWM) into the prompt."}
     )
+    workflow_actions: bool = field(
+        default=False,
+        metadata={"description": "Offer the prompt's workflows as callable actions "
+                  "(name(arg=...), arguments chosen from the task and the page)."},
+    )  # fmt: skip
     online_induction: str = field(
         default="rule",
         metadata={"description": "After a successful run: 'rule', 'llm' or 'off' (only record)."},

@@ -8,155 +8,54 @@ Run them: `python -m evals.miniwob_oracle --tasks click-button,enter-text --epis
 from __future__ import annotations
 
 import argparse
-import ast
 import asyncio
-import re
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from browser.trajectory import TrajectoryStep
+from evals import miniwob_planners as p
+from evals import miniwob_reading as r
 from evals.miniwob import Policy, run_miniwob
+from evals.miniwob_planners import OracleCannotSolve, Planner, TreeNode, parse_tree
 
-_LINE = re.compile(r"^(\t*)\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
-
-
-@dataclass(frozen=True)
-class TreeNode:
-    id: str
-    role: str
-    name: str
-    depth: int
-
-
-class OracleCannotSolve(RuntimeError):
-    """The utterance or page did not look like the task the oracle knows."""
-
-
-def parse_tree(observation: str) -> list[TreeNode]:
-    """The `[id] role 'name'` lines of an observation, in page order."""
-    nodes = []
-    for line in observation.splitlines():
-        found = _LINE.match(line)
-        if found:
-            tabs, node_id, role, name = found.groups()
-            nodes.append(TreeNode(node_id, role, ast.literal_eval(name), len(tabs)))
-    return nodes
-
-
-def _find(nodes: list[TreeNode], role: str, name: str | None = None) -> list[TreeNode]:
-    return [n for n in nodes if n.role == role and (name is None or n.name == name)]
-
-
-def _one(nodes: list[TreeNode], role: str, name: str | None = None, nth: int = 0) -> str:
-    found = _find(nodes, role, name)
-    if len(found) <= nth:
-        raise OracleCannotSolve(f"no {role} {name or ''!r} (#{nth + 1}) on the page")
-    return found[nth].id
-
-
-def _match(pattern: str, utterance: str) -> re.Match[str]:
-    found = re.search(pattern, utterance)
-    if not found:
-        raise OracleCannotSolve(f"utterance {utterance!r} does not match {pattern!r}")
-    return found
-
-
-def _click_button(u: str, nodes: list[TreeNode]) -> list[str]:
-    label = _match(r'Click on the "(.+)" button', u).group(1)
-    return [f"click [{_one(nodes, 'button', label)}]"]
-
-
-def _click_link(u: str, nodes: list[TreeNode]) -> list[str]:
-    # MiniWoB's links are <span class="alink">: the tree shows them as their text.
-    word = _match(r'Click on the link "(.+)"', u).group(1)
-    found = [n for n in nodes if n.role in ("link", "StaticText") and n.name == word]
-    if not found:
-        raise OracleCannotSolve(f"no link {word!r} on the page")
-    return [f"click [{found[0].id}]"]
-
-
-def _enter_text(u: str, nodes: list[TreeNode]) -> list[str]:
-    text = _match(r'Enter "(.*)" into the text field', u).group(1)
-    return [f"type [{_one(nodes, 'textbox')}] [{text}] [0]", f"click [{_one(nodes, 'button')}]"]
-
-
-_ORDINALS = {"1st": 0, "2nd": 1, "3rd": 2}
-
-
-def _focus_text(u: str, nodes: list[TreeNode]) -> list[str]:
-    nth = re.search(r"the (1st|2nd|3rd) input", u)
-    return [f"click [{_one(nodes, 'textbox', nth=_ORDINALS[nth.group(1)] if nth else 0)}]"]
-
-
-def _click_checkboxes(u: str, nodes: list[TreeNode]) -> list[str]:
-    wanted = _match(r"^Select (.*) and click Submit", u).group(1)
-    names = [] if wanted == "nothing" else wanted.split(", ")
-    clicks = [f"click [{_one(nodes, 'checkbox', name)}]" for name in names]
-    return [*clicks, f"click [{_one(nodes, 'button', 'Submit')}]"]
-
-
-def _click_option(u: str, nodes: list[TreeNode]) -> list[str]:
-    name = _match(r"^Select (.*) and click Submit", u).group(1)
-    return [f"click [{_one(nodes, 'radio', name)}]", f"click [{_one(nodes, 'button', 'Submit')}]"]
-
-
-def _click_dialog(u: str, nodes: list[TreeNode]) -> list[str]:
-    _match(r'clicking the "x"', u)
-    return [f"click [{_one(nodes, 'button', 'Close')}]"]
-
-
-def _login_user(u: str, nodes: list[TreeNode]) -> list[str]:
-    found = _match(r'username "(.*)" and the password "(.*)"', u)
-    user, password = found.groups()
-    # The fields have no accessible names; the labels before them say Username, Password.
-    return [
-        f"type [{_one(nodes, 'textbox', nth=0)}] [{user}] [0]",
-        f"type [{_one(nodes, 'textbox', nth=1)}] [{password}] [0]",
-        f"click [{_one(nodes, 'button', 'Login')}]",
-    ]
-
-
-def _enter_password(u: str, nodes: list[TreeNode]) -> list[str]:
-    password = _match(r'Enter the password "(.*)" into both', u).group(1)
-    return [
-        f"type [{_one(nodes, 'textbox', nth=0)}] [{password}] [0]",
-        f"type [{_one(nodes, 'textbox', nth=1)}] [{password}] [0]",
-        f"click [{_one(nodes, 'button', 'Submit')}]",
-    ]
-
-
-def _click_tab(u: str, nodes: list[TreeNode]) -> list[str]:
-    tab = _match(r"Click on (Tab #\d)", u).group(1)
-    return [f"click [{_one(nodes, 'link', tab)}]"]
-
-
-def _choose_list(u: str, nodes: list[TreeNode]) -> list[str]:
-    item = _match(r"^Select (.*) from the list", u).group(1)
-    return [f"type [{_one(nodes, 'combobox')}] [{item}] [0]", f"click [{_one(nodes, 'button')}]"]
-
-
-def _click_button_sequence(u: str, nodes: list[TreeNode]) -> list[str]:
-    first, second = _match(r"Click button (\w+), then click button (\w+)", u).groups()
-    return [f"click [{_one(nodes, 'button', first)}]", f"click [{_one(nodes, 'button', second)}]"]
-
-
-Planner = Callable[[str, list[TreeNode]], list[str]]
+__all__ = [
+    "MULTI_STEP",
+    "PLANNERS",
+    "OracleCannotSolve",
+    "OraclePolicy",
+    "TreeNode",
+    "oracle_for",
+    "parse_tree",
+]
 PLANNERS: dict[str, Planner] = {
-    "click-button": _click_button,
-    "click-link": _click_link,
-    "enter-text": _enter_text,
-    "focus-text": _focus_text,
-    "focus-text-2": _focus_text,
-    "click-checkboxes": _click_checkboxes,
-    "click-option": _click_option,
-    "click-dialog": _click_dialog,
-    "login-user": _login_user,
-    "enter-password": _enter_password,
-    "click-tab": _click_tab,
-    "choose-list": _choose_list,
-    "click-button-sequence": _click_button_sequence,
+    "click-button": p.click_button,
+    "click-link": p.click_link,
+    "enter-text": p.enter_text,
+    "focus-text": p.focus_text,
+    "focus-text-2": p.focus_text,
+    "click-checkboxes": p.click_checkboxes,
+    "click-option": p.click_option,
+    "click-dialog": p.click_dialog,
+    "login-user": p.login_user,
+    "enter-password": p.enter_password,
+    "click-tab": p.click_tab,
+    "choose-list": p.choose_list,
+    "click-button-sequence": p.click_button_sequence,
+    "click-checkboxes-large": p.click_checkboxes,
+    "enter-text-dynamic": p.enter_text,
+    "enter-text-2": r.enter_text_2,
+    "click-collapsible": r.click_collapsible,
+    "simple-arithmetic": r.simple_arithmetic,
+    "find-word": r.find_word,
+    "read-table": r.read_table,
+    "multi-orderings": r.multi_orderings,
 }
+# Families whose solutions take two or more actions (the AWM experiment's default set).
+MULTI_STEP = (
+    "enter-text", "enter-text-2", "enter-text-dynamic", "login-user", "enter-password",
+    "click-checkboxes", "click-checkboxes-large", "click-option", "choose-list",
+    "click-button-sequence", "click-collapsible", "simple-arithmetic", "find-word", "read-table",
+    "multi-orderings",
+)  # fmt: skip
 
 
 class OraclePolicy:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import RetryPolicy
 
-from agents.web.nodes import MAX_STEPS_CAP, act, decide, finish, observe
+from agents.web.nodes import DECIDE_RETRY, MAX_STEPS_CAP, act, decide, finish, observe
 from core.state import WebAgentInput, WebAgentState
 from core.web_context import WebAgentContext
 from graphs.routing import route_after_act
@@ -13,15 +12,13 @@ from graphs.routing import route_after_act
 WebBuilder = StateGraph[WebAgentState, WebAgentContext, WebAgentInput, WebAgentState]
 # Each action is three supersteps (observe, decide, act) plus setup and finish.
 RECURSION_LIMIT = 3 * MAX_STEPS_CAP + 10
-# Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
-TRANSIENT = RetryPolicy(max_attempts=3)
 
 
 def build_web_agent_graph() -> WebBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store."""
     builder = StateGraph(WebAgentState, context_schema=WebAgentContext, input_schema=WebAgentInput)
     builder.add_node("observe", observe)
-    builder.add_node("decide", decide, retry_policy=TRANSIENT)
+    builder.add_node("decide", decide, retry_policy=DECIDE_RETRY)
     builder.add_node("act", act)
     builder.add_node("finish", finish)
 

@@ -3,13 +3,15 @@
 When the summed importance of reflections saved since the last consolidation passes a threshold,
 the chat model names up to 3 salient high-level questions about them; for each question the
 most relevant memories are retrieved and the model states up to 5 insights, each stored as a
-Reflection with kind="insight" that ordinary retrieval returns. A compare-and-set on the store's
-metadata makes exactly one process consolidate a given batch.
+Reflection with kind="insight" that ordinary retrieval returns. The batch is marked done in the
+transaction that stores its insights (a compare-and-set on the store's metadata), so each batch
+is consolidated exactly once, even across errors, crashes and processes.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -31,13 +33,17 @@ class ReflectionManager(Protocol):
         self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None
     ) -> list[Reflection]: ...
 
-    def save_many(self, reflections: Iterable[Reflection]) -> list[str]: ...
+    def save_many(
+        self, reflections: Iterable[Reflection], *, claim: tuple[str, str | None, str] | None = None
+    ) -> list[str]: ...
 
 
 log = logging.getLogger(__name__)
 MAX_QUESTIONS = 3
 MAX_INSIGHTS = 5
 RECENT_LIMIT = 50
+# longer than any consolidation takes (a few model calls); a crashed holder blocks no longer
+LEASE_S = 600.0
 
 QUESTIONS_PROMPT = """<memories>
 {memories}
@@ -117,13 +123,36 @@ def consolidation_due(manager: ReflectionManager, threshold: float) -> tuple[boo
 def consolidate(
     manager: ReflectionManager, model: BaseChatModel, threshold: float, *, force: bool = False
 ) -> list[Reflection]:
-    """Run one consolidation if due (or forced); returns the insights stored."""
+    """Run one consolidation if due (or forced); returns the insights stored.
+
+    Exactly once per batch: the batch is marked done in the same transaction that stores its
+    insights, so a model error or a crash leaves it pending (retried later) and two processes
+    can never both store insights for it. A lease keeps a second process from asking the
+    model about a batch that one is already working on.
+    """
     due, last, top = consolidation_due(manager, threshold)
     if not (due or force) or top <= int(last or 0):
         return []
-    meta_key = f"consolidated_seq:{manager.prefix}"
-    if not manager.backend.records.claim(meta_key, last, str(top)):
-        return []  # another process took this batch
+    lease = _Lease(manager.backend.records, f"consolidating:{manager.prefix}")
+    if not lease.take():
+        return []  # another process is consolidating right now
+    try:
+        insights = _ask_for_insights(manager, model)
+        if not insights:
+            return []  # nothing to store: the batch stays pending and is tried again later
+        claim = (f"consolidated_seq:{manager.prefix}", last, str(top))
+        stored = manager.save_many(insights, claim=claim)
+    finally:
+        lease.release()
+    if not stored:
+        log.info("consolidation: another process consolidated this batch first")
+        return []
+    log.info("consolidation: %d insights stored", len(insights))
+    return insights
+
+
+def _ask_for_insights(manager: ReflectionManager, model: BaseChatModel) -> list[Reflection]:
+    """Questions about the recent reflections, then insights per question (nothing stored)."""
     recent = [r for r in manager.list_reflections() if r.kind != "insight"][-RECENT_LIMIT:]
     asked = _ask(
         model,
@@ -132,9 +161,9 @@ def consolidate(
     )
     questions = [q.strip() for q in getattr(asked, "questions", []) if q.strip()][:MAX_QUESTIONS]
     if not questions:
-        log.warning("consolidation: the model named no questions; nothing stored")
+        log.warning("consolidation: the model named no questions; the batch stays pending")
         return []
-    stored: list[Reflection] = []
+    insights: list[Reflection] = []
     for question in questions:
         # a question that matches nothing lexically is still about the recent batch
         evidence = (
@@ -146,10 +175,31 @@ def consolidate(
             INSIGHTS_PROMPT.format(question=question, memories=_numbered(evidence), n=MAX_INSIGHTS),
         )
         texts = [t.strip() for t in getattr(found, "insights", []) if t.strip()][:MAX_INSIGHTS]
-        stored += [_insight(question, text, evidence) for text in texts]
-    manager.save_many(stored)
-    log.info("consolidation: %d questions, %d insights stored", len(questions), len(stored))
-    return stored
+        insights += [_insight(question, text, evidence) for text in texts]
+    return insights
+
+
+class _Lease:
+    """A time-limited claim in the store's metadata; a crashed holder's lease simply expires."""
+
+    def __init__(self, records: Any, key: str, seconds: float = LEASE_S) -> None:
+        self.records, self.key, self.seconds = records, key, seconds
+        self.value: str | None = None
+
+    def take(self) -> bool:
+        held = self.records.meta(self.key)
+        if held and float(held) > time.time():
+            return False
+        mine = f"{time.time() + self.seconds:.6f}"
+        if not self.records.claim(self.key, held, mine):
+            return False
+        self.value = mine
+        return True
+
+    def release(self) -> None:
+        if self.value is not None:
+            self.records.claim(self.key, self.value, "")
+            self.value = None
 
 
 def _insight(question: str, text: str, evidence: list[Reflection]) -> Reflection:

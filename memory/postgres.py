@@ -21,6 +21,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from memory.record_types import Claim
 from memory.reflections import ReflectionManager, ScoredReflection, namespace_path
 from memory.schema import Reflection
 
@@ -79,11 +80,30 @@ class SharedReflectionManager(ReflectionManager):
         self._pulled_at = time.monotonic()
         return len(fresh) + len(gone)
 
-    def save_many(self, reflections: Iterable[Reflection]) -> list[str]:
+    def save_many(
+        self, reflections: Iterable[Reflection], *, claim: Claim | None = None
+    ) -> list[str]:
         batch = list(reflections)
+        if claim is not None:
+            return self._save_claimed(batch, claim)
         for r in batch:  # shared first: acknowledged means every worker can see it
             self.shared.put(self.path, r.id, r.model_dump(mode="json"), index=False)
         return super().save_many(batch)
+
+    def _save_claimed(self, batch: list[Reflection], claim: Claim) -> list[str]:
+        """Claimed work (consolidation) is stored locally with its claim in one transaction,
+        then shared; if sharing fails, the local save and the claim are undone and it raises."""
+        ids = super().save_many(batch, claim=claim)
+        try:
+            for r in batch if ids else []:
+                self.shared.put(self.path, r.id, r.model_dump(mode="json"), index=False)
+        except BaseException:
+            key, expected, new = claim
+            for r in batch:
+                self.backend.records.delete(self.prefix, r.id)
+            self.backend.records.claim(key, new, expected or "")
+            raise
+        return ids
 
     def search(self, query: str, k: int = 3, **kwargs: Any) -> list[ScoredReflection]:
         if time.monotonic() - self._pulled_at >= self.pull_interval_s:

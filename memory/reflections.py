@@ -8,6 +8,7 @@ Retrieval ranks by the generative-agent score (memory/scoring.py) and refreshes 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import warnings
@@ -25,9 +26,11 @@ from core.embeddings import HashingEmbeddings
 from core.models import get_embeddings
 from memory.backend import Hit, MemoryBackend
 from memory.record_store import Item, NewItem
+from memory.record_types import Claim
 from memory.schema import Reflection
 from memory.scoring import ScoreParts, ScoreWeights, score
 
+log = logging.getLogger(__name__)
 ROOT = "reflections"
 MEMORY_DIR = "memory"
 
@@ -125,13 +128,27 @@ class ReflectionManager:
                 reflection = reflection.model_copy(update={"importance": rated})
         self.save_many([reflection])
         if self.chat_model is not None and reflection.kind != "insight":
-            self.maybe_consolidate()
+            try:
+                self.maybe_consolidate()
+            except Exception as exc:  # a side job: the save itself succeeded and stays
+                log.warning(
+                    "memory consolidation failed (%s: %s); its batch stays pending and is "
+                    "retried after a later save",
+                    type(exc).__name__,
+                    exc,
+                )
         return reflection.id
 
-    def save_many(self, reflections: Iterable[Reflection]) -> list[str]:
-        """Store several reflections in ONE transaction (import, consolidation)."""
+    def save_many(
+        self, reflections: Iterable[Reflection], *, claim: Claim | None = None
+    ) -> list[str]:
+        """Store several reflections in ONE transaction (import, consolidation).
+
+        With `claim`, the store's metadata compare-and-set is part of that transaction: the
+        reflections are stored only if the claim holds, else nothing is and [] is returned.
+        """
         batch = list(reflections)
-        self.backend.put_many(
+        stored = self.backend.put_many(
             [
                 NewItem(
                     self.prefix,
@@ -141,9 +158,10 @@ class ReflectionManager:
                     importance=r.importance,
                 )
                 for r in batch
-            ]
+            ],
+            claim,
         )
-        return [r.id for r in batch]
+        return [] if stored is None else [r.id for r in batch]
 
     def get_reflection(self, reflection_id: str) -> Reflection | None:
         item = self.backend.records.get(self.prefix, reflection_id)

@@ -43,6 +43,10 @@ WEB_DECIDE = """<task>
 {trajectories}
 </past_trajectories>
 
+<workflow_actions>
+{workflow_actions}
+</workflow_actions>
+
 <previous_actions>
 {history}
 </previous_actions>
@@ -53,7 +57,11 @@ WEB_DECIDE = """<task>
 
 Choose the next action. Fill `action_type`, then `element_id` (the [id] of the element, or ""
 when the action has none) and `text` (what to type, the key, the direction, the url or the
-answer; "" when none)."""
+answer; "" when none). A workflow action runs all its steps at once: give its name as
+`action_type` and its arguments in `args`, taken from the task."""
+
+# One line per callable workflow in <workflow_actions>.
+WORKFLOW_ACTION_LINE = "- {signature}: {description} ({steps} steps)"
 
 FEEDBACK = """
 <feedback>

@@ -2,9 +2,12 @@
 
 Shared by the web agent graph's `decide` node and the MiniWoB policy. The model fills
 `{action_type, element_id, text}`; the element id is an enum of the ids on the current page,
-so a small model cannot invent one. The composed text is checked with `parse_action`; output
-that does not parse is still sent to the environment, which records it as invalid with the
-reason (shown to the model next turn) and ends the episode after 3 in a row. A model that gives
+so a small model cannot invent one. Given callable workflows (`actions=`), it may instead answer
+`{action_type: <workflow>, args: {...}}` with arguments from enums (agents.web.workflow_choice);
+the decision's action is then the call text, e.g. "login_user(username='ada')".
+A composed primitive is checked with `parse_action`; output that does not parse is still sent
+to the environment, which records it as invalid with the reason (shown to the model next turn)
+and ends the episode after 3 in a row. A model that gives
 no usable answer at all gets `noop`, which the repeated-action limit ends after 3.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +26,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from pydantic import ValidationError
 
+from agents.web.workflow_actions import WorkflowAction
+from agents.web.workflow_choice import Options, call_options, compose_call, describe, with_calls
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
 from memory.budget import approximate_tokens
@@ -127,13 +133,16 @@ def build_messages(
     history: list[TrajectoryStep],
     memory: dict[str, str],
     feedback: str | None = None,
+    calls: str = "",
 ) -> list[SystemMessage | HumanMessage]:
-    """System prompt + the turn: task, memory sections, previous actions, feedback, page."""
+    """System prompt + the turn: task, memory sections, workflow actions (`calls`), previous
+    actions, feedback, page."""
     body = WEB_DECIDE.format(
         task=task,
         reflections=memory.get("reflections") or NO_MEMORY,
         workflows=memory.get("workflows") or NO_MEMORY,
         trajectories=memory.get("trajectories") or NO_MEMORY,
+        workflow_actions=calls or NO_MEMORY,
         history=format_history(history),
         feedback=FEEDBACK.format(reason=feedback) if feedback else "",
         observation=observation,
@@ -150,10 +159,17 @@ async def decide_action(
     *,
     feedback: str | None = None,
     attempts: int = 2,
+    actions: Sequence[WorkflowAction] = (),
 ) -> WebDecision:
-    """Ask `model` for the next action (bounded attempts); never raises on bad output."""
-    messages = build_messages(task, observation, history, memory, feedback)
-    runnable = model.with_structured_output(action_schema(page_ids(observation)))
+    """Ask `model` for the next action (bounded attempts); never raises on bad output.
+
+    `actions`: callable workflows the model may choose instead of a primitive action.
+    """
+    options = call_options(actions, task, observation) if actions else {}
+    calls = describe(actions, options)
+    messages = build_messages(task, observation, history, memory, feedback, calls)
+    schema = with_calls(action_schema(page_ids(observation)), options)
+    runnable = model.with_structured_output(schema)
     tally = _TokenTally()
     problems: list[str] = []
     for _ in range(attempts):
@@ -163,14 +179,22 @@ async def decide_action(
             problems.append(str(err).splitlines()[0][:160])
             continue
         if isinstance(answer, dict):
-            action = compose_action(answer)
-            valid, reason = validate(action)
+            action, valid, reason = _compose(answer, options)
             tokens = tally.total or _estimate(model, messages, str(answer))
             return WebDecision(action, str(answer), valid, reason, tokens)
         problems.append(f"not a JSON object: {answer!r:.120}")
     log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
     tokens = tally.total or _estimate(model, messages, "")
     return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
+
+
+def _compose(answer: dict[str, Any], options: Options) -> tuple[str, bool, str | None]:
+    """(action text, valid, reason): a workflow call or a primitive action."""
+    call = compose_call(answer, options)
+    if call is not None:
+        return call[0], call[1] is None, call[1]
+    action = compose_action(answer)
+    return (action, *validate(action))
 
 
 def _estimate(model: BaseChatModel, messages: list[Any], output: str) -> int:

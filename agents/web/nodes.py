@@ -1,7 +1,9 @@
 """The web agent's nodes: observe the page, decide one action, act, and finish the episode.
 
-The browser lives in `agents.web.session` under the run id kept in state; every node closes
-it when it fails, and `finish` closes it at the end, so no chromium outlives its run.
+The browser lives in `agents.web.session` under the run id kept in state; `finish` closes it
+at the end and a node that fails for good closes it, so no chromium outlives its run. `decide`
+is retried by DECIDE_RETRY (model calls fail transiently), so it closes the browser only when
+LangGraph will not run it again: the error is not retried, or this was the last attempt.
 """
 
 from __future__ import annotations
@@ -9,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
 
 from agents import resources
 from agents.web import session as web_session
 from agents.web.decide import decide_action
 from agents.web.memory import format_past_trajectories, record_episode, similar_trajectories
+from agents.web.workflow_actions import WorkflowAction, actions_from_text, perform
 from browser.config import EnvConfig
 from browser.limits import Limits
 from browser.origins import LOOPBACK
@@ -26,6 +31,8 @@ from core.web_context import WebAgentContext
 
 log = logging.getLogger(__name__)
 MAX_STEPS_CAP = 60  # the graph's recursion limit is sized for this many actions
+# Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
+DECIDE_RETRY = RetryPolicy(max_attempts=3)
 
 
 def env_config(ctx: WebAgentContext) -> EnvConfig:
@@ -100,6 +107,29 @@ def _history(state: WebAgentState) -> list[TrajectoryStep]:
     return [TrajectoryStep(**step) for step in state.get("steps") or []]
 
 
+def _workflow_actions(ctx: WebAgentContext, state: WebAgentState) -> list[WorkflowAction]:
+    """The prompt's workflows that can run as actions (none unless ctx.workflow_actions)."""
+    if not ctx.workflow_actions:
+        return []
+    return actions_from_text((state.get("memory") or {}).get("workflows", ""))
+
+
+def _retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> bool:
+    """Will LangGraph run `decide` again after `err` (DECIDE_RETRY, attempts left)?"""
+    if not isinstance(err, Exception):
+        return False  # cancelled or interrupted: never retried
+    info = runtime.execution_info
+    attempt = info.node_attempt if info is not None else 1
+    retry_on = DECIDE_RETRY.retry_on
+    if isinstance(retry_on, type):
+        matches = isinstance(err, retry_on)
+    elif isinstance(retry_on, Sequence):
+        matches = isinstance(err, tuple(retry_on))
+    else:
+        matches = bool(retry_on(err))
+    return matches and attempt < DECIDE_RETRY.max_attempts
+
+
 async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
     """Ask the executor model for one action, constrained to the page's ids and validated."""
     history = _history(state)
@@ -109,10 +139,11 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
         model = resources.chat_model(runtime.context.executor_model)
         decision = await decide_action(
             model, state["task"], state.get("observation", ""), history, state.get("memory") or {},
-            feedback=feedback,
+            feedback=feedback, actions=_workflow_actions(runtime.context, state),
         )  # fmt: skip
-    except BaseException:
-        await web_session.close(state["run_id"])
+    except BaseException as err:
+        if not _retried(err, runtime):
+            await web_session.close(state["run_id"])
         raise
     if not decision.valid:
         log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
@@ -120,22 +151,30 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
 
 
 async def act(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
-    """Carry out the pending action; the env records the step and applies the limits."""
+    """Carry out the pending action (a workflow call expands into its steps); the env records
+    each step and applies the limits."""
     run_id = state["run_id"]
     session = web_session.get(run_id)
     if session is None:
         raise RuntimeError(f"run {run_id!r} has no browser environment (was it closed?)")
+    evaluate = session.evaluate
+
+    async def task_ended() -> bool:
+        return evaluate is not None and (await evaluate())[0]
+
     try:
-        _, info, done = await session.env.step(state.get("pending_action") or "noop")
-        update: dict[str, Any] = {"steps": [session.env.trajectory[-1].to_dict()]}
-        if session.evaluate is not None:
-            ended, reward = await session.evaluate()
+        env, before = session.env, len(session.env.trajectory)
+        actions = _workflow_actions(runtime.context, state)
+        await perform(env, state.get("pending_action") or "noop", actions, should_stop=task_ended)
+        update: dict[str, Any] = {"steps": [s.to_dict() for s in env.trajectory[before:]]}
+        if evaluate is not None:
+            ended, reward = await evaluate()
             if ended:
                 update.update(done_reason="task_done", reward=reward)
                 return update
-        if done:
-            update["done_reason"] = info.done_reason or "done"
-            update["answer"] = info.answer or ""
+        if env.done_reason is not None:
+            update["done_reason"] = env.done_reason
+            update["answer"] = env.answer or ""
         return update
     except BaseException:
         await web_session.close(run_id)

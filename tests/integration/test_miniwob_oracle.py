@@ -23,6 +23,9 @@ ORACLE_TASKS = [
     "login-user",
     "click-tab",
     "choose-list",
+    "simple-arithmetic",
+    "multi-orderings",
+    "read-table",
 ]
 
 

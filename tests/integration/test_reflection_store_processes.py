@@ -10,12 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-import faiss
 import numpy as np
 import pytest
 
 from core.embeddings import HashingEmbeddings
 from memory.reflections import ReflectionManager
+from tests.integration.reflection_writer import writer_text
 
 pytestmark = pytest.mark.integration
 WRITER = Path(__file__).with_name("reflection_writer.py")
@@ -53,13 +53,14 @@ def test_four_writers_of_250_lose_nothing(tmp_path):
     assert len(ids) == 1000 and ids == {f"p{n}-{i}" for n in range(4) for i in range(250)}
     index = m.backend.index
     m.backend.sync()
-    in_index = set(faiss.vector_to_array(index._index.id_map).tolist())
+    in_index = set(index.ids().tolist())
     in_db = {it.seq for it in m.backend.records.items(m.prefix)}
     assert index.ntotal == 1000 and in_index == in_db
     for probe in random.Random(3).sample(sorted(ids), 20):
         tag, i = probe.split("-")
-        # hashed tokens can collide, so the probe must be among the few best, not always first
-        best = m.get_relevant_reflections(f"key{tag}x{i}", k=10)
+        # hashed words can share a bucket (see reflection_writer.py), so probes use the whole
+        # text and the record must be among the few best, not always first
+        best = m.get_relevant_reflections("\n".join(writer_text(tag, int(i))), k=10)
         assert probe in [r.id for r in best]
 
 
@@ -82,11 +83,27 @@ def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, bulk):
         m.close()
     m = ReflectionManager.open(tmp_path, HashingEmbeddings())
     assert m.backend.index.ntotal == m.backend.records.count()
-    last = acknowledged[-1]
-    tag, i = last.split("-")
-    assert last in [r.id for r in m.get_relevant_reflections(f"key{tag}x{i}", k=10)]
-    leftovers = [p for p in (tmp_path / "memory").iterdir() if p.suffix == ".tmp"]
-    assert all(p.name.startswith(".") for p in leftovers)  # a killed index write leaves a temp only
+    assert_index_holds_each_records_own_vector(m)
+    last_of_round = {i.split("-")[0]: i for i in acknowledged}
+    for probe in last_of_round.values():  # findable by its own text, through the manager's API
+        tag, i = probe.split("-")
+        found = m.get_relevant_reflections("\n".join(writer_text(tag, int(i))), k=10)
+        assert probe in [r.id for r in found], f"{probe} is stored but not found"
+    leftovers = [p.name for p in (tmp_path / "memory").iterdir() if p.suffix == ".tmp"]
+    assert leftovers == [], "temp files of killed index writes are removed on open"
+
+
+def assert_index_holds_each_records_own_vector(m: ReflectionManager) -> None:
+    """Every record's vector is in the index under its seq, and nothing else is."""
+    index = m.backend.index
+    items = m.backend.records.items("")
+    assert sorted(index.ids().tolist()) == sorted(it.seq for it in items)
+    wrong = [
+        it.key
+        for it in items
+        if not np.array_equal(index.vector(it.seq), np.frombuffer(it.embedding, np.float32))
+    ]
+    assert not wrong, f"index vectors differ from the stored ones for {wrong[:5]}"
 
 
 def test_real_local_embeddings_find_the_meaningful_match(tmp_path):

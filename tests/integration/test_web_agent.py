@@ -20,27 +20,15 @@ from memory.trajectories import TrajectoryLog
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
-# The decide step's path: a grammar-constrained structured answer.
-PROBE = (
-    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
-    "from agents.web.decide import action_schema; "
-    "print(get_chat_model('local').with_structured_output(action_schema(['4'])).invoke('Click 4.'))"
-)
 PAGE = """<!doctype html><title>Greeting</title>
 <p>Say hello.</p><input aria-label="Name"><button onclick="document.title='Done'">Send</button>"""
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_model():
+    # Only a missing optional part skips; a model that crashes or answers badly fails the test.
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
     pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install miniwob==1.1.0")
-    # A crash inside llama.cpp would end the whole test session; probe it in a child first.
-    probe = subprocess.run(
-        [sys.executable, "-c", PROBE.format(root=str(ROOT))],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    if probe.returncode != 0:
-        pytest.skip(f"the embedded local model does not run here (exit {probe.returncode})")
 
 
 def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> None:

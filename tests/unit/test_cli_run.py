@@ -1,11 +1,14 @@
-"""`main.py run`: bad input is one clear line; --json; a crashed run resumes where it stopped."""
+"""`main.py run`: bad input is one clear line; --json; a crashed run resumes where it stopped;
+the step limit fits tasks × attempts; steps are checkpointed synchronously."""
 
 from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -25,15 +28,73 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     [
         (["run", "   "], "task is empty"),
         (["run", "hello there", "--model", "nonsense"], "unknown model"),
-        (["run", "hello there", "--corpus", "/no/such/dir"], "corpus folder not found"),
+        (["run", "hello there", "--corpus", "/no/such/dir"], "/no/such/dir does not exist"),
         (["run", "--resume", "nope"], "no run 'nope'"),
+        (["run", "--resume", "../../x"], "invalid thread id '../../x'"),
+        (["run", "--resume", "a" * 65], "invalid thread id"),
+        (["run", "--resume", "abc", "a task too"], "not both"),
+        (["run", "hello there", "--max-retries", "1000000"], "--max-retries must be between 0"),
+        (["run", "hello there", "--max-retries", "-1"], "--max-retries must be between 0"),
+        (["run", "hello there", "--max-tool-steps", "0"], "--max-tool-steps must be between 1"),
+        (["run", "hello there", "--max-retries", "x"], "invalid int value: 'x'"),
+        (["run", "hello", "--model", "openai:x@ftp://h/v1"], "must start with http"),
+        (["run", "hello", "--allow-origin", "ftp://h"], "--allow-origin 'ftp://h'"),
+        (["run", "hello", "--allow-origin", "http://h/path"], "give an origin like"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path):
     result = _cli("--home", str(tmp_path), *args)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
+    assert result.stdout == ""
+
+
+def test_resume_never_reads_outside_the_data_directory(tmp_path):
+    home = tmp_path / "home"
+    (tmp_path / "x.json").write_text('{"task": "stolen", "context": {}}')
+    (home / "runs").mkdir(parents=True)
+    result = _cli("--home", str(home), "--json", "run", "--resume", "../x")
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["error"]["type"] == "bad_input"
+    assert "stolen" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({}, "has no documents"),
+        ({"notes.pdf": "binary"}, "has no documents"),  # nothing the corpus can read
+        ({"empty.md": "   \n"}, "no text in them"),
+    ],
+)
+def test_corpus_needs_a_readable_document(files, message, tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text)
+    result = _cli("--home", str(tmp_path / "home"), "run", "hi", "--corpus", str(corpus))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+    assert len(lines) == 1 and message in lines[0] and str(corpus) in lines[0]
+
+
+def test_closed_model_server_is_one_line_exit_3_within_seconds(tmp_path):
+    with socket.socket() as s:  # bind then close: nothing listens on this port afterwards
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    result = _cli(
+        "--home", str(tmp_path), "run", "Who?", "--json",
+        "--model", f"openai:x@http://127.0.0.1:{port}/v1",
+    )  # fmt: skip
+    assert time.monotonic() - started < 10
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the model server")
+    assert f"127.0.0.1:{port}" in lines[0] and "Traceback" not in result.stderr
+    error = json.loads(result.stdout)["error"]
+    assert error["exit_code"] == 3 and error["type"] == "unavailable"
 
 
 def test_help_explains_the_options():
@@ -86,9 +147,11 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     crashing.resumed = False
     wire(crashing)
     home = str(tmp_path)
-    with pytest.raises(Crash):
-        main.main(["--home", home, "run", "Who was Ada Lovelace?", "--no-browser"])
-    thread = capsys.readouterr().err.split("thread: ", 1)[1].split()[0]
+    assert main.main(["--home", home, "run", "Who was Ada Lovelace?", "--no-browser"]) == 5
+    err = capsys.readouterr().err
+    assert "error: unexpected error: Crash: power cut during task 2" in err
+    assert "Traceback" not in err
+    thread = err.split("thread: ", 1)[1].split()[0]
 
     crashing.resumed = True
     assert main.main(["--home", home, "run", "--resume", thread, "--json"]) == 0
@@ -97,3 +160,47 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     # tasks 1 and 3 ran once, beside the crash; after resuming only task 2 runs (tasks are
     # parallel, so the order varies)
     assert sorted(executed) == sorted(TASKS)
+
+
+def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811
+    wire(Script([True] * 100))  # never good enough: every task uses all its attempts
+    code = main.main(
+        ["--home", str(tmp_path), "run", "Who?", "--max-retries", "10", "--no-browser", "--json"]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(out["reflections"]) == 3 * 11
+
+
+def test_step_limit_grows_with_attempts():
+    from cli.execution import recursion_limit
+
+    assert recursion_limit(0, 5) < recursion_limit(2, 5) < recursion_limit(10, 5)
+    assert recursion_limit(2, 3) < recursion_limit(2, 5)
+    # goal + decompose + aggregate, and per task: attempts × (execute, reflect) + next task
+    assert recursion_limit(10, 5) >= 3 + 5 * (11 * 2 + 1)
+
+
+def test_runs_stream_with_synchronous_durability(wire, monkeypatch, tmp_path):  # noqa: F811
+    from langgraph.pregel import Pregel
+
+    seen: list[object] = []
+    real_stream = Pregel.stream
+
+    def spy(self, *args, **kwargs):
+        seen.append(kwargs.get("durability"))
+        return real_stream(self, *args, **kwargs)
+
+    monkeypatch.setattr(Pregel, "stream", spy)
+    wire(Script([False] * 3))
+    assert main.main(["--home", str(tmp_path), "run", "Who?", "--no-browser"]) == 0
+    assert seen and seen[0] == "sync"
+
+
+def test_allowed_origins_reach_the_run_context(wire, tmp_path):  # noqa: F811
+    wire(Script([False] * 3))
+    argv = ["--home", str(tmp_path), "run", "Who?", "--no-browser"]
+    argv += ["--allow-origin", "http://127.0.0.1:8000/", "--allow-origin", "https://example.org"]
+    assert main.main(argv) == 0
+    (saved,) = (tmp_path / "runs").glob("*.json")
+    context = json.loads(saved.read_text())["context"]
+    assert context["allowed_origins"] == ["http://127.0.0.1:8000", "https://example.org"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.embeddings import HashingEmbeddings
 from memory.consolidation import consolidation_due
 from memory.reflections import ReflectionManager
@@ -99,3 +101,96 @@ def test_the_model_rates_importance_unless_it_was_given():
     assert m.get_reflection(rated).importance == 1.0
     assert m.get_reflection(fixed).importance == 0.2
     assert [c["title"] for c in model.calls] == ["ImportanceRating"]
+
+
+def failing_once(title_to_fail: str):
+    """The scripted model, except that its first `title_to_fail` call raises (a timeout)."""
+    inner = scripted()
+    failed: list[str] = []
+
+    def respond(prompt, title, tools, messages):
+        if title == title_to_fail and not failed:
+            failed.append(title)
+            raise TimeoutError("model server did not answer")
+        return inner.responder(prompt, title, tools, messages)
+
+    return ScriptedChatModel(responder=respond, calls=[])
+
+
+def test_a_transient_model_error_keeps_the_batch_and_it_is_consolidated_once(tmp_path, caplog):
+    model = failing_once("Insights")
+    m = ReflectionManager.open(
+        tmp_path, HashingEmbeddings(), chat_model=model, consolidation_threshold=1.5
+    )
+    m.save_reflection(refl("flight search one", 0.9))
+    with caplog.at_level("WARNING"):
+        m.save_reflection(refl("flight search two", 0.9))  # due: the second model call fails
+    assert m.count() == 2 and m.list_reflections(kind="insight") == []
+    assert "TimeoutError" in caplog.text and "stays pending" in caplog.text
+    assert consolidation_due(m, 1.5)[0], "the batch was not consumed by the failed attempt"
+    m.save_reflection(refl("flight search three", 0.1))  # the next save retries the batch
+    assert len(m.list_reflections(kind="insight")) == 15
+    m.save_reflection(refl("flight search four", 0.1))
+    assert len(m.list_reflections(kind="insight")) == 15, "and never again"
+    assert not consolidation_due(m, 1.5)[0]
+
+
+def test_insights_are_not_stored_when_another_process_consolidated_meanwhile(tmp_path):
+    m = ReflectionManager.open(tmp_path, HashingEmbeddings(), consolidation_threshold=1.0)
+    other = ReflectionManager.open(tmp_path, HashingEmbeddings(), consolidation_threshold=1.0)
+    m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
+
+    def respond(prompt, title, tools, messages):
+        if title == "SalientQuestions" and other.chat_model is None:
+            # we outlived our lease; meanwhile the other process consolidates the batch
+            other.backend.records.set_meta("consolidating:" + m.prefix, "")
+            other.chat_model = scripted()
+            assert len(other.maybe_consolidate()) == 15
+        return scripted().responder(prompt, title, tools, messages)
+
+    m.chat_model = ScriptedChatModel(responder=respond, calls=[])
+    assert m.maybe_consolidate() == []
+    assert len(m.list_reflections(kind="insight")) == 15
+
+
+def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
+    import time
+
+    m = ReflectionManager.open(
+        tmp_path, HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=1.0
+    )
+    m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
+    key = "consolidating:" + m.prefix
+    m.backend.records.set_meta(key, str(time.time() + 60))  # someone is working on it
+    assert m.maybe_consolidate() == [] and m.chat_model.calls == []
+    m.backend.records.set_meta(key, str(time.time() - 1))  # their lease ran out (a crash)
+    assert len(m.maybe_consolidate()) == 15
+    assert m.backend.records.meta(key) == "", "the lease is released after the work"
+
+
+def test_shared_memory_gets_the_insights_or_the_local_claim_is_undone():
+    from langgraph.store.memory import InMemoryStore
+
+    from memory.postgres import SharedReflectionManager
+
+    class FlakyShared(InMemoryStore):
+        fail_puts = False
+
+        def put(self, *args, **kwargs):
+            if self.fail_puts:
+                raise ConnectionError("shared store went away")
+            return super().put(*args, **kwargs)
+
+    shared = FlakyShared()
+    m = SharedReflectionManager(
+        shared, embeddings=HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=9
+    )
+    m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
+    shared.fail_puts = True
+    with pytest.raises(ConnectionError):
+        m.maybe_consolidate(force=True)
+    assert m.list_reflections(kind="insight") == [] and consolidation_due(m, 1.0)[0]
+    shared.fail_puts = False
+    assert len(m.maybe_consolidate(force=True)) == 15
+    kinds = [item.value["kind"] for item in shared.search(m.path, limit=100)]
+    assert kinds.count("insight") == 15

@@ -1,0 +1,128 @@
+"""The live status line on a terminal: which nodes run, for how long, how many tokens streamed.
+
+It is a LangChain callback handler: LangGraph reports each node's start and end as a chain run
+whose name equals its `langgraph_node` metadata, and a streaming chat model reports each token
+(`on_llm_new_token`; the CLI streams with stream_mode "messages" while the line is shown, which
+makes chat models stream). A background thread redraws the line a few times a second, so a
+long prompt evaluation or tool call still shows the seconds passing.
+
+Only for a TTY stderr: progress lines and this line share stderr, and `paused()` clears the line
+before a progress line is printed; stdout (the answer, the JSON) is never written to.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+
+CLEAR = "\r\x1b[K"  # back to column 0, erase to the end of the line
+
+
+class LiveLine(BaseCallbackHandler):
+    """Tracks running graph nodes and streamed tokens; draws them on one line of `out`."""
+
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        interval: float = 0.25,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.out = out
+        self.interval = interval
+        self.clock = clock
+        self.tokens = 0  # since the oldest running node started
+        self._running: dict[UUID, tuple[str, float]] = {}
+        self._lock = threading.RLock()
+        self._drawn = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- callbacks (called from whichever thread runs the node) ---------------------------------
+    def on_chain_start(
+        self,
+        serialized: dict[str, Any] | None,
+        inputs: Any,
+        *,
+        run_id: UUID,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        node = (metadata or {}).get("langgraph_node")
+        if node and kwargs.get("name") == node:  # the node itself, not a runnable inside it
+            with self._lock:
+                if not self._running:
+                    self.tokens = 0
+                self._running[run_id] = (node, self.clock())
+
+    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        with self._lock:
+            self._running.pop(run_id, None)
+
+    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        with self._lock:
+            self._running.pop(run_id, None)
+
+    def on_llm_new_token(self, token: Any, **kwargs: Any) -> None:
+        with self._lock:
+            self.tokens += 1
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def render(self) -> str:
+        """The line's text, e.g. `… execute_task › model  12s  143 tokens`; '' when idle."""
+        with self._lock:
+            running = sorted(self._running.values(), key=lambda item: item[1])
+            tokens = self.tokens
+        if not running:
+            return ""
+        names = list(dict.fromkeys(name for name, _ in running))
+        elapsed = self.clock() - running[0][1]
+        line = f"… {' › '.join(names)}  {elapsed:.0f}s"
+        return line + (f"  {tokens} tokens" if tokens else "")
+
+    def draw(self) -> None:
+        """Redraw the line now (cut to the terminal's width so it never wraps)."""
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        with self._lock:
+            text = self.render()[:width]
+            if text or self._drawn:
+                self.out.write(CLEAR + text)
+                self.out.flush()
+            self._drawn = bool(text)
+
+    def clear(self) -> None:
+        with self._lock:
+            if self._drawn:
+                self.out.write(CLEAR)
+                self.out.flush()
+                self._drawn = False
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Clear the line while the caller prints whole lines to the same stream."""
+        with self._lock:
+            self.clear()
+            yield
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.draw()
+
+    def start(self) -> LiveLine:
+        self._thread = threading.Thread(target=self._loop, name="live-line", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop redrawing and erase the line; bounded, so it never delays the exit."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1)
+        self.clear()

@@ -1,0 +1,78 @@
+"""Per-call output budgets: how many tokens each role's model call may write, and how to apply one.
+
+One `max_tokens` for every call made verdicts and tool choices as expensive as answers: on the
+embedded model, three capped calls produced two thirds of a run's output tokens. Each call now
+asks for what it must say:
+
+    from core.output_budget import ROLE_BUDGETS, with_max_tokens
+    from core.structured import ask_structured
+
+    verdict = ask_structured(model, ReflectionOutput, prompt, max_tokens=ROLE_BUDGETS["reflect"])
+    answer = with_max_tokens(model, ROLE_BUDGETS["aggregate"]).invoke(prompt).text
+
+`with_max_tokens` returns a copy of the same chat model class (so `with_structured_output`,
+`bind_tools`, `get_num_tokens` and `context_window` still work) and leaves the cached model
+untouched. Structured output cut at its budget is closed and validated, not thrown away (see
+core/local_schema.py), so put the fields a caller cannot do without first in its schema.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+M = TypeVar("M")
+
+# Tokens of output per role, sized on SmolLM2's tokenizer from what each call must say.
+# A JSON verdict or tool choice ends well inside its budget; the budget only bites when a small
+# model runs on, which is exactly the waste it removes.
+ROLE_BUDGETS: dict[str, int] = {
+    "goal": 64,  # {"description": one sentence}
+    "smart_goal": 128,  # description + up to 3 short criteria
+    "response_shape": 64,  # one or two sentences on the answer's form
+    "decompose": 192,  # 3-5 one-sentence tasks
+    "executor": 160,  # a tool choice (~30 tokens) or a short final answer
+    "grounded_answer": 160,  # an answer from retrieved evidence
+    "reflect": 160,  # verdict, confidence, 2-3 sentences, short reasons
+    "aggregate": 256,  # the final answer: direct answer first, then sources
+    "short_answer": 32,  # a few words (HotpotQA-style)
+    "judge": 96,  # an evaluator's verdict and one-sentence reason
+    "web_action": 64,  # one browser action
+    "salient_questions": 96,  # up to 3 questions
+    "insights": 192,  # up to 5 one-sentence insights
+    "induce_workflows": 512,  # several workflow blocks
+}
+
+# Chat model classes name their output limit differently; the first field a class has is used.
+_LIMIT_FIELDS = ("max_tokens", "max_output_tokens", "num_predict", "max_new_tokens")
+
+
+def budget_for(role: str) -> int:
+    """The budget of `role`; a clear error names the known roles for a typo."""
+    try:
+        return ROLE_BUDGETS[role]
+    except KeyError:
+        raise KeyError(
+            f"no output budget for role {role!r}; known: {sorted(ROLE_BUDGETS)}"
+        ) from None
+
+
+def with_max_tokens(model: M, max_tokens: int | None) -> M:
+    """A copy of `model` that writes at most `max_tokens` tokens per call (None: unchanged).
+
+    Works for any pydantic chat model with an output-limit field (the embedded model,
+    ChatOpenAI and the OpenAI-compatible server adapter, Anthropic, Google, Ollama); other
+    objects (scripted test models) are returned as they are.
+    """
+    if max_tokens is None:
+        return model
+    if max_tokens <= 0:
+        raise ValueError(f"max_tokens must be positive, got {max_tokens}")
+    fields: dict[str, Any] = getattr(type(model), "model_fields", {})
+    name = next((f for f in _LIMIT_FIELDS if f in fields), None)
+    if name is None or not hasattr(model, "model_copy"):
+        log.debug("%s has no output-limit field; budget %d not applied", type(model), max_tokens)
+        return model
+    # model_copy shares the loaded weights / HTTP clients; only the limit differs
+    return model.model_copy(update={name: max_tokens})

@@ -1,0 +1,108 @@
+"""Jobs of the AWM MiniWoB++ experiment (run by evals.workers, in this process or on Ray).
+
+`agent_episode`: one seeded episode of the web agent graph for one arm; MiniWoB's in-page
+reward is the judge. Online, arms with reflections then write the episode's lesson.
+`offline_workflows`: the oracle's demonstrations on training seeds, induced into workflows.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from browser.config import EnvConfig
+from browser.limits import Limits
+from evals.awm_arms import ARMS, arm_context
+from evals.awm_miniwob import episode_trajectory, website_of
+from evals.episode_reflection import ReflectionFailed, reflect_on_attempt
+from evals.worker_resources import WorkerResources
+
+
+async def _graph_episode(resources: WorkerResources, family: str, seed: int, ctx: Any) -> dict:
+    from evals.miniwob_graph import run_graph_episode
+
+    config = EnvConfig(limits=Limits(max_steps=ctx.max_steps))
+    browser = await resources.browser()
+    return await run_graph_episode(family, seed, base_url=resources.miniwob_url(),
+                                   browser=browser, context=ctx, config=config)  # fmt: skip
+
+
+def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
+    """Job payload: arm, setting, phase, family, seed, position, home, model, max_steps,
+    online_induction, embedding_model, reflect (write a lesson afterwards)."""
+    arm = ARMS[payload["arm"]]
+    ctx = arm_context(
+        arm, model=payload["model"], home=payload["home"], max_steps=payload["max_steps"],
+        online_induction=payload["online_induction"], embedding_model=payload["embedding_model"],
+    )  # fmt: skip
+    family, seed = payload["family"], int(payload["seed"])
+    started, error, state = time.perf_counter(), None, {}
+    try:
+        state = resources.run(_graph_episode(resources, family, seed, ctx))
+    except Exception as err:  # noqa: BLE001 - a crashed episode is recorded as failed, with why
+        error = f"{type(err).__name__}: {err}"
+    reward = state.get("reward")
+    steps = state.get("steps") or []
+    memory = state.get("memory") or {}
+    record = {
+        **{k: payload[k] for k in ("arm", "setting", "phase", "family", "seed", "position")},
+        "utterance": state.get("task", ""),
+        "success": reward is not None and reward >= 1.0 and error is None,
+        "reward": reward, "steps": len(steps), "tokens": int(state.get("tokens") or 0),
+        "seconds": round(time.perf_counter() - started, 3),
+        "stop": state.get("done_reason"), "error": error,
+        "actions": [s.get("action") for s in steps],
+        "memory_in_prompt": {k: bool(v) for k, v in memory.items()},
+        "worker_pid": os.getpid(),
+    }  # fmt: skip
+    if payload.get("reflect") and error is None:
+        record["reflection_error"] = _reflect(ctx, record)
+    return record
+
+
+def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
+    """Save the episode's lesson into the arm's reflection memory; the reason when none."""
+    from core.models import get_chat_model
+    from memory.reflections import open_reflection_manager
+
+    manager = open_reflection_manager(ctx.home, ctx.embedding_model, ctx.memory_namespace)
+    feedback = f"reward {record['reward']}" if record["reward"] is not None else "not finished"
+    try:
+        reflect_on_attempt(
+            get_chat_model(ctx.reflector_model), manager, task=record["utterance"],
+            attempt=[a for a in record["actions"] if a], success=record["success"],
+            feedback=feedback,
+        )  # fmt: skip
+    except ReflectionFailed as err:
+        return str(err)
+    return None
+
+
+def offline_workflows(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
+    """Job payload: family, seeds (training), home (this family's demonstrations), induction
+    ('rule' or 'llm'), model. Records the oracle's solved demos and induces workflows."""
+    from evals.miniwob_jobs import play
+    from evals.miniwob_oracle import OraclePolicy
+    from memory.trajectories import TrajectoryLog
+    from memory.workflow_online import induce_online
+
+    family, home = payload["family"], payload["home"]
+    demos = [resources.run(play(resources, family, int(s), OraclePolicy(family)))
+             for s in payload["seeds"]]  # fmt: skip
+    log = TrajectoryLog(home)
+    for demo in demos:
+        if demo.success:
+            trajectory = episode_trajectory(demo)
+            trajectory.template_id = None  # each demo is its own annotated example
+            log.record(trajectory)
+    model = None
+    if payload["induction"] == "llm":
+        from core.models import get_chat_model
+
+        model = get_chat_model(payload["model"])
+    results = induce_online(home, mode=payload["induction"], model=model, spec=payload["model"],
+                            website=website_of(family))  # fmt: skip
+    kept = [w.name for r in results.values() for w in r.kept]
+    return {"family": family, "demos": len(demos), "solved": sum(d.success for d in demos),
+            "workflows": kept}  # fmt: skip

@@ -1,0 +1,48 @@
+"""MiniWoB++ episodes as worker jobs (evals.workers): one seeded episode in, one record out.
+
+`oracle_episode` plays the scripted oracle (deterministic: the same seed gives the same
+actions), for the Ray equivalence test and the workers bench. The agent's own episodes are
+jobs of evals.awm_protocol.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict
+from typing import Any
+
+from browser.env import BrowserEnv, EnvConfig
+from browser.limits import Limits
+from evals.miniwob import EpisodeResult, Policy, run_episode
+from evals.worker_resources import WorkerResources
+
+
+def episode_record(episode: EpisodeResult) -> dict[str, Any]:
+    """The JSON record of an episode: outcome, cost, and the actions taken (no page dumps)."""
+    record = asdict(episode)
+    record.pop("trajectory")
+    record["success"] = episode.success
+    record["actions"] = [s.get("action") for s in episode.trajectory]
+    record["worker_pid"] = os.getpid()  # which process ran it (not part of the outcome)
+    return record
+
+
+async def play(
+    resources: WorkerResources, task: str, seed: int, policy: Policy, max_steps: int = 30
+) -> EpisodeResult:
+    """One episode on this worker's browser and MiniWoB server."""
+    browser = await resources.browser()
+    config = EnvConfig(limits=Limits(max_steps=max_steps))
+    async with BrowserEnv(config, browser=browser) as env:
+        return await run_episode(env, resources.miniwob_url(), task, seed, policy)
+
+
+def oracle_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
+    """Job: {"task", "seed", "max_steps"?} played by the task's scripted oracle."""
+    from evals.miniwob_oracle import OraclePolicy
+
+    task, seed = str(payload["task"]), int(payload["seed"])
+    episode = resources.run(
+        play(resources, task, seed, OraclePolicy(task), int(payload.get("max_steps", 30)))
+    )
+    return {"family": task, **episode_record(episode)}

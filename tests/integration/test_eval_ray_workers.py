@@ -1,0 +1,41 @@
+"""Two Ray workers on a local Ray instance give the same per-episode results as one process."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from evals.workers import Job, run_jobs
+
+pytestmark = pytest.mark.integration
+pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'reflective-agent[eval]'")
+
+TASKS = ["click-button", "enter-text", "login-user"]
+OUTCOME = ("key", "family", "seed", "success", "raw_reward", "steps", "actions", "utterance")
+
+
+def _jobs() -> list[Job]:
+    return [
+        Job(f"{t}#{s}", "evals.miniwob_jobs:oracle_episode", {"task": t, "seed": s})
+        for t in TASKS
+        for s in (5, 6)
+    ]
+
+
+def _outcomes(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted(tuple(str(r[k]) for k in OUTCOME) for r in records)
+
+
+def test_two_ray_workers_equal_a_sequential_run() -> None:
+    sequential: list[dict[str, Any]] = []
+    run_jobs(_jobs(), sequential.append)
+    started = time.monotonic()
+    parallel: list[dict[str, Any]] = []
+    run_jobs(_jobs(), parallel.append, workers=2)
+    print(f"2 Ray workers: {len(parallel)} episodes in {time.monotonic() - started:.1f}s")
+    assert all(r["success"] for r in sequential), [r["key"] for r in sequential if not r["success"]]
+    assert _outcomes(parallel) == _outcomes(sequential)
+    assert len({r["worker_pid"] for r in parallel}) == 2  # both workers ran episodes
+    assert len({r["worker_pid"] for r in sequential}) == 1

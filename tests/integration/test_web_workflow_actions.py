@@ -1,0 +1,67 @@
+"""A workflow as an action on real parts: induced from the oracle's MiniWoB++ runs, chosen by the
+embedded model through the grammar, expanded in real chromium, rewarded by the page itself."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from browser.config import EnvConfig
+from browser.limits import Limits
+from core.web_context import WebAgentContext
+from memory.workflow_params import parameterize
+from memory.workflows import WorkflowStore
+
+pytestmark = pytest.mark.integration
+TASK = "login-user"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def parts():
+    pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
+    pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install miniwob==1.1.0")
+
+
+def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    from browser.chromium import launch_browser
+    from evals.awm_miniwob import episode_trajectory, website_of
+    from evals.miniwob import miniwob_html_dir, run_miniwob
+    from evals.miniwob_graph import run_graph_episode
+    from evals.miniwob_oracle import oracle_for
+    from evals.static_server import serve_directory
+
+    # Offline induction: the oracle's runs on seeds 0 and 1 are the demonstrations.
+    demos = asyncio.run(run_miniwob([TASK], 2, 0, oracle_for([TASK]), progress=None))
+    assert [e.success for e in demos.episodes] == [True, True]
+    workflow = parameterize([episode_trajectory(e) for e in demos.episodes], name="login_user")
+    assert [s.split("  #")[0].split(" [")[0] for s in workflow.steps] == ["type", "type", "click"]
+    assert "{username}" in workflow.steps[0] and "{password}" in workflow.steps[1]
+    WorkflowStore(tmp_path).save(website_of(TASK), [workflow])
+
+    # Hashing embeddings: retrieval is not under test, and MiniLM would add seconds to load.
+    ctx = WebAgentContext(home=str(tmp_path), workflow_actions=True, online_induction="off",
+                          judge_runs=False, embedding_model="hashing", reflections_k=0,
+                          trajectories_k=0)  # fmt: skip
+
+    async def episode(seed: int) -> dict:
+        async with async_playwright() as playwright:
+            browser = await launch_browser(playwright)
+            try:
+                with serve_directory(miniwob_html_dir()) as base_url:
+                    return await run_graph_episode(
+                        TASK, seed, base_url=base_url, browser=browser, context=ctx,
+                        config=EnvConfig(limits=Limits(max_steps=3)),
+                    )  # fmt: skip
+            finally:
+                await browser.close()
+
+    out = asyncio.run(episode(5))  # a test seed the demonstrations never saw
+    calls = {s["call"] for s in out["steps"]}
+    assert len(calls) == 1 and next(iter(calls)).startswith("login_user(username=")
+    assert [s["action"].split(" [")[0] for s in out["steps"]] == ["type", "type", "click"]
+    assert all(s["valid"] for s in out["steps"])
+    assert out["reward"] == 1.0 and out["done_reason"] == "task_done" and out["success"]

@@ -1,0 +1,41 @@
+"""Reflections between attempts: the checker's verdict is kept, the model writes the lesson."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.episode_reflection import ReflectionFailed, reflect_on_attempt
+from memory.reflections import open_reflection_manager
+from tests.unit.fakes import ScriptedChatModel
+
+
+def scripted(*replies: str) -> ScriptedChatModel:
+    queue = list(replies)
+    return ScriptedChatModel(responder=lambda *a: queue.pop(0), calls=[])
+
+
+def test_lesson_saved_with_the_checkers_verdict(tmp_path: Path) -> None:
+    model = scripted('{"reflection": "Type the password into both fields."}')
+    manager = open_reflection_manager(tmp_path, "hashing", "t")
+    rid = reflect_on_attempt(
+        model, manager, task="Enter the password x into both fields",
+        attempt=["type [3] [x] [0]", "click [5]"], success=False, feedback="reward -1",
+    )  # fmt: skip
+    saved = manager.get_reflection(rid)
+    assert saved is not None and saved.reflection == "Type the password into both fields."
+    assert saved.judgment.needs_retry and saved.judgment.confidence == 1.0
+    assert saved.judgment.reasons == ["failure: reward -1"] and saved.importance == 0.8
+    assert (
+        "type [3] [x] [0]" in model.calls[0]["prompt"]
+        and "failure: reward -1" in model.calls[0]["prompt"]
+    )
+
+
+def test_no_usable_lesson_saves_nothing(tmp_path: Path) -> None:
+    model = scripted("not json", "{}")
+    manager = open_reflection_manager(tmp_path, "hashing", "t2")
+    with pytest.raises(ReflectionFailed, match="no usable lesson"):
+        reflect_on_attempt(model, manager, task="t", attempt="", success=True, feedback="")
+    assert manager.count() == 0

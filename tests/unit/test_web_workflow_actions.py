@@ -1,0 +1,197 @@
+"""Workflows as callable actions: parameterized induction, argument enums, the decision grammar,
+expansion with target checks and hand-back, and the graph calling a workflow."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+
+from agents.web import session as web_session
+from agents.web.decide import action_schema, decide_action, page_ids
+from agents.web.workflow_actions import as_action, callable_workflows, parse_call, perform
+from agents.web.workflow_args import Param, candidates
+from agents.web.workflow_choice import call_options, with_calls
+from browser.macro import Target
+from core.web_context import WebAgentContext
+from graphs.web_agent import build_web_agent_graph
+from memory.trajectories import Step, Trajectory
+from memory.workflow_format import format_workflow, parse_workflows
+from memory.workflow_params import parameterize
+from memory.workflow_types import Workflow
+from memory.workflows import WorkflowStore
+from tests.unit.fakes import ScriptedChatModel
+from tests.unit.web_fakes import LoginEnv, observation
+
+TASK = 'Enter the username "{u}" and the password "{p}" into the text fields and press login.'
+
+
+def login_run(user: str, password: str) -> Trajectory:
+    steps = [f"type [3] [{user}] [0]  # textbox ''", f"type [4] [{password}] [0]  # textbox ''",
+             "click [25]  # button 'Login'"]  # fmt: skip
+    return Trajectory(TASK.format(u=user, p=password), "miniwob-login-user",
+                      [Step("obs", a) for a in steps], success=True)  # fmt: skip
+
+
+LOGIN = parameterize([login_run("karrie", "AU"), login_run("ada", "x9")], name="login_user")
+
+
+# -- induction with placeholders ------------------------------------------------------------
+def test_values_that_change_between_runs_become_placeholders():
+    assert LOGIN.steps == ["type [3] [{username}] [0]  # textbox ''",
+                           "type [4] [{password}] [0]  # textbox ''",
+                           "click [25]  # button 'Login'"]  # fmt: skip
+    assert LOGIN.description.startswith('Enter the username "{username}" and the password "{p')
+    assert LOGIN.name == "login_user" and LOGIN.provenance.website == "miniwob-login-user"
+    # the text format round-trips, so it can be saved and edited like any workflow
+    assert parse_workflows(format_workflow(LOGIN)).workflows[0].steps == LOGIN.steps
+
+
+def test_a_single_run_parameterizes_what_the_task_states():
+    run = Trajectory("Select HF2 and click Submit.", "cb", [
+        Step("o", "click [57]  # checkbox 'HF2'"), Step("o", "click [21]  # button 'Submit'")
+    ], success=True)  # fmt: skip
+    workflow = parameterize([run])
+    assert workflow.steps == ["click [57]  # checkbox '{checkbox}'",
+                              "click [21]  # button '{button}'"]  # fmt: skip
+    with pytest.raises(ValueError, match="sequence of actions"):
+        parameterize([run, login_run("a", "b")])
+
+
+# -- callable actions -------------------------------------------------------------------------
+def test_a_workflow_becomes_an_action_with_its_placeholders_as_parameters():
+    action = as_action(LOGIN)
+    assert action is not None and action.signature == "login_user(username, password)"
+    assert [p.role for p in action.params] == [None, None]
+    bound = action.bind({"username": "bo", "password": "pw"})
+    assert [s.action for s in bound][:2] == ["type [3] [bo] [0]", "type [4] [pw] [0]"]
+    assert bound[2].target == Target("button", "Login")
+
+
+def test_which_workflows_are_callable():
+    mind2web = Workflow("enter_origin", "d", ["[textbox]  Origin -> TYPE: {city}",
+                                              "[link]  {best-option} -> CLICK"])  # fmt: skip
+    no_target = Workflow("raw", "d", ["click [12]", "stop [done]"])
+    gym = Workflow("gym", "d", ["click('12')"])
+    actions = callable_workflows([mind2web, no_target, gym, LOGIN])
+    assert [a.name for a in actions] == ["enter_origin", "login_user"]
+    assert [(p.name, p.role) for p in actions[0].params] == [
+        ("city", None),
+        ("best-option", "link"),
+    ]
+
+
+# -- arguments come from closed lists ---------------------------------------------------------
+PAGE = observation("[2] RootWebArea 'Form'\n\t[53] checkbox 'AU'\n\t[57] checkbox 'HF2'\n"
+                   "\t[21] button 'Submit'")  # fmt: skip
+
+
+def test_element_placeholders_take_names_of_such_elements_task_mentions_first():
+    assert candidates(Param("checkbox", "checkbox"), "Select HF2 and click", PAGE.text) == [
+        "HF2", "AU"]  # fmt: skip
+    assert candidates(Param("link", "link"), "anything", PAGE.text) == []
+
+
+def test_value_placeholders_rank_the_value_stated_after_their_name_first():
+    task = TASK.format(u="karrie", p="AU")
+    assert candidates(Param("username"), task, "")[0] == "karrie"
+    assert candidates(Param("password"), task, "")[0] == "AU"
+    assert len(candidates(Param("x"), "a b c d e f g h i j k l m n o p q r s t u v", "")) == 20
+
+
+def test_the_grammar_offers_each_callable_workflow_with_enum_arguments():
+    login = LoginEnv()
+    obs = observation(login.tree()).text
+    options = call_options([as_action(LOGIN)], TASK.format(u="bo", p="pw"), obs)
+    schema = with_calls(action_schema(page_ids(obs)), options)
+    call, primitive = schema["oneOf"]
+    assert call["properties"]["action_type"]["enum"] == ["login_user"]
+    assert call["properties"]["args"]["properties"]["username"]["enum"][0] == "bo"
+    assert "element_id" in primitive["properties"]
+    assert with_calls(action_schema(["3"]), {}) == action_schema(["3"])
+
+
+def test_calls_are_parsed_never_evaluated():
+    actions = [as_action(LOGIN)]
+    call = parse_call("login_user(username='bo', password='pw')", actions)
+    assert call is not None and call.args == {"username": "bo", "password": "pw"}
+    assert parse_call("click [3]", actions) is None
+    assert parse_call("__import__('os').system('x')", actions) is None
+    with pytest.raises(ValueError, match="missing"):
+        parse_call("login_user(username='bo')", actions)
+    with pytest.raises(ValueError, match="name='text'"):
+        parse_call("login_user(username=open('f'), password='p')", actions)
+
+
+def _model(replies):
+    replies = list(replies)
+    return ScriptedChatModel(responder=lambda *a: replies.pop(0), calls=[])
+
+
+def test_decide_can_choose_a_workflow_call_and_its_arguments_are_checked():
+    obs, task = observation(LoginEnv().tree()).text, TASK.format(u="bo", p="pw")
+    pick = {"action_type": "login_user", "args": {"username": "bo", "password": "pw"}}
+    decision = asyncio.run(
+        decide_action(_model([pick]), task, obs, [], {}, actions=[as_action(LOGIN)])
+    )
+    assert (decision.action, decision.valid) == ("login_user(username='bo', password='pw')", True)
+    wrong = {"action_type": "login_user", "args": {"username": "mallory", "password": "pw"}}
+    decision = asyncio.run(
+        decide_action(_model([wrong]), task, obs, [], {}, actions=[as_action(LOGIN)])
+    )
+    assert not decision.valid and "username" in decision.reason
+
+
+# -- expansion ----------------------------------------------------------------------------------
+def test_a_call_expands_into_its_steps_and_records_both_levels():
+    env = LoginEnv("bo", "pw")
+    asyncio.run(env.observe())
+    text = "login_user(username='bo', password='pw')"
+    result = asyncio.run(perform(env, text, [as_action(LOGIN)]))
+    assert result is not None and result.completed and env.logged_in is True
+    assert [s.action for s in env.trajectory] == ["type [3] [bo] [0]", "type [4] [pw] [0]",
+                                                  "click [25]"]  # fmt: skip
+    assert {s.call for s in env.trajectory} == {text}
+    assert asyncio.run(perform(env, "noop", [as_action(LOGIN)])) is None  # a plain step
+    assert env.trajectory[-1].call is None
+
+
+def test_a_missing_target_hands_control_back_before_acting():
+    signin = Workflow("sign_in", "d", ["type [3] [{username}] [0]  # textbox ''",
+                                       "click [9]  # button 'Sign in'"])  # fmt: skip
+    env = LoginEnv("bo", "pw")
+    asyncio.run(env.observe())
+    result = asyncio.run(perform(env, "sign_in(username='bo')", callable_workflows([signin])))
+    assert result is not None and not result.completed and result.executed == 1
+    last = env.trajectory[-1]
+    assert not last.valid and "button 'Sign in'" in last.reason and last.action is None
+    assert env.logged_in is None  # nothing was clicked
+
+
+# -- the graph calls a workflow -------------------------------------------------------------------
+def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_home):
+    from core import models
+
+    WorkflowStore(isolated_home).save("login", [LOGIN])
+    schemas = []
+
+    def responder(prompt, title, tools, messages):
+        schemas.append("login_user(username, password)" in prompt)
+        return {"action_type": "login_user", "args": {"username": "bo", "password": "pw"}}
+
+    model = ScriptedChatModel(responder=responder, calls=[])
+    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
+    env, run_id = LoginEnv("bo", "pw"), uuid.uuid4().hex
+
+    async def evaluate():
+        return env.logged_in is not None, 1.0 if env.logged_in else 0.0
+
+    web_session.attach(run_id, env, evaluate)
+    context = WebAgentContext(online_induction="off", workflow_actions=True,
+                              embedding_model="hashing", reflections_k=0)  # fmt: skip
+    state = {"task": TASK.format(u="bo", p="pw"), "run_id": run_id, "website": "login"}
+    out = asyncio.run(build_web_agent_graph().compile().ainvoke(state, context=context))
+    assert schemas == [True]  # one decision: the workflow action was offered and chosen
+    assert out["reward"] == 1.0 and out["done_reason"] == "task_done"
+    assert [s["call"] for s in out["steps"]] == ["login_user(username='bo', password='pw')"] * 3
