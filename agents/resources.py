@@ -40,7 +40,9 @@ def open_tools(ctx: Context) -> Iterator[list[BaseTool]]:
     closed when the attempt ends, so parallel tasks never share a browser page."""
     from agents.tools import build_tools
 
-    tools, toolset = build_tools(corpus_dir=ctx.corpus_dir, use_browser=ctx.use_browser)
+    tools, toolset = build_tools(
+        corpus_dir=ctx.corpus_dir, use_browser=ctx.use_browser, allowed_origins=ctx.allowed_origins
+    )
     try:
         yield tools
     finally:

@@ -97,18 +97,16 @@ def _live_line(out: Any) -> Any:
 
 
 def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progress: Progress):
-    """Stream the run, printing progress; with a live line, chat models stream their tokens."""
+    """Stream the run, printing progress; with a live line, chat models stream their tokens
+    to it through its callback (cli.live says why not stream_mode "messages")."""
     live = _live_line(progress.out)
-    modes = ["updates", "messages"] if live else ["updates"]
     if live:
         config = {**config, "callbacks": [*config["callbacks"], live]}
     try:
         # subgraphs=True: the task subgraphs' nodes (execute, reflect) report too
-        for namespace, mode, chunk in graph.stream(
-            payload, config, context=ctx, stream_mode=modes, durability="sync", subgraphs=True
+        for namespace, chunk in graph.stream(
+            payload, config, context=ctx, stream_mode="updates", durability="sync", subgraphs=True
         ):
-            if mode != "updates":
-                continue  # tokens reach the live line through its callback
             for node, update in chunk.items():
                 if live:
                     with live.paused():

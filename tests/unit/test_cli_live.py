@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import threading
 import time
 import uuid
 from typing import TypedDict
@@ -77,10 +78,14 @@ class State(TypedDict, total=False):
     optimized_goal: str
 
 
+THREADS: list[str] = []
+
+
 def _graph(pause_s: float):
     model = GenericFakeChatModel(messages=itertools.cycle([AIMessage("a clear smart goal here")]))
 
     def goal_setting(state: State) -> State:
+        THREADS.append(threading.current_thread().name)
         text = model.invoke(state["query"]).text
         time.sleep(pause_s)  # a long node: the line must redraw while it runs
         return {"optimized_goal": text}
@@ -98,8 +103,9 @@ def _run(out: io.StringIO, pause_s: float) -> None:
 
 
 def test_a_terminal_gets_the_live_line_with_streamed_tokens(capsys):
-    out = Tty()
+    out, THREADS[:] = Tty(), []
     _run(out, pause_s=0.8)
+    assert THREADS == ["MainThread"]  # so Ctrl-C interrupts the node at once
     text = out.getvalue()
     assert re.search(r"… goal_setting  \d+s  9 tokens", text)  # the fake streams 9 chunks
     # the progress line starts on a cleared line, and no live line is left after it
