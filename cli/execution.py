@@ -19,7 +19,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from cli.progress import CallCounter, Progress
+from cli.progress import CallCounter, Progress, TaskReporter
 from core.context import Context
 
 log = logging.getLogger(__name__)
@@ -100,19 +100,20 @@ def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progr
     """Stream the run, printing progress; with a live line, chat models stream their tokens
     to it through its callback (cli.live says why not stream_mode "messages")."""
     live = _live_line(progress.out)
+    # the task subgraphs' nodes (execute, reflect) report through a callback
+    config = {**config, "callbacks": [*config["callbacks"], TaskReporter(progress, live)]}
     if live:
         config = {**config, "callbacks": [*config["callbacks"], live]}
     try:
-        # subgraphs=True: the task subgraphs' nodes (execute, reflect) report too
-        for namespace, chunk in graph.stream(
-            payload, config, context=ctx, stream_mode="updates", durability="sync", subgraphs=True
+        for chunk in graph.stream(
+            payload, config, context=ctx, stream_mode="updates", durability="sync"
         ):
             for node, update in chunk.items():
                 if live:
                     with live.paused():
-                        progress.update(node, update, namespace)
+                        progress.update(node, update)
                 else:
-                    progress.update(node, update, namespace)
+                    progress.update(node, update)
     finally:
         if live:
             live.stop()

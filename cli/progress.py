@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 from typing import Any
+from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
@@ -91,3 +94,36 @@ class Progress:
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
         return None
+
+
+class TaskReporter(BaseCallbackHandler):
+    """Feeds `progress` the updates of the task subgraphs' execute_task and reflect_on_task.
+
+    They run inside the run_task nodes (in parallel for independent tasks), so the parent's
+    `updates` stream does not show them; callbacks do, without `subgraphs=True` (which would
+    move even a lone node off the main thread, so Ctrl-C would wait for it).
+    """
+
+    NODES = ("execute_task", "reflect_on_task")
+
+    def __init__(self, progress: Progress, live: Any = None) -> None:
+        self.progress = progress
+        self.live = live  # a cli.live.LiveLine to pause while a line is printed, or None
+        self.running: dict[UUID, str] = {}
+        self.lock = threading.Lock()
+
+    def on_chain_start(
+        self, serialized: Any, inputs: Any, *, run_id: UUID, metadata: Any = None, **kw: Any
+    ) -> None:
+        node = (metadata or {}).get("langgraph_node")
+        if node in self.NODES and kw.get("name") == node:  # the node itself, not a runnable in it
+            self.running[run_id] = node
+
+    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kw: Any) -> None:
+        node = self.running.pop(run_id, None)
+        if node and isinstance(outputs, dict):
+            with self.lock, self.live.paused() if self.live else contextlib.nullcontext():
+                self.progress.update(node, outputs, ("run_task",))
+
+    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kw: Any) -> None:
+        self.running.pop(run_id, None)
