@@ -93,7 +93,17 @@ class Progress:
             return f"[reflect_on_task] {self._verdict(update)}"
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
-        return None
+        if node == "run_task":
+            return self._finished(update)
+        return f"[{node}] done"  # a node this printer does not know yet still shows up
+
+    def _finished(self, update: dict[str, Any]) -> str:
+        n = len(self.state.get("tasks") or [])
+        lines = [
+            f"[run_task] task {int(i) + 1}/{n} done: {r['verdict']}, {r['attempts']} attempt(s)"
+            for i, r in (update.get("task_reports") or {}).items()
+        ]
+        return "\n".join(lines) or "[run_task] done"
 
 
 class TaskReporter(BaseCallbackHandler):

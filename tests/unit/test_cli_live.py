@@ -117,3 +117,11 @@ def test_a_pipe_gets_plain_lines_only():
     out = io.StringIO()
     _run(out, pause_s=0.3)
     assert out.getvalue() == "[goal_setting] goal: a clear smart goal here\n"
+
+
+def test_progress_names_nodes_it_does_not_know():
+    out = io.StringIO()
+    progress = Progress({}, 2, out=out)
+    progress.update("fan_out_tasks", {"tasks": ["a"]})
+    progress.update("aggregate_results", {"final_output": "x"})
+    assert out.getvalue() == "[fan_out_tasks] done\n[aggregate_results] final answer written\n"
