@@ -134,7 +134,10 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     payload = None if args.resume else {"query": args.task}
     started = time.monotonic()
-    _drive(graph, payload, config, ctx, progress)
+    try:
+        _drive(graph, payload, config, ctx, progress)
+    except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
+        raise KeyboardInterrupt(f"resume with: main.py run --resume {thread_id}") from stop
     state = graph.get_state(config).values
     elapsed = round(time.monotonic() - started, 2)
     if args.json:

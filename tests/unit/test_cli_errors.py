@@ -70,6 +70,9 @@ def test_each_error_maps_to_its_exit_code(exc, kind, code):
 
 
 def test_messages_say_what_to_do():
+    assert errors.classify(KeyboardInterrupt()).message == "interrupted"
+    hint = errors.classify(KeyboardInterrupt("resume with: main.py run --resume abc"))
+    assert hint.message == "interrupted (resume with: main.py run --resume abc)"
     assert "127.0.0.1:9" in errors.classify(_connection_error()).message
     assert "is it running" in errors.classify(_connection_error()).message
     recursion = errors.classify(GraphRecursionError("Recursion limit of 25 reached"))
