@@ -23,6 +23,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def _main(capsys, *args: str) -> subprocess.CompletedProcess:
+    """main() in this process (fast); the same fields as a finished subprocess."""
+    code = main.main(list(args))
+    captured = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -42,19 +49,19 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
         (["run", "hello", "--allow-origin", "http://h/path"], "give an origin like"),
     ],
 )
-def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path):
-    result = _cli("--home", str(tmp_path), *args)
+def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path, capsys):
+    result = _main(capsys, "--home", str(tmp_path), *args)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
     assert result.stdout == ""
 
 
-def test_resume_never_reads_outside_the_data_directory(tmp_path):
+def test_resume_never_reads_outside_the_data_directory(tmp_path, capsys):
     home = tmp_path / "home"
     (tmp_path / "x.json").write_text('{"task": "stolen", "context": {}}')
     (home / "runs").mkdir(parents=True)
-    result = _cli("--home", str(home), "--json", "run", "--resume", "../x")
+    result = _main(capsys, "--home", str(home), "--json", "run", "--resume", "../x")
     assert result.returncode == 2
     assert json.loads(result.stdout)["error"]["type"] == "bad_input"
     assert "stolen" not in result.stdout + result.stderr
@@ -68,12 +75,12 @@ def test_resume_never_reads_outside_the_data_directory(tmp_path):
         ({"empty.md": "   \n"}, "no text in them"),
     ],
 )
-def test_corpus_needs_a_readable_document(files, message, tmp_path):
+def test_corpus_needs_a_readable_document(files, message, tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name, text in files.items():
         (corpus / name).write_text(text)
-    result = _cli("--home", str(tmp_path / "home"), "run", "hi", "--corpus", str(corpus))
+    result = _main(capsys, "--home", str(tmp_path / "home"), "run", "hi", "--corpus", str(corpus))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0] and str(corpus) in lines[0]
@@ -105,7 +112,7 @@ def test_help_explains_the_options():
 
 
 def test_json_output(wire, capsys, tmp_path):  # noqa: F811
-    wire(Script([True, False, False, False]))
+    wire(Script({0: [True, False]}))  # task 1 retried once
     code = main.main(
         ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--json", "--no-browser"]
     )
@@ -113,12 +120,13 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     assert code == 0
     assert set(out) >= {"final_output", "tasks", "results", "reflections", "llm_calls", "elapsed_s"}
     assert out["final_output"].startswith("FINAL") and len(out["tasks"]) == 3
-    assert len(out["reflections"]) == 4 and out["reflections"][0]["judgment"]["needs_retry"] is True
+    assert len(out["reflections"]) == 4
+    assert sum(r["judgment"]["needs_retry"] for r in out["reflections"]) == 1
     assert out["llm_calls"] > 10
 
 
 def test_progress_names_node_task_retry_and_verdict(wire, capsys, tmp_path):  # noqa: F811
-    wire(Script([True, False, False, False]))
+    wire(Script({0: [True, False]}))  # task 1 retried once
     main.main(["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--no-browser"])
     err = capsys.readouterr().err
     assert "[execute_task] task 1/3:" in err
@@ -156,8 +164,9 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     assert main.main(["--home", home, "run", "--resume", thread, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["final_output"].startswith("FINAL")
-    # task 1 ran once, before the crash; after resuming only tasks 2 and 3 run
-    assert executed == TASKS
+    # tasks 1 and 3 ran once, beside the crash; after resuming only task 2 runs (tasks are
+    # parallel, so the order varies)
+    assert sorted(executed) == sorted(TASKS)
 
 
 def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811
