@@ -17,6 +17,7 @@ from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
 from memory.workflow_induction import InductionResult, filter_workflows, induce
 from memory.workflow_types import Provenance, Workflow, slugify
 from memory.workflows import WorkflowStore
+from prompts.untrusted import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
     ONLINE_WORKED_EXAMPLE,
@@ -36,7 +37,7 @@ def _one_line(text: str) -> str:
 def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
     n, t = numbered
     return "\n".join(
-        [f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)]
+        [f"## Query {n}: {data(t.task)}", "Actions:", *(data(_one_line(s.action)) for s in t.steps)]
     )
 
 
