@@ -2,7 +2,8 @@
 
 The runner takes an `AnswerFn(question, paragraphs) -> (answer, trials)` where `trials` lists
 the answer after each attempt (one entry when retries are off). `default_runner` builds the
-AnswerFn that drives the reflective graph (evals/hotpotqa_agent.py).
+AnswerFn that drives the product's graphs (evals/hotpotqa_agent.py); any other AnswerFn can be
+plugged in (evals.hotpotqa_jobs takes its builder as a `module:function`).
 """
 
 from __future__ import annotations
@@ -189,9 +190,22 @@ def run_hotpotqa(
     return run
 
 
-def default_runner(*, model: str, max_retries: int, home: str) -> AnswerFn:
-    """The AnswerFn behind `eval hotpotqa`: the reflective graph with a search tool over the
-    question's 10 paragraphs, its final answer cut to HotpotQA's short-answer form."""
+def default_runner(
+    *,
+    model: str,
+    max_retries: int,
+    home: str,
+    graph: str = "reflective",
+    reflections: bool = True,
+    callbacks: Sequence[Any] = (),
+) -> AnswerFn:
+    """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
+    `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
+    to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
+    prompts (and workflows too, so an arm differs from another only by reflections)."""
     from evals.hotpotqa_agent import make_answer_fn
 
-    return make_answer_fn(model=model, max_retries=max_retries, home=home)
+    return make_answer_fn(
+        model=model, max_retries=max_retries, home=home, graph_name=graph,
+        reflections=reflections, callbacks=callbacks,
+    )  # fmt: skip
