@@ -14,7 +14,7 @@ import sys
 from cli.commands import build_parser, split_globals
 from cli.errors import UsageError, report
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "run"]
 
 
 def _setup_logging(verbose: bool) -> None:
@@ -61,5 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         return report(exc, verbose=verbose, as_json=as_json)
 
 
+def run() -> None:
+    """`python main.py` and the `reflective-agent` script: main(), then a prompt exit."""
+    from cli.shutdown import exit_promptly
+
+    exit_promptly(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

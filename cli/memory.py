@@ -1,25 +1,28 @@
-"""`main.py memory …`: list, show, search, export, import, delete and clear stored reflections."""
+"""`main.py memory …`: list, show, search, export, import, delete, clear, reembed, check, repair.
+
+Failures are raised as typed errors (a damaged store is memory's MemoryStoreError, bad files
+ImportFileError, bad options UsageError) and reported by cli/errors.py as one line each.
+Heavy modules are imported inside the handlers, so building the parser stays cheap.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from cli.errors import EXIT_STORE, UsageError
+from cli.memory_io import MAX_RECORD_BYTES
+from cli.memory_repair import check, repair
 
-from core.models import get_embeddings
-from memory.record_store import EmbedderMismatchError
-from memory.reflections import ReflectionManager, open_reflection_manager
-from memory.schema import Reflection
+if TYPE_CHECKING:
+    from memory.reflections import ReflectionManager
+    from memory.schema import Reflection
 
 SEARCH_FIELDS = ("id", "task", "reflection")
-
-
-class ImportFileError(ValueError):
-    """A line of an import file is not a valid reflection; nothing was imported."""
 
 
 def register(subparsers: Any) -> None:
@@ -30,15 +33,8 @@ def register(subparsers: Any) -> None:
         "Lines, one reflection per line; embeddings are recomputed on import.",
     )
     sub = p.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
-    common.add_argument("--namespace", default="default", help="project/user namespace")
-    common.add_argument(
-        "--embedding-model",
-        default="local",
-        help="embeddings the store was built with (default: local)",
-    )
-    sub.add_parser("list", parents=[common], help="every reflection, oldest first")
+    common = _common_options()
+    sub.add_parser("list", parents=[common], help="every reflection, oldest first, one per line")
     show = sub.add_parser("show", parents=[common], help="one reflection by id")
     show.add_argument("id")
     search = sub.add_parser("search", parents=[common], help="best matches for a query")
@@ -53,6 +49,13 @@ def register(subparsers: Any) -> None:
     export.add_argument("file")
     imp = sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
     imp.add_argument("file")
+    imp.add_argument("--replace", action="store_true", help="overwrite reflections with same ids")
+    imp.add_argument(
+        "--max-record-bytes",
+        type=int,
+        default=MAX_RECORD_BYTES,
+        help=f"refuse a line longer than this (default {MAX_RECORD_BYTES:,})",
+    )
     delete = sub.add_parser("delete", parents=[common], help="delete one reflection by id")
     delete.add_argument("id")
     sub.add_parser(
@@ -62,27 +65,58 @@ def register(subparsers: Any) -> None:
     )
     clear = sub.add_parser("clear", parents=[common], help="delete every reflection here")
     clear.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    sub.add_parser("check", parents=[common], help=f"find damage; exit {EXIT_STORE} if any")
+    sub.add_parser(
+        "repair",
+        parents=[common],
+        help="set damaged files aside, keep every readable record, rebuild the index",
+    )
     p.set_defaults(func=handle)
 
 
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    common.add_argument("--namespace", default="default", help="project/user namespace")
+    common.add_argument(
+        "--embedding-model",
+        default="local",
+        help="embeddings the store was built with (default: local)",
+    )
+    return common
+
+
 def handle(args: argparse.Namespace) -> int:
+    if args.memory_command in OWN_STORE:
+        return OWN_STORE[args.memory_command](args)
+    from memory.reflections import namespace_path, open_reflection_manager
+
     try:
-        if args.memory_command == "reembed":
-            return _reembed(args)
-        manager = open_reflection_manager(args.home, args.embedding_model, args.namespace)
-        return ACTIONS[args.memory_command](manager, args)
-    except (EmbedderMismatchError, ImportFileError, OSError, ValueError) as exc:
-        print(f"memory {args.memory_command}: {exc}", file=sys.stderr)
-        return 1
+        namespace_path(args.namespace)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    manager = open_reflection_manager(args.home, args.embedding_model, args.namespace)
+    return ACTIONS[args.memory_command](manager, args)
 
 
 def _print_json(data: object) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=None))
 
 
+def one_line(text: str, width: int) -> str:
+    """Whitespace (newlines too) folded to single spaces, cut with an ellipsis at `width`."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: max(1, width - 1)] + "…"
+
+
+def _width() -> int:
+    return max(60, shutil.get_terminal_size((160, 24)).columns)
+
+
 def _line(r: Reflection) -> str:
     verdict = "retry" if r.judgment.needs_retry else "ok"
-    return f"{r.id}  {r.kind:<10} imp={r.importance:.2f} {verdict:<5} {r.task} — {r.reflection}"
+    head = f"{r.id}  {r.kind:<10} imp={r.importance:.2f} {verdict:<5} "
+    return head + one_line(f"{r.task} — {r.reflection}", _width() - len(head))
 
 
 def _list(m: ReflectionManager, args: argparse.Namespace) -> int:
@@ -110,10 +144,24 @@ def _show(m: ReflectionManager, args: argparse.Namespace) -> int:
     return 0
 
 
+def _model_not_loaded(embeddings: Any) -> bool:
+    """Whether embedding the query will load a model first (the local model loads lazily)."""
+    inner = getattr(embeddings, "inner", embeddings)
+    return getattr(inner, "_model", "loaded") is None
+
+
 def _search(m: ReflectionManager, args: argparse.Namespace) -> int:
     if args.k < 1:
-        raise ValueError("--k must be at least 1")
-    found = m.search(args.query, args.k, touch=args.touch)
+        raise UsageError("--k must be at least 1")
+    found = []
+    if m.count():  # an empty store answers without loading any model
+        if _model_not_loaded(m.backend.embeddings):
+            print(
+                f"memory search: loading the embedding model {m.backend.embedder} (a few seconds)…",
+                file=sys.stderr,
+                flush=True,
+            )
+        found = m.search(args.query, args.k, touch=args.touch)
     if args.json:
         _print_json(
             [
@@ -124,21 +172,21 @@ def _search(m: ReflectionManager, args: argparse.Namespace) -> int:
         return 0
     for rank, s in enumerate(found, 1):
         p = s.parts
-        print(
+        head = (
             f"{rank}. score={p.score:.3f} (rel={p.relevance:.3f} rec={p.recency:.3f} "
-            f"imp={p.importance:.2f})  {s.reflection.id}  {s.reflection.task} — "
-            f"{s.reflection.reflection}"
+            f"imp={p.importance:.2f})  {s.reflection.id}  "
         )
+        text = f"{s.reflection.task} — {s.reflection.reflection}"
+        print(head + one_line(text, _width() - len(head)))
     if not found:
         print("(no matches)")
     return 0
 
 
 def _export(m: ReflectionManager, args: argparse.Namespace) -> int:
-    lines = [
-        json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n"
-        for r in m.list_reflections()
-    ]
+    from cli.memory_io import export_lines
+
+    lines = export_lines(m)
     if args.file == "-":
         sys.stdout.writelines(lines)
         return 0
@@ -150,34 +198,15 @@ def _export(m: ReflectionManager, args: argparse.Namespace) -> int:
     return 0
 
 
-def read_jsonl(path: str) -> list[Reflection]:
-    """Every line validated first, so a bad file imports nothing (no half-imported memory)."""
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    found: list[Reflection] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            found.append(Reflection.model_validate(json.loads(raw)))
-        except (json.JSONDecodeError, ValidationError) as exc:
-            reason = (
-                str(exc).splitlines()[0]
-                if isinstance(exc, json.JSONDecodeError)
-                else "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            )
-            raise ImportFileError(
-                f"{path}:{number}: not a valid reflection ({reason}); nothing was imported"
-            ) from exc
-    return found
-
-
 def _import(m: ReflectionManager, args: argparse.Namespace) -> int:
-    found = read_jsonl(args.file)
-    m.save_many(found)  # one transaction: all lines or none
+    from cli.memory_io import import_file
+
+    done = import_file(m, args)
     if args.json:
-        _print_json({"imported": len(found), "ids": [r.id for r in found]})
+        _print_json(done)
     else:
-        print(f"imported {len(found)} reflections into namespace {args.namespace!r}")
+        replaced = f" ({done['replaced']} replaced)" if done["replaced"] else ""
+        print(f"imported {done['imported']} reflections{replaced} into {args.namespace!r}")
     return 0
 
 
@@ -207,6 +236,9 @@ def _clear(m: ReflectionManager, args: argparse.Namespace) -> int:
 
 
 def _reembed(args: argparse.Namespace) -> int:
+    from core.models import get_embeddings
+    from memory.reflections import ReflectionManager
+
     manager = ReflectionManager.open(
         args.home, get_embeddings(args.embedding_model), args.namespace, reembed=True
     )
@@ -220,6 +252,7 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+OWN_STORE = {"reembed": _reembed, "check": check, "repair": repair}
 ACTIONS = {
     "list": _list,
     "show": _show,

@@ -32,18 +32,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help=f"retries per task, 0..{validate.MAX_RETRIES} (default 2)",
     )
-    p.add_argument(
-        "--max-tool-steps",
-        type=int,
-        default=None,
-        help=f"tool calls per attempt, 1..{validate.MAX_TOOL_STEPS} (default 6)",
-    )
-    p.add_argument(
-        "--corpus",
-        default=None,
-        help="folder of documents (.txt .md .html .json .jsonl) to search offline",
-    )
-    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    _add_tool_options(p)
     p.add_argument(
         "--induction",
         choices=("rule", "llm", "off"),
@@ -64,6 +53,29 @@ def register(subparsers: Any) -> None:
         help="continue an interrupted run (the id `run` printed; omit the task)",
     )
     p.set_defaults(func=handle)
+
+
+def _add_tool_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-tool-steps",
+        type=int,
+        default=None,
+        help=f"tool calls per attempt, 1..{validate.MAX_TOOL_STEPS} (default 6)",
+    )
+    p.add_argument(
+        "--corpus",
+        default=None,
+        help="folder of documents (.txt .md .html .json .jsonl) to search offline",
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an origin the browser may open besides the defaults, e.g. http://127.0.0.1:8000 "
+        "(repeatable; '*' allows any)",
+    )
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
@@ -95,6 +107,8 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
     values.update({k: v for k, v in overrides.items() if v is not None})
     if args.no_browser:
         values["use_browser"] = False
+    if args.allow_origin:
+        values["allowed_origins"] = [validate.origin(o) for o in args.allow_origin]
     values["home"] = args.home
     return Context(**values)
 

@@ -32,6 +32,17 @@ def thread_id(value: str) -> str:
     return value
 
 
+def origin(value: str) -> str:
+    """'*' or an http(s) origin such as http://127.0.0.1:8000 (a trailing '/' is dropped)."""
+    value = value.strip().rstrip("/")
+    if value == "*" or (value.startswith(("http://", "https://")) and "/" not in value[8:]):
+        return value
+    raise UsageError(
+        f"--allow-origin {value!r}: give an origin like https://example.org or "
+        "http://127.0.0.1:8000 (scheme, host and optional port; '*' allows any)"
+    )
+
+
 def corpus(folder: str) -> str:
     """The resolved folder if it holds at least one readable document, else a UsageError.
 

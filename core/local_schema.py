@@ -98,7 +98,10 @@ def parse_json_prefix(text: str) -> Any:
     text = text.strip()
     if not text.startswith(("{", "[")):
         return None
-    data = parse_partial_json(text)
+    try:
+        data = parse_partial_json(text)
+    except json.JSONDecodeError:  # nothing of it closes into JSON
+        return None
     if data is not None:
         log.info("structured output was cut at its token budget; closed and validated")
     return data

@@ -8,6 +8,7 @@ index covers (a cheap indexed query when nothing changed).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,10 +18,12 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from core.embeddings import as_matrix, embedder_dimension, embedder_name
-from memory.record_store import Item, Light, NewItem, RecordStore
-from memory.record_types import Claim
-from memory.vector_index import VectorIndex
+from memory.index_file import read_checked, remove_stale_files, write_temp
+from memory.record_store import Item, NewItem, RecordStore
+from memory.record_types import Claim, Light
+from memory.vector_index import ANN_THRESHOLD, VectorIndex
 
+log = logging.getLogger(__name__)
 DB_NAME = "memory.sqlite3"
 
 
@@ -42,6 +45,7 @@ class MemoryBackend:
         index_dir: Path | None,
         *,
         reembed: bool = False,
+        ann_threshold: int = ANN_THRESHOLD,
     ) -> None:
         self.records = records
         self.embeddings = embeddings
@@ -50,12 +54,14 @@ class MemoryBackend:
         if reembed:
             self._reembed()
         records.bind_embedder(self.embedder, self.dimension)
-        path = index_dir / f"index.{records.store_id}.faiss" if index_dir else None
-        self.index = VectorIndex(self.dimension, path)
+        self.index_path = index_dir / f"index.{records.store_id}.faiss" if index_dir else None
+        self.index = VectorIndex(self.dimension, ann_threshold)
         self._lock = threading.RLock()
-        if self.index.covered_seq > records.max_seq():  # an index from a wiped database
-            self.index.reset()
+        if self.index_path is not None:
+            remove_stale_files(self.index_path.parent, keep=self.index_path)
+            self._load_index(self.index_path)
         self.sync()
+        self.compact()
 
     @classmethod
     def open(
@@ -71,25 +77,63 @@ class MemoryBackend:
 
     # -- index maintenance ---------------------------------------------------------------------
 
+    def _crc_key(self) -> str:
+        return f"index_crc:{self.index_path.name if self.index_path else ''}"
+
+    def _load_index(self, path: Path) -> None:
+        found = read_checked(path, self.records.meta(self._crc_key()), self.dimension)
+        if found is not None and not self.index.adopt(found):
+            log.warning("index %s is of a kind this store does not build; rebuilding it", path)
+        if self.index.covered_seq > self.records.max_seq():  # an index from a wiped database
+            self.index.reset()
+
     def sync(self) -> int:
         """Index every record newer than the index; save the index when the tail got large."""
-        added = 0
         with self._lock:
-            for seqs, blob in self.records.vectors_after(self.index.covered_seq):
-                if seqs.size:
-                    vecs = np.frombuffer(blob, dtype=np.float32).reshape(seqs.size, -1)
+            batches = [
+                (seqs, np.frombuffer(blob, dtype=np.float32).reshape(seqs.size, -1))
+                for seqs, blob in self.records.vectors_after(self.index.covered_seq)
+                if seqs.size
+            ]
+            added = sum(int(seqs.size) for seqs, _ in batches)
+            if batches and self.index.ntotal == 0:  # (re)building: train once at the final size
+                self.index.build(
+                    np.concatenate([s for s, _ in batches]), np.concatenate([v for _, v in batches])
+                )
+            else:
+                for seqs, vecs in batches:
                     self.index.add(seqs, vecs)
-                    added += int(seqs.size)
-            if self.index.should_save():
-                self.index.save()
+            if self.index.should_save() and not self.compact():  # compact() saves what it cuts
+                self.save_index()
         return added
+
+    def compact(self) -> int:
+        """Drop the vectors of deleted or replaced records once they outnumber the live ones."""
+        with self._lock:
+            live = self.records.vector_count()
+            if self.index.ntotal - live <= live:
+                return 0
+            dead = np.setdiff1d(self.index.ids(), self.records.vector_seqs(), assume_unique=True)
+            removed = self.index.remove(dead)
+            log.info("index compacted: %d dead vectors removed, %d live", removed, live)
+            self.save_index()
+        return removed
+
+    def save_index(self) -> None:
+        """Write the index atomically and record its checksum in the store's metadata."""
+        if self.index_path is None:
+            return
+        with self._lock:
+            tmp, crc = write_temp(self.index.faiss_index, self.index_path)
+            self.records.install_file(tmp, self.index_path, self._crc_key(), crc)
+            self.index.unsaved = 0
 
     def flush(self) -> None:
         """Write the index file now if anything is unsaved (e.g. before exit)."""
         with self._lock:
             self.sync()
             if self.index.unsaved:
-                self.index.save()
+                self.save_index()
 
     def rebuild_index(self) -> int:
         with self._lock:
@@ -143,25 +187,27 @@ class MemoryBackend:
         return seqs
 
     def search(self, prefix: str, query: str, n: int, min_candidates: int = 200) -> list[Hit]:
-        """Up to n items under `prefix` nearest to `query`, best first (exact cosine).
+        """Up to n items under `prefix` nearest to `query`, best first (cosine).
 
         Other namespaces share the index, so candidates are widened until n in-prefix hits
-        are found or the index is exhausted.
+        are found or every vector was considered.
         """
         self.sync()
         qvec = self.embed_query(query)
-        want = max(n, min_candidates)
+        want, exhaustive = max(n, min_candidates), False
         while True:
-            pairs = self.index.search(qvec, want)
+            pairs = self.index.search(qvec, want, exhaustive)
             found = self.records.light([s for s, _ in pairs])  # deleted seqs drop out here
             hits = [
                 Hit(found[s], rel)
                 for s, rel in pairs
                 if s in found and _under(found[s].namespace, prefix)
             ]
-            if len(hits) >= n or want >= self.index.ntotal:
+            if len(hits) >= n or (want >= self.index.ntotal and exhaustive):
                 return hits
-            want *= 4
+            # an approximate index may miss a small namespace's items: widen, then scan all
+            exhaustive = want >= self.index.ntotal or self.index.kind == "exact"
+            want = min(want * 4, self.index.ntotal)
 
     def load(self, hits: Sequence[Hit]) -> list[tuple[Item, Hit]]:
         """Full records for these hits, in order; corrupt or vanished ones are left out."""

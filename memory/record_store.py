@@ -11,59 +11,37 @@ from __future__ import annotations
 
 import json
 import time
-import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from memory.record_scans import RecordScans
 from memory.record_types import (
     COLUMNS,
     Claim,
     CorruptRecordWarning,
     EmbedderMismatchError,
     Item,
-    Light,
+    MemoryStoreDamagedError,
+    MemoryStoreError,
     NewItem,
     checksum,
     under,
 )
-from memory.sqlite_file import SqliteFile
 
 __all__ = [
     "CorruptRecordWarning",
     "EmbedderMismatchError",
     "Item",
+    "MemoryStoreDamagedError",
+    "MemoryStoreError",
     "NewItem",
     "RecordStore",
     "checksum",
 ]
 
 
-class RecordStore(SqliteFile):
+class RecordStore(RecordScans):
     """Items keyed by (namespace, key); append-mostly; safe for many threads and processes."""
-
-    def __init__(self, path: str | Path = ":memory:", busy_timeout_s: float = 60.0) -> None:
-        super().__init__(path, busy_timeout_s)
-        self._warned: set[int] = set()
-
-    def bind_embedder(self, name: str, dimension: int) -> None:
-        """Record the embedder on first use; refuse a different one afterwards."""
-        with self._write():
-            old_name, old_dim = self._meta_get("embedder"), self._meta_get("dimension")
-            if old_name is None:
-                self._meta_set("embedder", name)
-                self._meta_set("dimension", str(dimension))
-                return
-        if old_name != name or int(old_dim or 0) != dimension:
-            raise EmbedderMismatchError(
-                f"memory store {self.path} was built with embeddings {old_name!r} "
-                f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
-                "Open it with the same embedding model, or re-embed it "
-                "(`python main.py memory reembed --embedding-model SPEC`, or "
-                "ReflectionManager.open(..., reembed=True))."
-            )
 
     # -- writes --------------------------------------------------------------------------------
 
@@ -145,6 +123,17 @@ class RecordStore(SqliteFile):
                 rows(),
             )
 
+    def restore_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert rows exactly as read from another copy of a store, seqs included (repair)."""
+        marks = ", ".join("?" * len(rows[0])) if rows else ""
+        with self._write():
+            self._conn.executemany(f"INSERT INTO items ({COLUMNS}) VALUES ({marks})", rows)
+
+    def delete_seqs(self, seqs: Sequence[int]) -> int:
+        with self._write():
+            cur = self._conn.executemany("DELETE FROM items WHERE seq = ?", [(s,) for s in seqs])
+        return cur.rowcount
+
     def delete(self, namespace: str, key: str) -> bool:
         with self._write():
             cur = self._conn.execute(
@@ -186,11 +175,6 @@ class RecordStore(SqliteFile):
                     (emb, checksum(ns, key, value, emb), seq),
                 )
 
-    def rebind_embedder(self, name: str, dimension: int) -> None:
-        with self._write():
-            self._meta_set("embedder", name)
-            self._meta_set("dimension", str(dimension))
-
     # -- reads ---------------------------------------------------------------------------------
 
     def _decode(self, row: tuple[Any, ...]) -> Item | None:
@@ -200,14 +184,7 @@ class RecordStore(SqliteFile):
                 raise ValueError("checksum mismatch")
             decoded = json.loads(value)
         except ValueError as exc:
-            if seq not in self._warned:
-                self._warned.add(seq)
-                warnings.warn(
-                    f"memory store {self.path}: record seq={seq} key={key!r} is corrupt ({exc}); "
-                    "skipping it",
-                    CorruptRecordWarning,
-                    stacklevel=3,
-                )
+            self._warn_corrupt(seq, key, str(exc))
             return None
         return Item(seq, ns, key, decoded, text, emb, imp, created, updated, accessed)
 
@@ -228,22 +205,6 @@ class RecordStore(SqliteFile):
             out.update((it.seq, it) for it in self._select(f"WHERE seq IN ({marks})", chunk))
         return out
 
-    def light(self, seqs: Sequence[int]) -> dict[int, Light]:
-        """Ranking fields of these records (no value decoding, no vector): fast for many."""
-        out: dict[int, Light] = {}
-        for start in range(0, len(seqs), 500):
-            chunk = list(seqs[start : start + 500])
-            marks = ",".join("?" * len(chunk))
-            with self._lock:
-                rows = self._conn.execute(
-                    "SELECT seq, namespace, importance, last_accessed, "
-                    "CASE WHEN json_valid(value) THEN json_extract(value, '$.kind') END "
-                    f"FROM items WHERE seq IN ({marks})",
-                    chunk,
-                ).fetchall()
-            out.update((r[0], Light(*r)) for r in rows)
-        return out
-
     def items(self, prefix: str, limit: int = -1, offset: int = 0) -> list[Item]:
         """Items in `prefix` or below it, oldest first."""
         where, params = under(prefix)
@@ -261,38 +222,3 @@ class RecordStore(SqliteFile):
         with self._lock:
             row = self._conn.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()
         return int(row[0])
-
-    def max_seq(self) -> int:
-        with self._lock:
-            row = self._conn.execute("SELECT max(seq) FROM items").fetchone()
-        return int(row[0] or 0)
-
-    def vectors_after(self, seq: int, batch: int = 50_000) -> Iterator[tuple[np.ndarray, bytes]]:
-        """(seqs, concatenated float32 bytes) of embedded rows with seq > `seq`, in batches."""
-        last = seq
-        while True:
-            with self._lock:
-                rows = self._conn.execute(
-                    "SELECT seq, namespace, key, value, embedding, checksum FROM items "
-                    "WHERE seq > ? AND embedding IS NOT NULL ORDER BY seq LIMIT ?",
-                    (last, batch),
-                ).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            good = [r for r in rows if checksum(r[1], r[2], r[3], r[4]) == r[5]]
-            for bad in (r for r in rows if checksum(r[1], r[2], r[3], r[4]) != r[5]):
-                self._decode((bad[0], bad[1], bad[2], bad[3], None, bad[4], 0, 0, 0, 0, bad[5]))
-            yield np.array([r[0] for r in good], dtype=np.int64), b"".join(r[4] for r in good)
-
-    def importance_after(self, prefix: str, seq: int, skip_kind: str = "") -> tuple[float, int]:
-        """(summed importance, max seq) of items in `prefix` newer than `seq`, except one kind."""
-        where, params = under(prefix)
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT coalesce(sum(importance), 0), coalesce(max(seq), ?) FROM items "
-                f"WHERE seq > ? AND {where} AND json_valid(value) "
-                "AND json_extract(value, '$.kind') IS NOT ?",
-                (seq, seq, *params, skip_kind),
-            ).fetchone()
-        return float(row[0]), int(row[1])

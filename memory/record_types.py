@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS items (
     UNIQUE (namespace, key)
 );
 CREATE INDEX IF NOT EXISTS items_ns ON items (namespace);
+-- rows without a vector are rare: this tiny index makes "how many vectors" a cheap count
+CREATE INDEX IF NOT EXISTS items_novec ON items (seq) WHERE embedding IS NULL;
 """
 COLUMNS = (
     "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, "
@@ -34,8 +36,18 @@ class CorruptRecordWarning(UserWarning):
     """A stored record failed its checksum or could not be decoded; it is skipped."""
 
 
+class MemoryStoreError(RuntimeError):
+    """The memory store cannot be used as it is. The message is one self-contained line that
+    names the file and the fix, so a command line can print it as it is (no traceback)."""
+
+
+class MemoryStoreDamagedError(MemoryStoreError):
+    """A file of the store is damaged (not a database, truncated, malformed pages)."""
+
+
 class EmbedderMismatchError(RuntimeError):
-    """The store was built with a different embedding model or dimension."""
+    """The store was opened with a different embedding model than it was built with (a usage
+    error, not damage: the message says how to re-embed)."""
 
 
 @dataclass

@@ -5,16 +5,121 @@ store grows, one fsync), a writer killed mid-save leaves no partial record (the 
 discarded on recovery), many processes can append at once (SQLite serializes writers with a
 file lock; `busy_timeout` makes them wait, not fail), lookups by id need no full load, and the
 "last accessed" time is an in-place UPDATE instead of a rewrite.
+
+Every statement goes through a guarded connection: SQLite's errors for a damaged, locked or
+unwritable file become MemoryStoreError with one line naming the file and the fix, wherever
+they surface (open, a read deep inside a search, a write), so no caller sees a raw traceback.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Self
 
-from memory.record_types import SCHEMA
+from memory.record_types import (
+    SCHEMA,
+    EmbedderMismatchError,
+    MemoryStoreDamagedError,
+    MemoryStoreError,
+)
+
+# SQLite primary result codes (the low byte of an extended code)
+_DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+_UNUSABLE = {3, 8, 10, 13, 14, 23}  # PERM, READONLY, IOERR, FULL, CANTOPEN, AUTH
+_SHORT_READ = 522  # SQLITE_IOERR_SHORT_READ: the file ends early, i.e. it was truncated
+
+
+def repair_command(path: str) -> str:
+    """The command that repairs the store holding this database file."""
+    db = Path(path)
+    if db.parent.name == "memory":
+        return f"python main.py --home {db.parent.parent} memory repair"
+    return "python main.py memory repair"
+
+
+def store_error(path: str, exc: sqlite3.DatabaseError) -> Exception:
+    """The MemoryStoreError for SQLite's error, or the error itself if it is a usage error."""
+    code = getattr(exc, "sqlite_errorcode", None) or 0
+    if code & 0xFF in _DAMAGED or code == _SHORT_READ:
+        return MemoryStoreDamagedError(
+            f"memory store {path} is damaged ({exc}); run `{repair_command(path)}` to set the "
+            "file aside and keep every readable record"
+        )
+    if code & 0xFF in _BUSY:
+        return MemoryStoreError(
+            f"memory store {path} stayed locked by another process ({exc}); let the other run "
+            "finish, then retry"
+        )
+    if code & 0xFF in _UNUSABLE or isinstance(exc, sqlite3.OperationalError) and not code:
+        return MemoryStoreError(
+            f"cannot use memory store {path} ({exc}); check that its folder exists and is "
+            "writable and that the disk has space"
+        )
+    return exc
+
+
+@contextmanager
+def store_errors(path: str) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        err = store_error(path, exc)
+        if err is exc:
+            raise
+        raise err from exc
+
+
+class _GuardedCursor(sqlite3.Cursor):
+    """A cursor whose statements and fetches report store errors (see module docstring)."""
+
+    @property
+    def _path(self) -> str:
+        return str(getattr(self.connection, "path", ""))
+
+    def execute(self, sql: str, params: Any = (), /) -> Self:
+        with store_errors(self._path):
+            return super().execute(sql, params)
+
+    def executemany(self, sql: str, params: Any, /) -> Self:
+        with store_errors(self._path):
+            return super().executemany(sql, params)
+
+    def executescript(self, script: str, /) -> sqlite3.Cursor:
+        with store_errors(self._path):
+            return super().executescript(script)
+
+    def fetchone(self) -> Any:
+        with store_errors(self._path):
+            return super().fetchone()
+
+    def fetchall(self) -> list[Any]:
+        with store_errors(self._path):
+            return super().fetchall()
+
+
+class _GuardedConnection(sqlite3.Connection):
+    """Routes the shortcut methods through _GuardedCursor (they bypass cursor() in C)."""
+
+    path = ""
+
+    def cursor(self, factory: Any = None) -> Any:
+        return super().cursor(factory or _GuardedCursor)
+
+    def execute(self, sql: str, params: Any = (), /) -> Any:
+        return self.cursor().execute(sql, params)
+
+    def executemany(self, sql: str, params: Any, /) -> Any:
+        return self.cursor().executemany(sql, params)
+
+    def executescript(self, script: str, /) -> Any:
+        return self.cursor().executescript(script)
 
 
 class SqliteFile:
@@ -23,10 +128,23 @@ class SqliteFile:
     def __init__(self, path: str | Path = ":memory:", busy_timeout_s: float = 60.0) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(
-            self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-        )
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise MemoryStoreError(
+                    f"cannot create the memory folder {Path(self.path).parent} ({exc}); "
+                    "choose another --home or fix the path"
+                ) from exc
+        with store_errors(self.path):
+            conn = sqlite3.connect(
+                self.path,
+                timeout=busy_timeout_s,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=_GuardedConnection,
+            )
+        conn.path = self.path
+        self._conn: _GuardedConnection = conn
         self._lock = threading.RLock()
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
@@ -59,6 +177,35 @@ class SqliteFile:
     @property
     def store_id(self) -> str:
         return self.meta("store_id") or ""
+
+    def bind_embedder(self, name: str, dimension: int) -> None:
+        """Record the embedder on first use; refuse a different one afterwards."""
+        with self._write():
+            old_name, old_dim = self._meta_get("embedder"), self._meta_get("dimension")
+            if old_name is None:
+                self._meta_set("embedder", name)
+                self._meta_set("dimension", str(dimension))
+                return
+        if old_name != name or int(old_dim or 0) != dimension:
+            raise EmbedderMismatchError(
+                f"memory store {self.path} was built with embeddings {old_name!r} "
+                f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
+                "Open it with the same embedding model, or re-embed it "
+                "(`python main.py memory reembed --embedding-model SPEC`, or "
+                "ReflectionManager.open(..., reembed=True))."
+            )
+
+    def rebind_embedder(self, name: str, dimension: int) -> None:
+        with self._write():
+            self._meta_set("embedder", name)
+            self._meta_set("dimension", str(dimension))
+
+    def install_file(self, tmp: Path, path: Path, key: str, value: str) -> None:
+        """os.replace(tmp, path) and record `value` (its checksum) as meta `key`, under the
+        write lock: processes installing files in turn leave the last file's checksum."""
+        with self._write():
+            os.replace(tmp, path)
+            self._meta_set(key, value)
 
     def claim(self, key: str, expected: str | None, new: str) -> bool:
         """Compare-and-set a meta value, so only one process runs a one-off job."""

@@ -1,71 +1,110 @@
-"""The FAISS side of memory: an exact inner-product index over record seqs, persisted atomically.
+"""The FAISS side of memory: exact search while small, IVF trained on the stored vectors when large.
 
-The index is derived data: the records (memory/record_store.py) are the truth. FAISS ids are
-record seqs, so the index "covers" every seq up to its largest id, and catching up means adding
-rows with a larger seq. The file name carries the store's id, so an index can never be applied
-to a different database; it is written to a temp file and os.replace'd (no torn index after a
-crash), and read with faiss.read_index (FAISS's own format; nothing is unpickled).
+FAISS ids are record seqs, so the index "covers" every seq up to its largest id and catching up
+means adding rows with a larger seq. Below `ann_threshold` vectors the index is exact
+(IndexIDMap2 over IndexFlatIP); at the threshold it becomes an IVF index (IndexIVFFlat, inner
+product) trained on the vectors it holds, and it is retrained whenever it has grown
+`RETRAIN_GROWTH` times past the size it was trained at, so its lists stay short as the store
+grows. IVF search scans `nprobe` of the lists nearest the query; bench/reflection_store.py
+measures its recall against exact search on real MiniLM embeddings. Persistence and checksums
+are memory/index_file.py's.
 """
 
 from __future__ import annotations
 
-import logging
+import math
 import os
 import threading
-from pathlib import Path
 
 import faiss
 import numpy as np
 
-log = logging.getLogger(__name__)
 # One query at a time is this index's workload: OpenMP threads then cost more than they give
 # (measured here: 10k vectors, 68 ms with 2 threads on a busy 2-core box vs 2 ms with 1).
 faiss.omp_set_num_threads(int(os.environ.get("MEMORY_FAISS_THREADS", "1")))
 
+ANN_THRESHOLD = 30_000  # exact top-3 is ~3 ms here; above, IVF wins (bench/reflection_store.py)
+NPROBE = 24
+RETRAIN_GROWTH = 4  # nlist ~ sqrt(n): a 4x larger store gets 2x the lists
+TRAIN_PER_LIST = 40  # FAISS warns below 39 training points per centroid
+
+
+def nlist_for(n: int) -> int:
+    return max(64, min(8192, int(math.sqrt(n))))
+
 
 class VectorIndex:
-    """IndexIDMap2(IndexFlatIP): exact cosine search on normalized vectors, ids = record seqs."""
+    """Cosine search on normalized vectors keyed by record seq; exact or IVF by size."""
 
-    def __init__(self, dimension: int, path: Path | None = None) -> None:
+    def __init__(
+        self, dimension: int, ann_threshold: int = ANN_THRESHOLD, nprobe: int = NPROBE
+    ) -> None:
         self.dimension = dimension
-        self.path = path
+        self.ann_threshold = ann_threshold
+        self.nprobe = nprobe
         self._lock = threading.RLock()
-        self._index = self._empty()
+        self._index: faiss.Index = self._exact()
         self.covered_seq = 0
-        self.unsaved = 0  # vectors added since the file was last written
-        if path is not None and path.exists():
-            self._load(path)
+        self.unsaved = 0  # vectors added since the index was last written
 
-    def _empty(self) -> faiss.IndexIDMap2:
+    def _exact(self) -> faiss.Index:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
 
-    def _load(self, path: Path) -> None:
-        try:
-            index = faiss.read_index(str(path))
-        except RuntimeError as exc:  # FAISS reports a truncated or foreign file this way
-            log.warning("ignoring unreadable index %s (%s); rebuilding from records", path, exc)
-            return
-        if index.d != self.dimension:
-            log.warning(
-                "index %s has dimension %d, expected %d; rebuilding", path, index.d, self.dimension
-            )
-            return
-        if not isinstance(index, faiss.IndexIDMap2):
-            log.warning("index %s is not an id-mapped index; rebuilding from records", path)
-            return
-        self._index = index
-        ids = faiss.vector_to_array(index.id_map) if index.ntotal else np.zeros(0, np.int64)
-        self.covered_seq = int(ids.max()) if ids.size else 0
+    @property
+    def faiss_index(self) -> faiss.Index:
+        return self._index
+
+    @property
+    def kind(self) -> str:
+        return "ivf" if isinstance(self._index, faiss.IndexIVF) else "exact"
 
     @property
     def ntotal(self) -> int:
         return int(self._index.ntotal)
 
+    def adopt(self, index: faiss.Index) -> bool:
+        """Use an index read from disk; False if it is not one this class builds."""
+        if index.metric_type != faiss.METRIC_INNER_PRODUCT:
+            return False
+        if isinstance(index, faiss.IndexIDMap2):
+            if not isinstance(faiss.downcast_index(index.index), faiss.IndexFlatIP):
+                return False
+        elif not isinstance(index, faiss.IndexIVFFlat):
+            return False
+        with self._lock:
+            self._index = index
+            if isinstance(index, faiss.IndexIVF):
+                index.nprobe = self.nprobe
+            ids = self.ids()
+            self.covered_seq = int(ids.max()) if ids.size else 0
+            self.unsaved = 0
+        return True
+
     def reset(self) -> None:
         with self._lock:
-            self._index = self._empty()
+            self._index = self._exact()
             self.covered_seq = 0
             self.unsaved = 0
+
+    def ids(self) -> np.ndarray:
+        """Every seq in the index (any order)."""
+        with self._lock:
+            index = self._index
+            if isinstance(index, faiss.IndexIDMap2):
+                return faiss.vector_to_array(index.id_map).astype(np.int64)
+            assert isinstance(index, faiss.IndexIVF) and index.invlists is not None
+            lists = index.invlists
+            parts = [
+                faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
+                for i in range(index.nlist)
+                if lists.list_size(i)
+            ]
+        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+    def vector(self, seq: int) -> np.ndarray:
+        """The stored vector of this seq (KeyError-like RuntimeError if absent)."""
+        with self._lock:
+            return np.asarray(self._index.reconstruct(int(seq)), dtype=np.float32)
 
     def add(self, seqs: np.ndarray, vectors: np.ndarray) -> None:
         """Add rows whose seq is above what the index covers; others are already in it."""
@@ -80,29 +119,83 @@ class VectorIndex:
             )
             self.covered_seq = max(self.covered_seq, int(seqs.max()))
             self.unsaved += int(seqs.size)
+            if self._should_retrain():
+                self._retrain()
 
-    def search(self, query: np.ndarray, n: int) -> list[tuple[int, float]]:
-        """The n nearest (seq, cosine) pairs, best first."""
+    def remove(self, seqs: np.ndarray) -> int:
+        """Drop these seqs' vectors (records deleted or replaced); returns how many were in."""
+        if not seqs.size:
+            return 0
+        with self._lock:
+            removed = int(self._index.remove_ids(faiss.IDSelectorArray(seqs.astype(np.int64))))
+            self.unsaved += removed
+        return removed
+
+    def build(self, seqs: np.ndarray, vectors: np.ndarray) -> None:
+        """Replace the contents with these rows, in the kind their number calls for (one
+        training at the final size instead of one per threshold crossed while adding)."""
+        with self._lock:
+            if seqs.size < self.ann_threshold:
+                self.reset()
+                self.add(seqs, vectors)
+            else:
+                self._index = self._train_ivf(seqs, vectors)
+                self.covered_seq = int(seqs.max())
+            self.unsaved = max(int(seqs.size), 1)
+
+    def _should_retrain(self) -> bool:
+        n = self.ntotal
+        if not isinstance(self._index, faiss.IndexIVF):
+            return n >= self.ann_threshold
+        return nlist_for(n) >= 2 * self._index.nlist  # i.e. the store grew RETRAIN_GROWTH times
+
+    def _retrain(self) -> None:
+        """Rebuild as IVF with lists for the current size, trained on the vectors held."""
+        index = self._index
+        ids = self.ids()
+        if isinstance(index, faiss.IndexIDMap2):  # a flat index keeps insertion order, as ids do
+            vectors = np.asarray(index.index.reconstruct_n(0, index.ntotal), dtype=np.float32)
+        else:
+            vectors = np.asarray(index.reconstruct_batch(ids), dtype=np.float32)
+        self._index = self._train_ivf(ids, vectors)
+        self.unsaved = max(self.unsaved, int(ids.size))  # the file holds the old layout
+
+    def _train_ivf(self, ids: np.ndarray, vectors: np.ndarray) -> faiss.IndexIVFFlat:
+        nlist = nlist_for(ids.size)
+        ivf = faiss.IndexIVFFlat(
+            faiss.IndexFlatIP(self.dimension), self.dimension, nlist, faiss.METRIC_INNER_PRODUCT
+        )
+        ivf.cp.niter = 10  # k-means beyond 10 rounds barely moves recall, and costs seconds
+        sample = np.random.default_rng(0).permutation(ids.size)[: nlist * TRAIN_PER_LIST]
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(os.cpu_count() or 1)  # training is one big batch job
+        try:
+            ivf.train(vectors[np.sort(sample)])
+            # a hashtable direct map: vectors and removal by seq (missing from FAISS's stubs)
+            ivf.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
+            ivf.add_with_ids(vectors, np.ascontiguousarray(ids, dtype=np.int64))
+        finally:
+            faiss.omp_set_num_threads(threads)
+        ivf.nprobe = self.nprobe
+        return ivf
+
+    def search(
+        self, query: np.ndarray, n: int, exhaustive: bool = False
+    ) -> list[tuple[int, float]]:
+        """The n nearest (seq, cosine) pairs, best first; `exhaustive` scans every IVF list."""
         with self._lock:
             if self._index.ntotal == 0 or n <= 0:
                 return []
+            params = None
+            if exhaustive and isinstance(self._index, faiss.IndexIVF):
+                params = faiss.SearchParametersIVF()
+                params.nprobe = self._index.nlist
             scores, ids = self._index.search(
-                query.reshape(1, -1).astype(np.float32), min(n, self._index.ntotal)
+                query.reshape(1, -1).astype(np.float32), min(n, self.ntotal), params=params
             )
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 
     def should_save(self, min_batch: int = 1000, fraction: float = 0.1) -> bool:
         """Save when the unsaved tail is large, so append cost stays flat (geometric schedule)."""
-        return self.path is not None and self.unsaved >= max(min_batch, fraction * self.ntotal)
-
-    def save(self) -> None:
-        """Write the index atomically: temp file in the same folder, fsync, os.replace."""
-        if self.path is None:
-            return
-        with self._lock:
-            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            faiss.write_index(self._index, str(tmp))
-            with open(tmp, "rb") as fh:
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-            self.unsaved = 0
+        return self.unsaved >= max(min_batch, fraction * self.ntotal)

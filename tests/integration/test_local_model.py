@@ -40,3 +40,97 @@ def test_a_tool_choice_under_a_small_budget_is_a_call_or_plain_text(model):
     assert message.usage_metadata["output_tokens"] <= 12
     if not message.tool_calls:  # a final answer cut at the budget is text, never raw JSON
         assert not message.text.lstrip().startswith("{"), message.text
+
+
+def test_stream_yields_tokens_that_join_to_the_invoke_text(model):
+    greedy = with_max_tokens(model.model_copy(update={"temperature": 0.0}), 24)
+    prompt = "Name three colours of the rainbow."
+    greedy._llama.reset()  # the same prompt evaluated the same way for both calls
+    text = greedy.invoke(prompt).text
+    greedy._llama.reset()
+    chunks = list(greedy.stream(prompt))
+    assert len(chunks) > 1
+    assert "".join(c.text for c in chunks) == text
+
+
+def test_async_stream_events_carry_tokens(model):
+    import asyncio
+
+    small = with_max_tokens(model, 12)
+
+    async def run() -> list[str]:
+        return [
+            e["data"]["chunk"].text
+            async for e in small.astream_events("Say hello.", version="v2")
+            if e["event"] == "on_chat_model_stream"
+        ]
+
+    assert len(asyncio.run(run())) > 1
+
+
+def test_checked_grammar_sampling_gives_the_stock_samplers_greedy_output(model):
+    llama = model._llama
+    schema = {
+        "type": "object",
+        "properties": {
+            "needs_retry": {"type": "boolean"},
+            "confidence": {"type": "number"},
+            "reasons": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+        },
+        "required": ["needs_retry", "confidence", "reasons"],
+    }
+    texts = {}
+    for checked in (False, True):
+        llama.grammar_first_check = checked
+        llama.reset()
+        out = llama.create_chat_completion(
+            messages=[{"role": "user", "content": "Judge: 'Nick Park made Wallace.' JSON."}],
+            max_tokens=48,
+            temperature=0.0,
+            repeat_penalty=1.3,
+            response_format={"type": "json_object", "schema": schema},
+        )
+        texts[checked] = out["choices"][0]["message"]["content"]
+    llama.grammar_first_check = True
+    stats = llama.last_sampler.stats
+    assert texts[True] == texts[False]
+    assert stats.first > 0 and stats.first + stats.shortlist + stats.full > stats.first
+
+
+BATCH_IN_FRESH_PROCESS = """
+import json, os, sys, threading
+import core.llama_runtime as runtime
+from core.models import get_chat_model
+from core.output_budget import with_max_tokens
+before = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
+models = []
+def first_use():
+    models.append(get_chat_model("local"))
+threads = [threading.Thread(target=first_use) for _ in range(2)]
+for t in threads: t.start()
+for t in threads: t.join()
+replies = with_max_tokens(models[0], 8).batch(["Say hi.", "Say bye."])
+after = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
+print(json.dumps({"before": before, "after": after, "loads": len(runtime._LOADED),
+                  "shared": models[0]._llama is models[1]._llama,
+                  "replies": [r.usage_metadata["output_tokens"] for r in replies]}))
+"""
+
+
+def test_batch_at_first_use_loads_once_and_leaves_stdout_alone(model):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-c", BATCH_IN_FRESH_PROCESS],
+        cwd=root, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])  # stdout still reaches the pipe
+    assert report["before"] == report["after"] and "null" not in "".join(report["after"])
+    assert report["loads"] == 1 and report["shared"]
+    assert all(0 < n <= 8 for n in report["replies"])
+    assert "Model metadata" not in proc.stderr and "llama_" not in proc.stderr

@@ -38,6 +38,8 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
         (["run", "hello there", "--max-tool-steps", "0"], "--max-tool-steps must be between 1"),
         (["run", "hello there", "--max-retries", "x"], "invalid int value: 'x'"),
         (["run", "hello", "--model", "openai:x@ftp://h/v1"], "must start with http"),
+        (["run", "hello", "--allow-origin", "ftp://h"], "--allow-origin 'ftp://h'"),
+        (["run", "hello", "--allow-origin", "http://h/path"], "give an origin like"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path):
@@ -190,3 +192,13 @@ def test_runs_stream_with_synchronous_durability(wire, monkeypatch, tmp_path):  
     wire(Script([False] * 3))
     assert main.main(["--home", str(tmp_path), "run", "Who?", "--no-browser"]) == 0
     assert seen and seen[0] == "sync"
+
+
+def test_allowed_origins_reach_the_run_context(wire, tmp_path):  # noqa: F811
+    wire(Script([False] * 3))
+    argv = ["--home", str(tmp_path), "run", "Who?", "--no-browser"]
+    argv += ["--allow-origin", "http://127.0.0.1:8000/", "--allow-origin", "https://example.org"]
+    assert main.main(argv) == 0
+    (saved,) = (tmp_path / "runs").glob("*.json")
+    context = json.loads(saved.read_text())["context"]
+    assert context["allowed_origins"] == ["http://127.0.0.1:8000", "https://example.org"]

