@@ -24,16 +24,20 @@ def reflection_manager(ctx: Context | WebAgentContext) -> ReflectionManager:
 
 
 @lru_cache(maxsize=8)
-def _tools(corpus_dir: str | None, use_browser: bool) -> tuple[BaseTool, ...]:
+def _tools(
+    corpus_dir: str | None, use_browser: bool, allowed_origins: tuple[str, ...] = ()
+) -> tuple[BaseTool, ...]:
     from agents.tools import build_tools
 
-    tools, _ = build_tools(corpus_dir=corpus_dir, use_browser=use_browser)
+    tools, _ = build_tools(
+        corpus_dir=corpus_dir, use_browser=use_browser, allowed_origins=allowed_origins
+    )
     return tuple(tools)
 
 
 def tools_for(ctx: Context) -> list[BaseTool]:
-    """The executor's tools: corpus search, Tavily (with a key), the browser."""
-    return list(_tools(ctx.corpus_dir, ctx.use_browser))
+    """The executor's tools: corpus search, Tavily (with a key), the guarded browser."""
+    return list(_tools(ctx.corpus_dir, ctx.use_browser, tuple(ctx.allowed_origins)))
 
 
 def chat_model(spec: str):

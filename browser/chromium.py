@@ -15,6 +15,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-gpu",
     "--disable-quic",
+    # Chromium's own calls home (autofill, hints, translate) would show up as refused requests.
+    "--disable-features=AutofillServerCommunication,OptimizationHints,Translate,MediaRouter",
+    # WebRTC may not send UDP outside a proxy: no way around the guard's proxy.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from browser.limits import Limits
-from browser.origins import LOOPBACK
 
 
 @dataclass(frozen=True)
 class EnvConfig:
-    """How the environment observes and what it allows. Defaults follow WebArena."""
+    """How the environment observes and what it allows. Defaults follow WebArena.
 
-    allowed_origins: tuple[str, ...] = LOOPBACK
+    `allowed_origins`: entries of browser.origins.OriginPolicy allowed besides the start page's
+    origin, which every reset allows for its episode.
+    """
+
+    allowed_origins: tuple[str, ...] = ()
     limits: Limits = field(default_factory=Limits)
     viewport_width: int = 1280
     viewport_height: int = 720

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from types import TracebackType
-from urllib.parse import urljoin
 
 from playwright.async_api import (
     Browser,
@@ -21,12 +21,12 @@ from browser.actions import Action, ActionParseError, ActionType, parse_action
 from browser.chromium import launch_browser
 from browser.config import EnvConfig, StepInfo
 from browser.executor import ActionFailed
-from browser.guard import RequestGuard
+from browser.guard import RequestGuard, episode_policy
 from browser.limits import limit_reason
-from browser.navigation import go_history, leave_error_page, scroll
+from browser.navigation import go_history, goto, leave_error_page, scroll
 from browser.observation import Observation, observe_page
 from browser.origins import OriginPolicy
-from browser.popups import PopupWatcher
+from browser.tabs import Tabs
 from browser.trajectory import TrajectoryStep
 
 __all__ = ["BrowserEnv", "EnvConfig", "EpisodeOver", "StepInfo"]
@@ -44,7 +44,7 @@ class BrowserEnv:
 
     def __init__(self, config: EnvConfig | None = None, *, browser: Browser | None = None):
         self.config = config or EnvConfig()
-        self.policy = OriginPolicy(self.config.allowed_origins)
+        self.policy = OriginPolicy(self.config.allowed_origins)  # widened per episode by reset
         self.trajectory: list[TrajectoryStep] = []
         self.done_reason: str | None = None
         self.answer: str | None = None
@@ -52,11 +52,9 @@ class BrowserEnv:
         self._owns_browser = browser is None
         self._playwright: Playwright | None = None
         self._context: BrowserContext | None = None
-        self._page: Page | None = None
-        self._cdp: dict[Page, CDPSession] = {}
+        self._tabs: Tabs | None = None
         self._last: Observation | None = None
-        self._guard = RequestGuard(self.policy)
-        self._watcher = PopupWatcher()
+        self._guard: RequestGuard | None = None
         self._serial = 0
 
     async def __aenter__(self) -> BrowserEnv:
@@ -77,7 +75,10 @@ class BrowserEnv:
     async def close(self) -> None:
         if self._context is not None:
             await self._context.close()
-            self._context = None
+            self._context, self._tabs = None, None
+        if self._guard is not None:
+            await self._guard.close()
+            self._guard = None
         if self._owns_browser and self._browser is not None:
             await self._browser.close()
             self._browser = None
@@ -90,41 +91,57 @@ class BrowserEnv:
         return self.done_reason is not None
 
     @property
+    def alive(self) -> bool:
+        """Reset, and its chromium still running."""
+        return self._tabs is not None and self._browser is not None and self._browser.is_connected()
+
+    def allow(self, *entries: str) -> None:
+        """Allow more origins from now on, this episode and later ones (e.g. search results)."""
+        fresh = tuple(e for e in entries if e not in self.config.allowed_origins)
+        self.config = replace(self.config, allowed_origins=self.config.allowed_origins + fresh)
+        self.policy = self.policy.with_entries(*fresh)
+        if self._guard is not None:
+            self._guard.policy = self.policy
+
+    def take_blocked(self) -> list[str]:
+        """Urls the guard refused since the last step (e.g. while the start page loaded)."""
+        return self._guard.take_blocked() if self._guard is not None else []
+
+    @property
     def page(self) -> Page:
         """The active tab (falls back to the newest open one if the active tab closed itself)."""
-        if self._context is None:
+        if self._tabs is None:
             raise RuntimeError("the environment has no page yet: call reset() first")
-        if self._page is None or self._page.is_closed():
-            open_pages = [p for p in self._context.pages if not p.is_closed()]
-            if not open_pages:
-                raise RuntimeError("every tab is closed")
-            self._page = open_pages[-1]
-        return self._page
+        return self._tabs.page
 
     async def reset(self, start_url: str = "about:blank") -> Observation:
-        """A fresh browser context (no cookies, one tab) at `start_url`; clears the trajectory."""
-        reason = self.policy.check(start_url)
-        if reason:
-            raise ValueError(f"cannot start at {start_url}: {reason}")
+        """A fresh browser context (no cookies, one tab) at `start_url`; clears the trajectory.
+
+        The start page's origin (or, for a file, its folder) is allowed for this episode on top
+        of `config.allowed_origins`; nothing else is, not even other ports of the same host.
+        """
+        self.policy = episode_policy(self.config.allowed_origins, start_url)
         if self._browser is None:
             await self.start()
         assert self._browser is not None
         if self._context is not None:
             await self._context.close()
         self.trajectory, self.done_reason, self.answer = [], None, None
-        self._guard, self._watcher = RequestGuard(self.policy), PopupWatcher()
-        self._cdp = {}
         cfg = self.config
+        if self._guard is None:
+            self._guard = RequestGuard(self.policy)
+        self._guard.policy = self.policy
+        self._guard.take_blocked()
         self._context = await self._browser.new_context(
-            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height}
+            viewport={"width": cfg.viewport_width, "height": cfg.viewport_height},
+            **await self._guard.context_options(),
         )
         self._context.set_default_navigation_timeout(cfg.navigation_timeout_ms)
         await self._guard.install(self._context)
-        await self._watcher.install(self._context)
-        self._page = self._watcher.track(await self._context.new_page())
+        self._tabs = await Tabs.open(self._context)
         if start_url != "about:blank":
             try:
-                await self._page.goto(start_url)
+                await self._tabs.page.goto(start_url)
             except PlaywrightError as err:
                 first = str(err).splitlines()[0]
                 raise RuntimeError(f"cannot load the start page {start_url}: {first}") from err
@@ -132,11 +149,11 @@ class BrowserEnv:
 
     async def observe(self) -> Observation:
         """Observe the active tab now (also what reset/step return)."""
-        assert self._context is not None
         page, cfg = self.page, self.config
+        assert self._tabs is not None
         viewport = (cfg.viewport_width, cfg.viewport_height) if cfg.viewport_only else None
         self._last = await observe_page(
-            page, await self._session(page), self._context.pages, viewport, cfg.screenshot
+            page, await self._session(page), self._tabs.pages, viewport, cfg.screenshot
         )
         return self._last
 
@@ -163,14 +180,7 @@ class BrowserEnv:
             note, target = await self._execute(action, before)
         except (ActionParseError, ActionFailed) as err:
             reason = err.reason if isinstance(err, ActionParseError) else str(err)
-        popup = await self._watcher.adopt(self.page, self.config.action_timeout_ms)
-        if popup is not None:
-            self._page = popup
-        blocked = self._guard.take_blocked()
-        if blocked:
-            note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
-            if await leave_error_page(self.page, await self._session(self.page)):
-                note += "; stayed on the previous page"
+        note = await self._aftermath(note)
         observation = await self.observe()
         step = TrajectoryStep(
             index=len(self.trajectory) + 1, observation=before.summary(
@@ -181,6 +191,20 @@ class BrowserEnv:
         stop = reason is None and action is not None and action.type is ActionType.STOP
         info = self._record(step, observation.url, note, action if stop else None)
         return observation, info, self.done
+
+    async def _aftermath(self, note: str) -> str:
+        """Adopt a tab the action opened; after a refused request, say so and stay put."""
+        assert self._tabs is not None and self._guard is not None
+        opened = await self._tabs.adopt_popup(self.config.action_timeout_ms)
+        note = "; ".join(filter(None, [note, opened]))
+        navigation = self._guard.navigation_blocked
+        blocked = self._guard.take_blocked()
+        if blocked:
+            note = "; ".join(filter(None, [note, "blocked (origin not allowed): " + blocked[0]]))
+            cdp = await self._session(self.page)
+            if await leave_error_page(self.page, cdp, self.policy, navigation_blocked=navigation):
+                note += "; stayed on the previous page"
+        return note
 
     def reject(self, raw: str, reason: str, *, call: str | None = None) -> StepInfo:
         """Record a step refused before acting (e.g. a workflow step whose target is missing):
@@ -237,8 +261,8 @@ class BrowserEnv:
 
     async def _browser_action(self, action: Action) -> str:
         """Actions on the page or the tabs rather than on one element."""
-        kind, page = action.type, self.page
-        assert self._context is not None
+        kind, page, tabs = action.type, self.page, self._tabs
+        assert tabs is not None
         if kind is ActionType.PRESS:
             try:
                 await page.keyboard.press(action.text or "")
@@ -248,40 +272,19 @@ class BrowserEnv:
         elif kind is ActionType.SCROLL:
             return await scroll(page, action.text or "down")
         elif kind is ActionType.NEW_TAB:
-            self._page = self._watcher.track(await self._context.new_page())
+            await tabs.new_tab()
         elif kind is ActionType.TAB_FOCUS:
-            pages = self._context.pages
-            index = action.tab_index or 0
-            if index >= len(pages):
-                raise ActionFailed(f"there is no tab {index}; open tabs are 0..{len(pages) - 1}")
-            self._page = pages[index]
-            await self._page.bring_to_front()
+            await tabs.focus(action.tab_index or 0)
         elif kind is ActionType.TAB_CLOSE:
-            await page.close()
-            self._cdp.pop(page, None)
-            remaining = self._context.pages
-            self._page = (
-                remaining[-1] if remaining else self._watcher.track(await self._context.new_page())
-            )
+            await tabs.close_current()
         elif kind is ActionType.GOTO:
-            await self._goto(page, action.text or "")
+            await goto(page, action.text or "", self.policy)
         elif kind in (ActionType.GO_BACK, ActionType.GO_FORWARD):
             await go_history(
                 page, await self._session(page), kind is ActionType.GO_BACK, self.policy
             )
             await self._settle()
         return ""
-
-    async def _goto(self, page: Page, url: str) -> None:
-        if "://" not in url and not url.startswith(("about:", "data:")):
-            url = urljoin(page.url, url)  # "goto [/cart]" means this site's /cart
-        reason = self.policy.check(url)
-        if reason:
-            raise ActionFailed(f"goto refused: {reason}")
-        try:
-            await page.goto(url)
-        except PlaywrightError as err:
-            raise ActionFailed(f"could not load {url}: {str(err).splitlines()[0]}") from err
 
     async def _settle(self) -> None:
         """Let a navigation the action started finish loading before observing."""
@@ -291,7 +294,5 @@ class BrowserEnv:
             raise ActionFailed(f"the page did not finish loading: {err}") from err
 
     async def _session(self, page: Page) -> CDPSession:
-        if page not in self._cdp:
-            assert self._context is not None
-            self._cdp[page] = await self._context.new_cdp_session(page)
-        return self._cdp[page]
+        assert self._tabs is not None
+        return await self._tabs.session(page)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+from urllib.parse import urljoin
+
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser.executor import ActionFailed
 from browser.origins import OriginPolicy
+
+log = logging.getLogger(__name__)
 
 # WebArena scrolls the window by one viewport height; report when nothing moved so the agent
 # learns it is at the end instead of scrolling forever.
@@ -24,6 +29,19 @@ async def scroll(page: Page, direction: str) -> str:
     if before == after:
         return f"already at the {'top' if direction == 'up' else 'bottom'} of the page"
     return ""
+
+
+async def goto(page: Page, url: str, policy: OriginPolicy) -> None:
+    """Open `url` in `page` (relative to its current url), refused when the policy says no."""
+    if "://" not in url and not url.startswith(("about:", "data:")):
+        url = urljoin(page.url, url)  # "goto [/cart]" means this site's /cart
+    reason = policy.check(url)
+    if reason:
+        raise ActionFailed(f"goto refused: {reason}")
+    try:
+        await page.goto(url)
+    except PlaywrightError as err:
+        raise ActionFailed(f"could not load {url}: {str(err).splitlines()[0]}") from err
 
 
 async def go_history(page: Page, cdp: CDPSession, back: bool, policy: OriginPolicy) -> None:
@@ -48,14 +66,29 @@ async def go_history(page: Page, cdp: CDPSession, back: bool, policy: OriginPoli
         ) from err
 
 
-async def leave_error_page(page: Page, cdp: CDPSession) -> bool:
-    """After a blocked navigation, go back to the page the agent was on (True if it did)."""
-    # The error page commits a moment after the request is aborted.
-    await page.wait_for_load_state("load")
-    if not page.url.startswith("chrome-error://"):
-        return False
+async def leave_error_page(
+    page: Page, cdp: CDPSession, policy: OriginPolicy, *, navigation_blocked: bool
+) -> bool:
+    """After a refused navigation, go back to the latest allowed page of this tab (True if it
+    did). The error page commits a moment after the request is aborted, so when the guard
+    refused a main-frame navigation this waits for it first."""
+    if navigation_blocked:
+        try:
+            await page.wait_for_url(lambda url: url.startswith("chrome-error://"), timeout=2000)
+        except PlaywrightError:
+            pass  # the refused navigation never replaced the page (e.g. it was a redirect hop)
     history = await cdp.send("Page.getNavigationHistory")
-    if history["currentIndex"] == 0:
+    index, entries = history["currentIndex"], history["entries"]
+    current = entries[index]["url"]
+    if not (page.url.startswith("chrome-error://") or policy.check(current)):
         return False
-    await page.go_back()
-    return True
+    for entry in reversed(entries[:index]):
+        if not entry["url"].startswith("chrome-error://") and policy.allows(entry["url"]):
+            try:
+                await cdp.send("Page.navigateToHistoryEntry", {"entryId": entry["id"]})
+                await page.wait_for_load_state("load")
+            except PlaywrightError as err:
+                log.info("could not return to %s: %s", entry["url"], err)
+                return False
+            return True
+    return False

@@ -1,16 +1,17 @@
-"""Playwright browser tools on Debian's chromium, usable from sync and async graph runs.
+"""The browser behind the research agent's tools: one guarded BrowserEnv, usable from sync code.
 
-    session = BrowserSession(allowed_origins=["http://127.0.0.1:8000"])  # None = any origin
-    tools = session.tools()   # browser_open, browser_text, browser_tree, browser_follow_link,
-                              # browser_click, browser_type
-    ...
-    session.close()           # or `await session.aclose()`
+    session = BrowserSession(allowed_origins=["http://127.0.0.1:8000"])
+    session.call("open", url="http://127.0.0.1:8000/")   # or `await session.acall(...)`
+    session.allow_urls(["https://en.wikipedia.org/wiki/X"])  # e.g. this run's search results
+    session.close()                                        # or `await session.aclose()`
 
-One chromium page per session, started on first use. Playwright's async API runs on a private
-event loop in a background thread; each tool's sync `func` waits for it with a timeout and its
-async `coroutine` awaits the same work, so a graph run with `invoke` or `ainvoke` both work.
-Failures (network, timeouts, unknown element ids, refused origins) come back as "Error: ..."
-strings; observations are cut to `max_chars`.
+The same BrowserEnv as the web agent (same observation, same actions, same origin guard), so the
+tools see what the agent sees and are refused what it is refused: the allow-list is the only
+way out, and it starts empty. Playwright's async API runs on a private event loop in a
+background thread; `call` waits for it with a timeout and `acall` awaits the same work, so sync
+and async graph runs both work. Operations: open(url), text(), tree(), click(element_id),
+type(element_id, text, press_enter), follow_link(link). Each returns text: the observation
+after it, with "Error: ..." or "Refused: ..." first when it failed; cut to `max_chars`.
 """
 
 from __future__ import annotations
@@ -18,199 +19,153 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
+import re
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
+from urllib.parse import urlsplit
 
-from langchain_core.tools import BaseTool, StructuredTool
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Route, async_playwright
 
-from browser import page as bp
-from browser.chromium import BrowserUnavailable, launch_browser
+from browser.chromium import BrowserUnavailable
+from browser.config import EnvConfig, StepInfo
+from browser.env import BrowserEnv
+from browser.limits import Limits
+from browser.observation import Observation
+from browser.origins import OriginPolicy, is_internal_host, normalize_host, origin_of
 
 log = logging.getLogger(__name__)
+# The tools' own budget (the executor's tool-step limit) bounds them, not the episode limits.
+UNLIMITED = Limits(max_steps=10**9, max_repeats=10**9, max_invalid=10**9)
 
-Op = Callable[..., Awaitable[str]]
+
+def normalize_url(url: str) -> str:
+    """Add https:// to a bare host such as 'example.com/page'."""
+    url = url.strip()
+    return url if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", url) else f"https://{url}"
+
+
+def truncate(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    return f"{text[:max_chars].rstrip()}\n…[truncated {len(text) - max_chars} more characters]"
 
 
 class BrowserSession:
-    """One lazily started chromium page and the tools that drive it."""
+    """One lazily started guarded browser and the operations the tools call."""
 
     def __init__(
         self,
         *,
-        allowed_origins: Iterable[str] | None = None,
+        allowed_origins: Iterable[str] = (),
         max_chars: int = 4000,
         timeout_s: float = 60.0,
         action_timeout_ms: int = 15_000,
     ):
-        self.allowed = (
-            None if allowed_origins is None else {bp.origin_of(o) for o in allowed_origins}
-        )
+        self.allowed = tuple(allowed_origins)
+        OriginPolicy(self.allowed)  # a bad entry fails here, not at the first page
         self.max_chars = max_chars
         self.timeout_s = timeout_s
         self.action_timeout_ms = action_timeout_ms
         self._thread_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        # Everything below lives on the background loop and is only touched from it.
-        self._op_lock: asyncio.Lock | None = None
-        self._pw: Any = None
-        self._browser: Any = None
-        self._page: Page | None = None
-        self._refused: str | None = None
+        self._op_lock: asyncio.Lock | None = None  # lives on the background loop
+        self._env: BrowserEnv | None = None
 
-    # -- the tools ---------------------------------------------------------------------------
+    # -- the allow-list ----------------------------------------------------------------------
+    def allow(self, entries: Iterable[str]) -> None:
+        """Allow more origins (OriginPolicy entries) from now on."""
+        fresh = tuple(e for e in dict.fromkeys(entries) if e not in self.allowed)
+        self.allowed += fresh
+        if self._env is not None and fresh:
+            self._env.allow(*fresh)
 
-    def tools(self) -> list[BaseTool]:
-        """The six browser tools, sharing this session's page."""
-        specs: list[tuple[str, Op, str]] = [
-            ("browser_open", self._open, "Open a URL in the browser. Returns the page's "
-             "accessibility tree; [n] marks elements you can click or type into."),
-            ("browser_text", self._text, "Read the current page as plain text."),
-            ("browser_tree", self._tree, "Read the current page as an accessibility tree with "
-             "[n] ids for links, buttons and inputs."),
-            ("browser_follow_link", self._follow_link, "Follow a link on the current page, "
-             "given its [n] id or its visible text."),
-            ("browser_click", self._click, "Click the element with id [n] from the tree."),
-            ("browser_type", self._type, "Type text into the input with id [n]; set "
-             "press_enter to submit."),
-        ]  # fmt: skip
-        return [self._tool(name, op, description) for name, op, description in specs]
+    def allow_urls(self, urls: Iterable[str]) -> None:
+        """Allow the origins of these urls (search results); never a private address by this
+        route: only --allow-origin can name one."""
+        origins = []
+        for url in urls:
+            origin = origin_of(url)
+            if origin and not is_internal_host(normalize_host(urlsplit(url).hostname or "")):
+                origins.append(origin)
+        self.allow(origins)
 
-    def _tool(self, name: str, op: Op, description: str) -> BaseTool:
-        schema = StructuredTool.from_function(coroutine=op, name=name, description=description)
+    def check(self, url: str) -> str | None:
+        """The refusal message for `url`, or None when it may be opened."""
+        reason = OriginPolicy(self.allowed).check(url)
+        return None if reason is None else f"Refused: {reason}. Open an allowed page instead."
 
-        def func(**kwargs: Any) -> str:
-            return self._call_sync(name, op, kwargs)
+    # -- operations (run on the background loop) ---------------------------------------------
+    async def _op(self, name: str, **kwargs: Any) -> str:
+        if name == "open":
+            url = normalize_url(str(kwargs["url"]))
+            refusal = self.check(url)
+            if refusal:
+                return refusal  # before launching anything
+            return await self._step(f"goto [{url}]")
+        if name == "click":
+            return await self._step(f"click [{_element_id(kwargs['element_id'])}]")
+        if name == "type":
+            enter = int(bool(kwargs.get("press_enter")))
+            text = str(kwargs["text"])
+            return await self._step(
+                f"type [{_element_id(kwargs['element_id'])}] [{text}] [{enter}]"
+            )
+        if name == "follow_link":
+            return await self._follow_link(str(kwargs["link"]))
+        env = await self._ready()
+        if name == "tree":
+            return _report(await env.observe())
+        if name == "text":
+            return await _page_text(env)
+        raise ValueError(f"unknown browser operation {name!r}")
 
-        async def coroutine(**kwargs: Any) -> str:
-            return await self._call_async(name, op, kwargs)
-
-        return StructuredTool(
-            name=name,
-            description=description,
-            args_schema=schema.args_schema,
-            func=func,
-            coroutine=coroutine,
-        )
-
-    # -- page operations (run on the background loop) ----------------------------------------
-
-    async def _open(self, url: str) -> str:
-        url = bp.normalize_url(url)
-        refusal = self._check_url(url)
-        if refusal:
-            return refusal  # before launching anything
-        page = await self._ready()
-        try:
-            await page.goto(url, wait_until="load")
-        except PlaywrightError as exc:
-            # After a failed load chromium shows its own error page; a goto issued while that
-            # is still loading gets "interrupted". One retry, once it has settled, fixes that.
-            if "interrupted by another navigation" not in str(exc):
-                raise
-            await page.wait_for_load_state("load")
-            await page.goto(url, wait_until="load")
-        return await bp.page_tree(page)
-
-    async def _text(self) -> str:
-        return await bp.page_text(await self._ready())
-
-    async def _tree(self) -> str:
-        return await bp.page_tree(await self._ready())
+    async def _step(self, action: str) -> str:
+        env = await self._ready()
+        observation, info, _ = await env.step(action)
+        return _report(observation, info)
 
     async def _follow_link(self, link: str) -> str:
-        page = await self._ready()
-        target = await bp.find_link(page, link)
-        href = await target.evaluate("a => a.href || ''")
-        refusal = self._check_url(href) if href.startswith(("http:", "https:", "file:")) else None
-        if refusal:
-            return refusal
-        await target.evaluate("a => a.removeAttribute('target')")  # keep it in this one page
-        await target.click()
-        return await self._observe_after_action(page)
+        env = await self._ready()
+        seen = env.last_observation or await env.observe()
+        wanted = " ".join(link.split()).strip("[]").lower()
+        links = [n for n in seen.nodes.values() if n.role == "link"]
+        for match in (lambda n: n.id == wanted, lambda n: n.name.lower() == wanted,
+                      lambda n: wanted in n.name.lower()):  # fmt: skip
+            found = next((n for n in links if match(n)), None)
+            if found is not None:
+                return await self._step(f"click [{found.id}]")
+        return f"Error: no link {link!r} on this page; read the links and their [ids] in the tree"
 
-    async def _click(self, element_id: int) -> str:
-        page = await self._ready()
-        await (await bp.element(page, element_id)).click()
-        return await self._observe_after_action(page)
-
-    async def _type(self, element_id: int, text: str, press_enter: bool = False) -> str:
-        page = await self._ready()
-        target = await bp.element(page, element_id)
-        await target.fill(text)
-        if press_enter:
-            await target.press("Enter")
-        return await self._observe_after_action(page)
-
-    async def _observe_after_action(self, page: Page) -> str:
-        """The tree once a navigation or script started by the action has finished."""
-        await page.wait_for_load_state("load")
-        await page.wait_for_timeout(100)
-        return await bp.page_tree(page)
-
-    # -- origins -----------------------------------------------------------------------------
-
-    def _check_url(self, url: str) -> str | None:
-        """A refusal message when `url` may not be opened, else None."""
-        if not url.startswith(("http://", "https://")):
-            return f"Refused: only http(s) pages can be opened, not {url!r}."
-        if self.allowed is not None and bp.origin_of(url) not in self.allowed:
-            return (
-                f"Refused: {url} is outside the allowed origins "
-                f"({', '.join(sorted(self.allowed))}). Open a page on an allowed site instead."
-            )
-        return None
-
-    async def _guard_navigation(self, route: Route) -> None:
-        """Abort main-frame navigations (redirects, scripts, forms) to a refused origin."""
-        request = route.request
-        main_frame = self._page.main_frame if self._page is not None else None
-        if request.is_navigation_request() and request.frame == main_frame:
-            refusal = self._check_url(request.url)
-            if refusal:
-                self._refused = refusal
-                await route.abort("blockedbyclient")
-                return
-        await route.continue_()
-
-    # -- lifecycle ---------------------------------------------------------------------------
-
-    async def _ready(self) -> Page:
-        """The session's page, launching chromium on first use or after it died."""
-        if self._page is not None:
-            if not self._page.is_closed() and self._browser.is_connected():
-                return self._page
+    async def _ready(self) -> BrowserEnv:
+        """The session's environment, launching chromium on first use or after it died."""
+        if self._env is not None and self._env.alive:
+            return self._env
+        if self._env is not None:
             log.warning("the browser page was closed or chromium exited; starting a new one")
-            await self._shutdown()
-        self._pw = await async_playwright().start()
-        self._browser = await launch_browser(self._pw)
-        context = await self._browser.new_context()
-        context.set_default_timeout(self.action_timeout_ms)
-        self._page = await context.new_page()
-        if self.allowed is not None:
-            await self._page.route("**/*", self._guard_navigation)
+            await self._env.close()
+        config = EnvConfig(allowed_origins=self.allowed, limits=UNLIMITED,
+                           action_timeout_ms=self.action_timeout_ms)  # fmt: skip
+        self._env = BrowserEnv(config)
+        await self._env.reset("about:blank")
         atexit.register(self.close)
-        return self._page
+        return self._env
 
-    async def _run_op(self, name: str, op: Op, kwargs: dict[str, Any]) -> str:
+    async def _run(self, name: str, kwargs: dict[str, Any]) -> str:
         if self._op_lock is None:
             self._op_lock = asyncio.Lock()
-        async with self._op_lock:  # one action at a time on the one page
-            self._refused = None
+        async with self._op_lock:  # one operation at a time on the one browser
             try:
-                result = await op(**kwargs)
-            except (PlaywrightError, bp.NotOnPage, BrowserUnavailable) as exc:
-                message = self._refused or str(exc).strip().splitlines()[0]
-                log.warning("%s(%s) failed: %s", name, kwargs, message)
-                return message if self._refused else f"Error: {name} failed: {message}"
-            if self._refused:
-                result = f"{self._refused}\n\n{result}"
-            return bp.truncate(result, self.max_chars)
+                result = await self._op(name, **kwargs)
+            except (PlaywrightError, BrowserUnavailable, RuntimeError, ValueError) as exc:
+                message = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
+                log.warning("browser %s(%s) failed: %s", name, kwargs, message)
+                return f"Error: browser {name} failed: {message}"
+            return truncate(result, self.max_chars)
 
+    # -- calling from sync and async code ----------------------------------------------------
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._thread_lock:
             if self._loop is None:
@@ -221,40 +176,24 @@ class BrowserSession:
                 self._thread.start()
             return self._loop
 
-    def _call_sync(self, name: str, op: Op, kwargs: dict[str, Any]) -> str:
-        future = asyncio.run_coroutine_threadsafe(
-            self._run_op(name, op, kwargs), self._ensure_loop()
-        )
+    def call(self, name: str, **kwargs: Any) -> str:
+        future = asyncio.run_coroutine_threadsafe(self._run(name, kwargs), self._ensure_loop())
         try:
             return future.result(timeout=self.timeout_s)
         except FutureTimeout:
             future.cancel()
-            log.warning("%s timed out after %.0fs", name, self.timeout_s)
-            return f"Error: {name} timed out after {self.timeout_s:.0f}s"
+            log.warning("browser %s timed out after %.0fs", name, self.timeout_s)
+            return f"Error: browser {name} timed out after {self.timeout_s:.0f}s"
 
-    async def _call_async(self, name: str, op: Op, kwargs: dict[str, Any]) -> str:
-        future = asyncio.run_coroutine_threadsafe(
-            self._run_op(name, op, kwargs), self._ensure_loop()
-        )
+    async def acall(self, name: str, **kwargs: Any) -> str:
+        future = asyncio.run_coroutine_threadsafe(self._run(name, kwargs), self._ensure_loop())
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
         except TimeoutError:
-            log.warning("%s timed out after %.0fs", name, self.timeout_s)
-            return f"Error: {name} timed out after {self.timeout_s:.0f}s"
+            log.warning("browser %s timed out after %.0fs", name, self.timeout_s)
+            return f"Error: browser {name} timed out after {self.timeout_s:.0f}s"
 
-    async def _shutdown(self) -> None:
-        page, browser, pw = self._page, self._browser, self._pw
-        self._page = self._browser = self._pw = None
-        try:
-            if page is not None and not page.is_closed():
-                await page.context.close()
-            if browser is not None:
-                await browser.close()
-        except PlaywrightError as exc:  # chromium already gone: nothing left to close
-            log.info("browser already closed: %s", exc)
-        if pw is not None:
-            await pw.stop()
-
+    # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
         """Close the browser and stop the background loop; safe to call twice."""
         with self._thread_lock:
@@ -263,11 +202,13 @@ class BrowserSession:
         if loop is None or thread is None:
             return
         atexit.unregister(self.close)
-        future = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-        try:
-            future.result(timeout=20)
-        except (FutureTimeout, PlaywrightError) as exc:
-            log.warning("closing the browser failed: %s", exc)
+        env, self._env = self._env, None
+        if env is not None:
+            future = asyncio.run_coroutine_threadsafe(env.close(), loop)
+            try:
+                future.result(timeout=20)
+            except (FutureTimeout, PlaywrightError) as exc:
+                log.warning("closing the browser failed: %s", exc)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         if not thread.is_alive():
@@ -283,3 +224,27 @@ class BrowserSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _element_id(value: object) -> str:
+    found = re.fullmatch(r"\s*\[?\s*(\d+)\s*\]?\s*", str(value))
+    if not found:
+        raise ValueError(f"element_id must be a number from the tree, got {value!r}")
+    return found.group(1)
+
+
+def _report(observation: Observation, info: StepInfo | None = None) -> str:
+    """The observation, with what went wrong (or was blocked) first."""
+    head = []
+    if info is not None and not info.valid:
+        head.append(f"Error: {info.reason}")
+    if info is not None and info.note:
+        head.append(f"Note: {info.note}")
+    return "\n".join([*head, observation.text])
+
+
+async def _page_text(env: BrowserEnv) -> str:
+    page = env.page
+    body = await page.inner_text("body") if await page.locator("body").count() else ""
+    text = re.sub(r"\n{3,}", "\n\n", body).strip()
+    return f"URL: {page.url}\nTitle: {await page.title()}\n\n{text or '(the page has no text)'}"

@@ -39,6 +39,7 @@ COMMANDS: dict[str, Command] = {
     "memory": Command("cli.memory", "inspect and manage reflection memory"),
     "workflows": Command("cli.workflows", "induce, inspect and search workflow memory (AWM)"),
     "eval": Command("cli.evals", "run a benchmark and write a report"),
+    "browse": Command("cli.browse", "show what the agent's browser sees at a URL"),
 }
 
 RESERVED = ("--home", "-v", "--verbose")

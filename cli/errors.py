@@ -133,7 +133,7 @@ def _message(exc: BaseException, category: str) -> str:
     text = str(exc).strip()
     names = {cls.__name__ for cls in type(exc).__mro__}
     if category == "interrupted":
-        return "interrupted"
+        return f"interrupted ({text})" if text else "interrupted"
     if UNREACHABLE.intersection(names):
         url = getattr(getattr(exc, "request", None), "url", None)
         where = f" at {url}" if url else ""

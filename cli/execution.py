@@ -90,17 +90,15 @@ def _live_line(out: Any) -> Any:
 
 
 def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progress: Progress):
-    """Stream the run, printing progress; with a live line, chat models stream their tokens."""
+    """Stream the run, printing progress; with a live line, chat models stream their tokens
+    to it through its callback (cli.live says why not stream_mode "messages")."""
     live = _live_line(progress.out)
-    modes = ["updates", "messages"] if live else ["updates"]
     if live:
         config = {**config, "callbacks": [*config["callbacks"], live]}
     try:
-        for mode, chunk in graph.stream(
-            payload, config, context=ctx, stream_mode=modes, durability="sync"
+        for chunk in graph.stream(
+            payload, config, context=ctx, stream_mode="updates", durability="sync"
         ):
-            if mode != "updates":
-                continue  # tokens reach the live line through its callback
             for node, update in chunk.items():
                 if live:
                     with live.paused():
@@ -126,7 +124,10 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     payload = None if args.resume else {"query": args.task}
     started = time.monotonic()
-    _drive(graph, payload, config, ctx, progress)
+    try:
+        _drive(graph, payload, config, ctx, progress)
+    except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
+        raise KeyboardInterrupt(f"resume with: main.py run --resume {thread_id}") from stop
     state = graph.get_state(config).values
     elapsed = round(time.monotonic() - started, 2)
     if args.json:

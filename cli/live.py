@@ -2,9 +2,13 @@
 
 It is a LangChain callback handler: LangGraph reports each node's start and end as a chain run
 whose name equals its `langgraph_node` metadata, and a streaming chat model reports each token
-(`on_llm_new_token`; the CLI streams with stream_mode "messages" while the line is shown, which
-makes chat models stream). A background thread redraws the line a few times a second, so a
-long prompt evaluation or tool call still shows the seconds passing.
+(`on_llm_new_token`). Chat models stream inside `invoke` when a handler has the streaming
+protocol's `tap_output_iter`/`tap_output_aiter` (what LangGraph's own "messages" stream mode
+uses); this handler has them, so tokens arrive while the graph streams only "updates" and each
+node keeps running in the main thread, where Ctrl-C stops it at once (with stream_mode
+"messages", LangGraph moves nodes to a worker thread and Ctrl-C waits for the node to end).
+A background thread redraws the line a few times a second, so a long prompt evaluation or a
+tool call still shows the seconds passing.
 
 Only for a TTY stderr: progress lines and this line share stderr, and `paused()` clears the line
 before a progress line is printed; stdout (the answer, the JSON) is never written to.
@@ -15,7 +19,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 from uuid import UUID
@@ -73,6 +77,14 @@ class LiveLine(BaseCallbackHandler):
     def on_llm_new_token(self, token: Any, **kwargs: Any) -> None:
         with self._lock:
             self.tokens += 1
+
+    # The streaming protocol (langchain_core.tracers._streaming): its presence makes chat
+    # models stream their tokens inside invoke(); the output passes through untouched.
+    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
+        return output
+
+    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        return output
 
     # -- drawing ----------------------------------------------------------------------------------
     def render(self) -> str:

@@ -88,4 +88,6 @@ class Progress:
             return f"[update_task_index] next: {self._where()}"
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
-        return None
+        if node == "execute_task":
+            return None  # its line is printed before the state moves (see update)
+        return f"[{node}] done"  # a node this printer does not know yet still shows up

@@ -39,8 +39,8 @@ class WebAgentContext(MemorySettings):
         metadata={"description": "Judge runs that have no evaluator reward with the LLM judge."},
     )
     max_steps: int = field(default=30, metadata={"description": "Actions per episode (<= 60)."})
-    allowed_origins: str = field(
-        default="",
-        metadata={"description": "Comma-separated extra origins the browser may visit "
-                  "(loopback is always allowed)."},
+    allowed_origins: list[str] = field(
+        default_factory=list,
+        metadata={"description": "Origins the browser may visit besides the start page's "
+                  "('*' = any public origin; private addresses only when named)."},
     )  # fmt: skip

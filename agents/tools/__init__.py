@@ -10,8 +10,8 @@ browser_type(element_id, text, press_enter=False). Every tool returns a string; 
 back as "Error: ..." / "Refused: ..." text instead of raising.
 
 Modules: corpus.py (CorpusIndex, make_corpus_tool, save_passages), documents.py (file
-parsing, passages), bm25.py, search.py (make_tavily_tool), browser.py (BrowserSession),
-browser_page.py (page text, accessibility tree), grounding.py (SearchTool, ground).
+parsing, passages), bm25.py, search.py (make_tavily_tool), browser_tools.py (the tools over
+browser.session.BrowserSession, the guarded browser), grounding.py (SearchTool, ground).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def build_tools(
     corpus_dir: str | None = None,
     use_browser: bool = True,
     tavily: bool | None = None,
-    allowed_origins: Iterable[str] | None = None,
+    allowed_origins: Iterable[str] = (),
     corpus_k: int = 3,
 ) -> tuple[list[BaseTool], ToolSet]:
     """The configured tools and a handle that closes them.
@@ -89,16 +89,20 @@ def build_tools(
         None = use it iff TAVILY_API_KEY is set.
     use_browser: add the six browser tools; chromium starts on first use. Skipped with a
         warning when chromium or playwright is not installed.
-    allowed_origins: restrict the browser to these origins (None = any).
+    allowed_origins: what the browser may open besides the corpus folder's files and, with web
+        search, the origins of this run's search results ('*' = any public origin; private
+        and link-local addresses only when named). Nothing else is allowed.
     """
     tools: list[BaseTool] = []
+    browser = _browser_session(allowed_origins, corpus_dir) if use_browser else None
     if corpus_dir:
         tools.append(make_corpus_tool(corpus_dir, k=corpus_k))
     if tavily or (tavily is None and tavily_available()):
-        tools.append(make_tavily_tool())
-    browser = _browser_session(allowed_origins) if use_browser else None
+        tools.append(make_tavily_tool(on_urls=browser.allow_urls if browser else None))
     if browser is not None:
-        tools.extend(browser.tools())
+        from agents.tools.browser_tools import browser_tools
+
+        tools.extend(browser_tools(browser))
     toolset = ToolSet(tools=tools, browser=browser, names=[t.name for t in tools])
     if browser is not None:
         with _OPEN_LOCK:
@@ -106,9 +110,12 @@ def build_tools(
     return tools, toolset
 
 
-def _browser_session(allowed_origins: Iterable[str] | None) -> BrowserSession | None:
+def _browser_session(
+    allowed_origins: Iterable[str], corpus_dir: str | None
+) -> BrowserSession | None:
     try:
         from browser.chromium import BrowserUnavailable, chromium_path
+        from browser.origins import file_origin
         from browser.session import BrowserSession
     except ImportError as exc:
         log.warning("browser tools disabled: %s (pip install playwright)", exc)
@@ -118,7 +125,8 @@ def _browser_session(allowed_origins: Iterable[str] | None) -> BrowserSession | 
     except BrowserUnavailable as exc:
         log.warning("browser tools disabled: %s", exc)
         return None
-    return BrowserSession(allowed_origins=allowed_origins)
+    entries = list(allowed_origins) + ([file_origin(corpus_dir)] if corpus_dir else [])
+    return BrowserSession(allowed_origins=entries)
 
 
 def close_all() -> None:

@@ -24,7 +24,6 @@ from agents.web.memory import format_past_trajectories, record_episode, similar_
 from agents.web.workflow_actions import WorkflowAction, actions_from_text, perform
 from browser.config import EnvConfig
 from browser.limits import Limits
-from browser.origins import LOOPBACK
 from browser.trajectory import TrajectoryStep
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
@@ -36,9 +35,9 @@ DECIDE_RETRY = RetryPolicy(max_attempts=3)
 
 
 def env_config(ctx: WebAgentContext) -> EnvConfig:
-    extra = tuple(o.strip() for o in ctx.allowed_origins.split(",") if o.strip())
+    extra = tuple(o.strip() for o in ctx.allowed_origins if o.strip())
     steps = max(1, min(ctx.max_steps, MAX_STEPS_CAP))
-    return EnvConfig(allowed_origins=LOOPBACK + extra, limits=Limits(max_steps=steps))
+    return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps))
 
 
 def gather_memory(

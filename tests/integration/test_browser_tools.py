@@ -1,4 +1,5 @@
-"""The Playwright browser tools on real chromium against pages served on 127.0.0.1."""
+"""The browser tools on real chromium against pages served on 127.0.0.1: the same guarded
+BrowserEnv as the web agent, driven through LangChain tools from sync and async code."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.tools.browser_tools import browser_tools
 from browser.session import BrowserSession
 
 pytestmark = pytest.mark.integration
@@ -69,11 +71,11 @@ def session(site: str) -> Iterator[BrowserSession]:
 
 
 def _tools(session: BrowserSession) -> dict:
-    return {tool.name: tool for tool in session.tools()}
+    return {tool.name: tool for tool in browser_tools(session)}
 
 
 def _id_of(tree: str, role: str, name: str) -> int:
-    match = re.search(rf"\[(\d+)\] {role} \"{re.escape(name)}\"", tree)
+    match = re.search(rf"\[(\d+)\] {role} '{re.escape(name)}'", tree)
     assert match, f"no {role} {name!r} in:\n{tree}"
     return int(match.group(1))
 
@@ -81,15 +83,14 @@ def _id_of(tree: str, role: str, name: str) -> int:
 def test_open_read_and_follow_link_sync(session: BrowserSession, site: str) -> None:
     tools = _tools(session)
     tree = tools["browser_open"].invoke({"url": f"{site}/index.html"})
-    assert tree.startswith("Page: Home")
-    assert 'heading "Welcome home" level=1' in tree
-    assert _id_of(tree, "link", "Owl facts") >= 1
+    assert tree.startswith("Tab 0 (current): Home") and f"URL: {site}/index.html" in tree
+    assert "heading 'Welcome home'" in tree
     text = tools["browser_text"].invoke({})
     assert "three facts about owls" in text and "<b>" not in text and "document.title" not in text
     after = tools["browser_follow_link"].invoke({"link": "owl facts"})  # by text, any case
-    assert after.startswith("Page: Owl facts") and "parliament" in after
+    assert after.startswith("Tab 0 (current): Owl facts") and "parliament" in after
     back = tools["browser_follow_link"].invoke({"link": str(_id_of(after, "link", "Back home"))})
-    assert back.startswith("Page: Home")  # by id
+    assert back.startswith("Tab 0 (current): Home")  # by id
 
 
 def test_type_and_click_change_page_via_js_sync(session: BrowserSession, site: str) -> None:
@@ -98,16 +99,14 @@ def test_type_and_click_change_page_via_js_sync(session: BrowserSession, site: s
     assert "Hidden button" not in tree
     textbox = _id_of(tree, "textbox", "Your name")
     tree = tools["browser_type"].invoke({"element_id": textbox, "text": "Ada"})
-    assert 'value="Ada"' in tree
+    assert "StaticText 'Ada'" in tree
     tree = tools["browser_click"].invoke({"element_id": _id_of(tree, "button", "Send")})
     assert "Thanks, Ada!" in tree
     checkbox = _id_of(tree, "checkbox", "Newsletter")
-    assert "unchecked" in tree
+    assert not re.search(rf"\[{checkbox}\] checkbox 'Newsletter'.*checked: true", tree)
     tree = tools["browser_click"].invoke({"element_id": checkbox})
-    assert re.search(rf"\[{checkbox}\] checkbox \"Newsletter\" checked", tree)
-    tree = tools["browser_type"].invoke(
-        {"element_id": _id_of(tree, "textbox", "Your name"), "text": "Bo", "press_enter": True}
-    )
+    assert re.search(rf"\[{checkbox}\] checkbox 'Newsletter'.*checked: true", tree)
+    tree = tools["browser_type"].invoke({"element_id": textbox, "text": "Bo", "press_enter": True})
     assert "Submitted by Enter" in tree
 
 
@@ -125,7 +124,7 @@ def test_async_coroutines_share_the_page(session: BrowserSession, site: str) -> 
         return opened, typed, clicked
 
     opened, typed, clicked = asyncio.run(scenario())
-    assert opened.startswith("Page: Contact")
+    assert opened.startswith("Tab 0 (current): Contact")
     assert "Thanks, Cy!" in clicked
     assert "Thanks, Cy!" in _tools(session)["browser_text"].invoke({})  # sync sees async's page
 
@@ -133,32 +132,33 @@ def test_async_coroutines_share_the_page(session: BrowserSession, site: str) -> 
 def test_allow_list_and_errors_come_back_as_text(session: BrowserSession, site: str) -> None:
     tools = _tools(session)
     refused = tools["browser_open"].invoke({"url": "http://blocked.example/page"})
-    assert refused.startswith("Refused:") and "allowed origins" in refused
+    assert refused.startswith("Refused:") and "not allowed" in refused
     assert tools["browser_open"].invoke({"url": "file:///etc/passwd"}).startswith("Refused:")
     tools["browser_open"].invoke({"url": f"{site}/index.html"})
     followed = tools["browser_follow_link"].invoke({"link": "Elsewhere"})
-    assert followed.startswith("Refused:")
-    assert "Page: Home" in tools["browser_text"].invoke({})  # still on the allowed page
+    assert "blocked (origin not allowed): http://blocked.example/" in followed
+    assert "Tab 0 (current): Home" in followed  # still on the allowed page
     missing = tools["browser_click"].invoke({"element_id": 999})
-    assert missing.startswith("Error: browser_click failed: no element [999]")
+    assert missing.startswith("Error: there is no element [999]")
     assert tools["browser_follow_link"].invoke({"link": "No such link"}).startswith("Error:")
     gone = tools["browser_open"].invoke({"url": f"{site}/missing.html"})
-    assert "404" in gone or "not found" in gone.lower()
+    assert "404" in gone
 
 
-def test_network_error_and_truncation_without_allow_list(site: str) -> None:
+def test_connection_errors_and_truncation(site: str) -> None:
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         closed_port = sock.getsockname()[1]
-    with BrowserSession(max_chars=120) as free:
+    closed = f"http://127.0.0.1:{closed_port}"
+    with BrowserSession(allowed_origins=[site, closed], max_chars=120) as free:
         tools = _tools(free)
-        err = tools["browser_open"].invoke({"url": f"http://127.0.0.1:{closed_port}/"})
-        assert err.startswith("Error: browser_open failed") and "ERR_CONNECTION_REFUSED" in err
+        err = tools["browser_open"].invoke({"url": f"{closed}/"})
+        assert "Cannot connect" in err  # the guard proxy says why (connection refused)
         tree = tools["browser_open"].invoke({"url": f"{site}/facts.html"})
         assert "…[truncated" in tree and len(tree) < 200
     # close() is idempotent and a closed session starts afresh on next use
     free.close()
-    assert _tools(free)["browser_text"].invoke({}).startswith("Page:")
+    assert _tools(free)["browser_text"].invoke({}).startswith("URL: about:blank")
     free.close()
 
 
@@ -185,19 +185,22 @@ def test_create_agent_drives_the_browser_with_invoke_and_ainvoke(
             return {"tool": "browser_click", "args": {"element_id": _id_of(last, "button", "Send")}}
         return "DONE: " + ("greeted" if "Thanks, Di!" in last else "not greeted")
 
-    agent = create_agent(ScriptedChatModel(responder=responder, calls=[]), tools=session.tools())
+    model = ScriptedChatModel(responder=responder, calls=[])
+    agent = create_agent(model, tools=browser_tools(session))
     request = {"messages": [HumanMessage("Send the form as Di")]}
     assert agent.invoke(request)["messages"][-1].text == "DONE: greeted"
     result = asyncio.run(agent.ainvoke(request))
     assert result["messages"][-1].text == "DONE: greeted"
 
 
-def test_a_dead_page_is_replaced_on_next_use(site: str) -> None:
-    with BrowserSession() as s:
+def test_a_dead_browser_is_replaced_on_next_use(site: str) -> None:
+    with BrowserSession(allowed_origins=[site]) as s:
         tools = _tools(s)
-        assert tools["browser_open"].invoke({"url": f"{site}/facts.html"}).startswith("Page: Owl")
-        assert s._loop is not None and s._browser is not None
+        opened = tools["browser_open"].invoke({"url": f"{site}/facts.html"})
+        assert opened.startswith("Tab 0 (current): Owl")
+        env = s._env
+        assert s._loop is not None and env is not None and env._browser is not None
         # chromium going away under us (crash, OOM kill) must not wedge the session
-        asyncio.run_coroutine_threadsafe(s._browser.close(), s._loop).result(timeout=20)
+        asyncio.run_coroutine_threadsafe(env._browser.close(), s._loop).result(timeout=20)
         reopened = tools["browser_open"].invoke({"url": f"{site}/index.html"})
-        assert reopened.startswith("Page: Home")
+        assert reopened.startswith("Tab 0 (current): Home")

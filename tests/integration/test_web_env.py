@@ -158,12 +158,26 @@ def test_origins_outside_the_allow_list_are_refused(site: str) -> None:
         obs, info, _ = await env.step(f"click [{node_id(obs, 'link', 'Leave for example.com')}]")
         assert "blocked (origin not allowed): https://example.com/outside" in info.note
         assert obs.url == f"{site}/index.html"
-        with pytest.raises(ValueError, match="not allowed"):
-            await env.reset("https://example.com/")
         with pytest.raises(RuntimeError, match="cannot load the start page"):
             await env.reset("http://127.0.0.1:9/")  # nothing listens on the discard port
 
     run(scenario)
+
+
+def test_only_the_start_origin_and_named_ones_are_allowed(site: str) -> None:
+    """Not every port of 127.0.0.1: another local server stays out unless named."""
+    from evals.static_server import serve_directory
+
+    async def scenario(env: BrowserEnv) -> None:
+        with serve_directory(PAGES) as other:
+            await env.reset(f"{site}/index.html")
+            _, info, _ = await env.step(f"goto [{other}/index.html]")
+            assert not info.valid and "refused unless allowed by name" in (info.reason or "")
+            await env.reset(f"{other}/index.html")  # a new start page: its origin is allowed
+            _, info, _ = await env.step(f"goto [{site}/index.html]")
+            assert info.valid, info.reason  # named in allowed_origins
+
+    run(scenario, allowed_origins=(site,))
 
 
 def test_three_identical_actions_stop_the_episode(site: str) -> None:

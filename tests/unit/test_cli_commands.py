@@ -28,7 +28,9 @@ def _python(code: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.mark.parametrize("argv", [[], ["run"], ["workflows"], ["--help"], ["run", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["run"], ["workflows"], ["memory"], ["browse"], ["--help"], ["run", "--help"]]
+)
 def test_building_the_parser_imports_nothing_heavy(argv):
     code = (
         "import sys, main\n"
@@ -112,3 +114,19 @@ def test_split_globals_keeps_everything_after_a_bare_double_dash():
 def test_home_without_a_value_is_bad_input(capsys):
     assert main.main(["workflows", "list", "--home"]) == 2
     assert "--home: expected one argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["--home", "{home}", "memory", "list", "--embedding-model", "hashing", "--json"],
+        ["memory", "list", "--embedding-model", "hashing", "--home", "{home}", "--json"],
+        ["memory", "--json", "list", "--embedding-model", "hashing", "--home={home}"],
+    ],
+)
+def test_global_options_reach_nested_memory_commands(order, tmp_path, capsys):
+    home = tmp_path / "chosen"
+    argv = [token.replace("{home}", str(home)) for token in order]
+    assert main.main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert (home / "memory").is_dir()  # the store was opened under the chosen home

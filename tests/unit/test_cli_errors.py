@@ -70,6 +70,9 @@ def test_each_error_maps_to_its_exit_code(exc, kind, code):
 
 
 def test_messages_say_what_to_do():
+    assert errors.classify(KeyboardInterrupt()).message == "interrupted"
+    hint = errors.classify(KeyboardInterrupt("resume with: main.py run --resume abc"))
+    assert hint.message == "interrupted (resume with: main.py run --resume abc)"
     assert "127.0.0.1:9" in errors.classify(_connection_error()).message
     assert "is it running" in errors.classify(_connection_error()).message
     recursion = errors.classify(GraphRecursionError("Recursion limit of 25 reached"))
@@ -176,3 +179,16 @@ def test_an_unusable_home_is_bad_input(capsys, tmp_path):
     blocker.write_text("not a folder")
     assert main.main(["--home", str(blocker / "home"), "workflows", "list"]) == 2
     assert "data directory (--home)" in capsys.readouterr().err
+
+
+def test_a_damaged_memory_store_is_exit_4_with_the_fix(capsys, tmp_path):
+    argv = ["--home", str(tmp_path), "memory", "list", "--embedding-model", "hashing"]
+    assert main.main(argv) == 0
+    capsys.readouterr()
+    for part in (tmp_path / "memory").iterdir():
+        part.write_bytes(b"not a database, not at all" * 10)
+    assert main.main([*argv, "--json"]) == 4
+    captured = capsys.readouterr()
+    (line,) = captured.err.strip().splitlines()
+    assert line.startswith("error: memory store") and "memory repair" in line
+    assert json.loads(captured.out)["error"]["type"] == "memory_store_damaged"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import threading
 import time
 import uuid
 from typing import TypedDict
@@ -77,10 +78,14 @@ class State(TypedDict, total=False):
     optimized_goal: str
 
 
+THREADS: list[str] = []
+
+
 def _graph(pause_s: float):
     model = GenericFakeChatModel(messages=itertools.cycle([AIMessage("a clear smart goal here")]))
 
     def goal_setting(state: State) -> State:
+        THREADS.append(threading.current_thread().name)
         text = model.invoke(state["query"]).text
         time.sleep(pause_s)  # a long node: the line must redraw while it runs
         return {"optimized_goal": text}
@@ -98,8 +103,9 @@ def _run(out: io.StringIO, pause_s: float) -> None:
 
 
 def test_a_terminal_gets_the_live_line_with_streamed_tokens(capsys):
-    out = Tty()
+    out, THREADS[:] = Tty(), []
     _run(out, pause_s=0.8)
+    assert THREADS == ["MainThread"]  # so Ctrl-C interrupts the node at once
     text = out.getvalue()
     assert re.search(r"… goal_setting  \d+s  9 tokens", text)  # the fake streams 9 chunks
     # the progress line starts on a cleared line, and no live line is left after it
@@ -111,3 +117,11 @@ def test_a_pipe_gets_plain_lines_only():
     out = io.StringIO()
     _run(out, pause_s=0.3)
     assert out.getvalue() == "[goal_setting] goal: a clear smart goal here\n"
+
+
+def test_progress_names_nodes_it_does_not_know():
+    out = io.StringIO()
+    progress = Progress({}, 2, out=out)
+    progress.update("fan_out_tasks", {"tasks": ["a"]})
+    progress.update("aggregate_results", {"final_output": "x"})
+    assert out.getvalue() == "[fan_out_tasks] done\n[aggregate_results] final answer written\n"

@@ -23,6 +23,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def _main(capsys, *args: str) -> subprocess.CompletedProcess:
+    """main() in this process (fast); the same fields as a finished subprocess."""
+    code = main.main(list(args))
+    captured = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -42,19 +49,19 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
         (["run", "hello", "--allow-origin", "http://h/path"], "give an origin like"),
     ],
 )
-def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path):
-    result = _cli("--home", str(tmp_path), *args)
+def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path, capsys):
+    result = _main(capsys, "--home", str(tmp_path), *args)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
     assert result.stdout == ""
 
 
-def test_resume_never_reads_outside_the_data_directory(tmp_path):
+def test_resume_never_reads_outside_the_data_directory(tmp_path, capsys):
     home = tmp_path / "home"
     (tmp_path / "x.json").write_text('{"task": "stolen", "context": {}}')
     (home / "runs").mkdir(parents=True)
-    result = _cli("--home", str(home), "--json", "run", "--resume", "../x")
+    result = _main(capsys, "--home", str(home), "--json", "run", "--resume", "../x")
     assert result.returncode == 2
     assert json.loads(result.stdout)["error"]["type"] == "bad_input"
     assert "stolen" not in result.stdout + result.stderr
@@ -68,12 +75,12 @@ def test_resume_never_reads_outside_the_data_directory(tmp_path):
         ({"empty.md": "   \n"}, "no text in them"),
     ],
 )
-def test_corpus_needs_a_readable_document(files, message, tmp_path):
+def test_corpus_needs_a_readable_document(files, message, tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name, text in files.items():
         (corpus / name).write_text(text)
-    result = _cli("--home", str(tmp_path / "home"), "run", "hi", "--corpus", str(corpus))
+    result = _main(capsys, "--home", str(tmp_path / "home"), "run", "hi", "--corpus", str(corpus))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0] and str(corpus) in lines[0]

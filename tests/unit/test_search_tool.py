@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,7 @@ from agents.tools.search import (
     tavily_available,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 # Shape of a real Tavily /search response (fields as documented by Tavily).
 RECORDED = {
     "query": "who wrote the first published algorithm",
@@ -131,3 +136,60 @@ def test_missing_key_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAVILY_API_KEY", "tvly-env")
     assert tavily_available()
     assert make_tavily_tool().name == "web_search"
+
+
+@pytest.fixture()
+def silent_server() -> Iterator[str]:
+    """Accepts connections and never answers (a hung Tavily endpoint)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=2)
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def test_a_hung_endpoint_is_bounded(silent_server: str) -> None:
+    tool = make_tavily_tool(api_key="tvly-test", api_base_url=silent_server, timeout_s=0.5)
+    started = time.monotonic()
+    out = tool.invoke({"query": "anything"})
+    assert out.startswith("Error: web search timed out") and time.monotonic() - started < 5
+
+
+def test_a_process_with_a_hung_endpoint_exits_promptly(silent_server: str) -> None:
+    """No executor thread left waiting on the socket keeps the interpreter from exiting."""
+    code = (
+        "from agents.tools.search import make_tavily_tool\n"
+        f"tool = make_tavily_tool(api_key='k', api_base_url={silent_server!r}, timeout_s=1)\n"
+        "print(tool.invoke({'query': 'q'}))\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr[-1000:]
+    assert "timed out" in done.stdout
+    assert elapsed < 20, f"the process took {elapsed:.0f}s to exit"
+
+
+def test_result_urls_are_handed_to_on_urls(tavily_server: str) -> None:
+    seen: list[list[str]] = []
+    tool = make_tavily_tool(api_key="tvly-test", api_base_url=tavily_server, on_urls=seen.append)
+    tool.invoke({"query": "Ada"})
+    assert seen == [[r["url"] for r in RECORDED["results"]]]

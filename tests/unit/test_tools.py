@@ -62,6 +62,6 @@ def test_browser_tools_are_lazy_and_closed_by_close_all(monkeypatch: pytest.Monk
     assert toolset.browser._loop is None  # nothing started until a tool is used
     refused = tools[0].invoke({"url": "http://example.com/"})  # origin outside the allow-list
     assert refused.startswith("Refused:")
-    assert toolset.browser._page is None  # a refused URL does not even launch chromium
+    assert toolset.browser._env is None  # a refused URL does not even launch chromium
     close_all()
     assert toolset.browser._loop is None

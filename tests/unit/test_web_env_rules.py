@@ -6,7 +6,6 @@ from typing import Any
 
 from browser.limits import Limits, limit_reason
 from browser.observation import render_tree
-from browser.origins import OriginPolicy
 from browser.trajectory import TrajectoryStep, format_trajectory
 
 
@@ -51,23 +50,6 @@ def test_step_budget_stops_and_limits_are_configurable() -> None:
     assert (limit_reason(steps, Limits()) or "").startswith("max_steps")
     assert (limit_reason(steps[:5], Limits(max_steps=5)) or "").startswith("max_steps")
     assert limit_reason(_steps("noop", "noop", "noop"), Limits(max_repeats=4)) is None
-
-
-def test_loopback_is_allowed_and_the_rest_refused_with_reason() -> None:
-    policy = OriginPolicy()
-    for url in ("http://127.0.0.1:8123/a", "http://localhost/", "http://[::1]:9/", "about:blank"):
-        assert policy.allows(url), url
-    reason = policy.check("https://example.com/x")
-    assert reason is not None and "https://example.com" in reason and "not allowed" in reason
-    assert "scheme 'file'" in (policy.check("file:///etc/passwd") or "")
-
-
-def test_exact_origins_and_wildcard_hosts() -> None:
-    policy = OriginPolicy(("http://127.0.0.1:8000", "*.wiki.test"))
-    assert policy.allows("http://127.0.0.1:8000/page")
-    assert not policy.allows("http://127.0.0.1:8001/page")
-    assert policy.allows("https://en.wiki.test/A")
-    assert not policy.allows("https://wiki.test.evil.com/")
 
 
 def _ax(

@@ -1,0 +1,101 @@
+"""`browse URL`: what the agent's browser sees at a URL, through the same origin guard.
+
+    main.py browse https://example.com/ [--allow-origin ORIGIN ...] [--json]
+
+Opens the page in the guarded browser the agents use (browser.env.BrowserEnv): the URL's own
+origin is allowed, as a start page is, and anything else only when `--allow-origin` names it.
+Prints the observation the agent would get (tabs, URL, accessibility tree with [ids]); every
+request the guard refused while the page loaded is listed on stderr (`blocked: URL`), or in
+the JSON object (`url`, `title`, `observation`, `blocked`, `allowed`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli.errors import UsageError
+
+SETTLE_S = 0.5  # scripts' late requests (fetch, timers) get this long to show up as blocked
+
+
+class PageUnavailable(RuntimeError):
+    """The page could not be loaded (no server, DNS, TLS); the message says why."""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "browse",
+        help="show what the agent's browser sees at a URL",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("url", help="the page to open (a path opens a local file)")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also allow this origin (repeatable; '*' = any public origin; private and "
+        "link-local addresses only by name)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=handle)
+
+
+def _target(url: str) -> str:
+    """A URL the browser can open: local paths become file URLs, bare hosts get https://."""
+    from browser.origins import origin_of
+    from browser.session import normalize_url
+
+    path = Path(url).expanduser()
+    if "://" not in url and path.exists():
+        return path.resolve().as_uri()
+    url = normalize_url(url)
+    if not url.startswith("file:") and origin_of(url) is None:
+        raise UsageError(f"browse: {url!r} is not an http(s) or file URL")
+    return url
+
+
+async def _browse(url: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    import asyncio
+
+    from browser.env import BrowserEnv, EnvConfig
+
+    async with BrowserEnv(EnvConfig(allowed_origins=allowed)) as env:
+        try:
+            observation = await env.reset(url)
+        except RuntimeError as err:
+            raise PageUnavailable(str(err)) from err
+        await asyncio.sleep(SETTLE_S)
+        observation = await env.observe()
+        return {
+            "url": observation.url,
+            "title": observation.tabs[0].title if observation.tabs else "",
+            "observation": observation.text,
+            "blocked": env.take_blocked(),
+            "allowed": list(env.policy.allowed),
+        }
+
+
+def handle(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from browser.origins import OriginPolicy
+
+    allowed = tuple(args.allow_origin)
+    try:
+        OriginPolicy(allowed)
+    except ValueError as err:
+        raise UsageError(f"browse: --allow-origin: {err}") from err
+    result = asyncio.run(_browse(_target(args.url), allowed))
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(result["observation"])
+    for url in result["blocked"]:
+        print(f"blocked: {url}", file=sys.stderr)
+    return 0
