@@ -1,19 +1,56 @@
-"""Per-process resources the nodes share, built once from the run's Context."""
+"""What nodes take from outside the graph: chat models, the run's memory, the run's tools.
+
+Memory is `runtime.store` (LangGraph's Store) seen through memory.store_memory.StoreMemory:
+the CLI compiles the graphs with the project's persistent ProjectStore, `langgraph dev` injects
+its own store, and a graph compiled with none runs with memory off. Tools are built per
+attempt and closed after it (no process-wide registry; chromium starts only if a browser tool
+is used). Models are cached per process by core.models.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
 
 from core import models
 from core.context import Context
 from core.web_context import WebAgentContext
 from memory.reflections import ReflectionManager, open_reflection_manager
+from memory.store_memory import StoreMemory
 
 
-def reflection_manager(ctx: Context | WebAgentContext) -> ReflectionManager:
-    """The reflection memory for this context's data directory and namespace."""
+def chat_model(spec: str) -> BaseChatModel:
+    """Indirection so tests that patch core.models.get_chat_model swap every node's model."""
+    return models.get_chat_model(spec)
+
+
+def memory(runtime: Runtime[Context]) -> StoreMemory:
+    """This run's reflections, trajectories and workflows, through `runtime.store`."""
+    ctx = runtime.context
+    return StoreMemory(runtime.store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
+
+
+@contextmanager
+def open_tools(ctx: Context) -> Iterator[list[BaseTool]]:
+    """The executor's tools for one attempt (corpus search, Tavily with a key, the browser),
+    closed when the attempt ends, so parallel tasks never share a browser page."""
+    from agents.tools import build_tools
+
+    tools, toolset = build_tools(
+        corpus_dir=ctx.corpus_dir, use_browser=ctx.use_browser, allowed_origins=ctx.allowed_origins
+    )
+    try:
+        yield tools
+    finally:
+        toolset.close()
+
+
+def reflection_manager(ctx: WebAgentContext) -> ReflectionManager:
+    """The web agent's reflection memory (it does not read `runtime.store` yet)."""
     # The reflector's model consolidates memory into insights once enough has piled up.
     return open_reflection_manager(
         ctx.home,
@@ -23,38 +60,13 @@ def reflection_manager(ctx: Context | WebAgentContext) -> ReflectionManager:
     )
 
 
-@lru_cache(maxsize=8)
-def _tools(
-    corpus_dir: str | None, use_browser: bool, allowed_origins: tuple[str, ...] = ()
-) -> tuple[BaseTool, ...]:
-    from agents.tools import build_tools
-
-    tools, _ = build_tools(
-        corpus_dir=corpus_dir, use_browser=use_browser, allowed_origins=allowed_origins
-    )
-    return tuple(tools)
-
-
-def tools_for(ctx: Context) -> list[BaseTool]:
-    """The executor's tools: corpus search, Tavily (with a key), the guarded browser."""
-    return list(_tools(ctx.corpus_dir, ctx.use_browser, tuple(ctx.allowed_origins)))
-
-
-def chat_model(spec: str):
-    """Indirection so tests that patch core.models.get_chat_model swap every node's model."""
-    return models.get_chat_model(spec)
-
-
 def embeddings(ctx: Context | WebAgentContext):
     """The embeddings memory search uses ('local', 'provider:model', or 'hashing' for tests)."""
-    from core.models import get_embeddings
-
-    return get_embeddings(ctx.embedding_model)
+    return models.get_embeddings(ctx.embedding_model)
 
 
 def close_tools() -> None:
-    """Close what the tools opened (the browser) at the end of a CLI run."""
+    """Close whatever tools are still open (a run interrupted mid-attempt) at process end."""
     from agents.tools import close_all
 
     close_all()
-    _tools.cache_clear()

@@ -17,7 +17,7 @@ name along the exception's MRO and its cause chain, so nothing is imported to cl
     MemoryStoreError and subclasses                                                   -> 4
     UsageError, ModelSpecError, CorpusError, ... (BAD_INPUT below)                    -> 2
     openai/httpx connection, timeout and authentication errors                        -> 3
-    GraphRecursionError -> 1;  KeyboardInterrupt -> 130;  anything else -> 5
+    GraphRecursionError, CommandFailed -> 1;  KeyboardInterrupt -> 130;  anything else -> 5
 """
 
 from __future__ import annotations
@@ -83,6 +83,10 @@ class UsageError(ValueError):
     """Bad input from the command line; the message says what to change."""
 
 
+class CommandFailed(RuntimeError):
+    """The command ran but could not do what was asked (e.g. no such item): exit 1."""
+
+
 class Failure:
     """What the user is told: a category, the exit code, a one-line message, the class name."""
 
@@ -109,7 +113,7 @@ def _category(exc: BaseException) -> tuple[str, int] | None:
         return "unavailable", EXIT_UNAVAILABLE
     if BAD_INPUT.intersection(names):
         return "bad_input", EXIT_USAGE
-    if "GraphRecursionError" in names:
+    if "GraphRecursionError" in names or "CommandFailed" in names:
         return "run_failed", EXIT_FAILED
     return None
 

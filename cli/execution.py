@@ -19,7 +19,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from cli.progress import CallCounter, Progress
+from cli.progress import CallCounter, Progress, TaskReporter
 from core.context import Context
 
 log = logging.getLogger(__name__)
@@ -51,11 +51,11 @@ def _builder(graph_name: str):
     return build_reflective_graph()
 
 
-def _reflections(ctx: Context, ids: list[str]) -> list[dict[str, Any]]:
-    from agents.resources import reflection_manager
+def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any]]:
+    from memory.store_memory import StoreMemory
 
-    manager = reflection_manager(ctx)
-    return [r.model_dump(mode="json") for i in ids if (r := manager.get_reflection(i))]
+    memory = StoreMemory(store, ctx.memory_namespace)
+    return [r.model_dump(mode="json") for i in ids if (r := memory.get_reflection(i))]
 
 
 def close_tools_bounded(timeout_s: float = CLOSE_TIMEOUT_S) -> None:
@@ -70,12 +70,19 @@ def close_tools_bounded(timeout_s: float = CLOSE_TIMEOUT_S) -> None:
 
 
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
+    from core.models import get_embeddings
+    from memory.langgraph_store import ProjectStore
+
     db = Path(args.home) / "checkpoints.sqlite"
     conn = sqlite3.connect(db, check_same_thread=False)
+    # the project's persistent memory: reflections in SQLite + FAISS, workflows and
+    # trajectories in their files under the home folder
+    store = ProjectStore.open(ctx.home, get_embeddings(ctx.embedding_model))
     try:
-        graph = _builder(graph_name).compile(checkpointer=SqliteSaver(conn))
+        graph = _builder(graph_name).compile(checkpointer=SqliteSaver(conn), store=store)
         return _stream(args, ctx, graph, thread_id)
     finally:
+        store.close()
         conn.close()
         close_tools_bounded()
 
@@ -93,6 +100,8 @@ def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progr
     """Stream the run, printing progress; with a live line, chat models stream their tokens
     to it through its callback (cli.live says why not stream_mode "messages")."""
     live = _live_line(progress.out)
+    # the task subgraphs' nodes (execute, reflect) report through a callback
+    config = {**config, "callbacks": [*config["callbacks"], TaskReporter(progress, live)]}
     if live:
         config = {**config, "callbacks": [*config["callbacks"], live]}
     try:
@@ -116,6 +125,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         "configurable": {"thread_id": thread_id},
         "callbacks": [counter],
         "recursion_limit": recursion_limit(ctx.max_retries),
+        "max_concurrency": ctx.max_concurrency,  # tasks (and their nodes) running at once
     }
     snapshot = graph.get_state(config)
     if args.resume and not snapshot.next:
@@ -136,7 +146,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
             "final_output": state.get("final_output", ""),
             "tasks": state.get("tasks", []),
             "results": state.get("results", []),
-            "reflections": _reflections(ctx, state.get("reflection_ids", [])),
+            "reflections": _reflections(ctx, graph.store, state.get("reflection_ids", [])),
             "llm_calls": counter.llm_calls,
             "tokens": {"input": counter.input_tokens, "output": counter.output_tokens},
             "elapsed_s": elapsed,

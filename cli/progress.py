@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 from typing import Any
+from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
@@ -33,46 +36,44 @@ def _short(text: str, n: int = 110) -> str:
 
 
 class Progress:
-    """Mirrors the state from `updates` chunks and prints one line per node."""
+    """Mirrors the run's state from `updates` chunks (parent graph and task subgraphs) and
+    prints one line per node; tasks may run in parallel, so each line names its task."""
 
     def __init__(self, state: dict[str, Any], max_retries: int, out=None) -> None:
         self.state = dict(state)
         self.max_retries = max_retries
         self.out = out or sys.stderr
+        self.retries: dict[int, int] = {}  # retries granted so far, per task
 
-    def _where(self) -> str:
-        index, tasks = self.state.get("current_task_index", 0), self.state.get("tasks") or []
-        retry = self.state.get("retry_count", 0)
-        where = f"task {index + 1}/{len(tasks)}"
+    def _where(self, update: dict[str, Any], retry: int) -> str:
+        n = len(self.state.get("tasks") or [])
+        where = f"task {update.get('task_index', 0) + 1}/{n}"
         return where + (f", retry {retry}/{self.max_retries}" if retry else "")
 
-    def update(self, node: str, update: dict[str, Any] | None) -> None:
+    def update(self, node: str, update: dict[str, Any] | None, namespace: tuple = ()) -> None:
+        """One node's update; `namespace` is () for the parent graph, else the subgraph's."""
         update = update or {}
-        if node == "execute_task":  # the line describes the attempt before the counters move
-            print(f"[execute_task] {self._where()}: {_short(self._result(update))}", file=self.out)
-        for key, value in update.items():
-            if key == "reflection_ids":
-                self.state[key] = list(self.state.get(key) or []) + list(value)
-            else:
-                self.state[key] = value
-        line = self._describe(node, update)
+        if not namespace:  # task subgraphs' keys (results as {i: text}) are not the parent's
+            for key, value in update.items():
+                if key not in ("results", "task_reports", "reflection_ids"):
+                    self.state[key] = value
+        line = self._describe(node, update) if len(namespace) <= 1 else None
         if line:
             print(line, file=self.out, flush=True)
 
     def _verdict(self, update: dict[str, Any]) -> str:
-        index, n = self.state.get("current_task_index", 0), len(self.state.get("tasks") or [])
-        where = f"task {index + 1}/{n}"
         retries = update.get("retry_count", 0)
+        index = update.get("task_index", 0)
+        granted = retries > self.retries.get(index, 0)
+        self.retries[index] = retries
+        where = self._where(update, 0)
+        if update.get("verdict") == "unjudged" and not update.get("needs_retry"):
+            return f"{where}: no usable verdict (recorded as unjudged)"
         if not update.get("needs_retry"):
             return f"{where}: good enough"
-        if retries:
+        if granted:
             return f"{where}: not good enough -> retry {retries}/{self.max_retries}"
         return f"{where}: not good enough, retries used up ({self.max_retries}) -> moving on"
-
-    def _result(self, update: dict[str, Any]) -> str:
-        results = update.get("results") or []
-        index = self.state.get("current_task_index", 0)
-        return results[index] if index < len(results) else ""
 
     def _describe(self, node: str, update: dict[str, Any]) -> str | None:
         if node == "goal_setting":
@@ -82,12 +83,57 @@ class Progress:
             lines = [f"[decompose_query] {len(tasks)} task(s):"]
             lines += [f"  {i + 1}. {_short(t, 100)}" for i, t in enumerate(tasks)]
             return "\n".join(lines)
+        if node == "schedule_tasks" and update.get("current_tasks"):
+            running = ", ".join(str(i + 1) for i in update["current_tasks"])
+            return f"[schedule_tasks] running task(s) {running}"
+        if node == "execute_task":
+            where = self._where(update, max(0, update.get("attempt", 1) - 1))
+            return f"[execute_task] {where}: {_short(update.get('result', ''))}"
         if node == "reflect_on_task":
             return f"[reflect_on_task] {self._verdict(update)}"
-        if node == "update_task_index":
-            return f"[update_task_index] next: {self._where()}"
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
-        if node == "execute_task":
-            return None  # its line is printed before the state moves (see update)
+        if node == "run_task":
+            return self._finished(update)
         return f"[{node}] done"  # a node this printer does not know yet still shows up
+
+    def _finished(self, update: dict[str, Any]) -> str:
+        n = len(self.state.get("tasks") or [])
+        lines = [
+            f"[run_task] task {int(i) + 1}/{n} done: {r['verdict']}, {r['attempts']} attempt(s)"
+            for i, r in (update.get("task_reports") or {}).items()
+        ]
+        return "\n".join(lines) or "[run_task] done"
+
+
+class TaskReporter(BaseCallbackHandler):
+    """Feeds `progress` the updates of the task subgraphs' execute_task and reflect_on_task.
+
+    They run inside the run_task nodes (in parallel for independent tasks), so the parent's
+    `updates` stream does not show them; callbacks do, without `subgraphs=True` (which would
+    move even a lone node off the main thread, so Ctrl-C would wait for it).
+    """
+
+    NODES = ("execute_task", "reflect_on_task")
+
+    def __init__(self, progress: Progress, live: Any = None) -> None:
+        self.progress = progress
+        self.live = live  # a cli.live.LiveLine to pause while a line is printed, or None
+        self.running: dict[UUID, str] = {}
+        self.lock = threading.Lock()
+
+    def on_chain_start(
+        self, serialized: Any, inputs: Any, *, run_id: UUID, metadata: Any = None, **kw: Any
+    ) -> None:
+        node = (metadata or {}).get("langgraph_node")
+        if node in self.NODES and kw.get("name") == node:  # the node itself, not a runnable in it
+            self.running[run_id] = node
+
+    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kw: Any) -> None:
+        node = self.running.pop(run_id, None)
+        if node and isinstance(outputs, dict):
+            with self.lock, self.live.paused() if self.live else contextlib.nullcontext():
+                self.progress.update(node, outputs, ("run_task",))
+
+    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kw: Any) -> None:
+        self.running.pop(run_id, None)

@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.errors import CommandFailed, UsageError
 from memory.workflow_format import format_workflow
 from memory.workflow_types import Workflow
 from memory.workflows import WorkflowStore
-
-EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
 
 
 def register(subparsers: Any) -> None:
@@ -63,15 +62,17 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Run the action; unreadable or invalid input becomes a UsageError (one line, exit 2).
+
+    Other failures (e.g. LocalModelUnavailable, exit 3) go to cli.errors as they are.
+    """
     action = ACTIONS[args.workflows_command]
     try:
         return action(args)
-    except (ValueError, OSError) as exc:
-        print(f"workflows {args.workflows_command}: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except RuntimeError as exc:  # e.g. the embedded model or embeddings are not installed
-        print(f"workflows {args.workflows_command}: {exc}", file=sys.stderr)
-        return EXIT_RUNTIME
+    except (UsageError, CommandFailed):
+        raise
+    except (ValueError, OSError) as exc:  # a bad examples file, a bad --k, an unreadable path
+        raise UsageError(f"workflows {args.workflows_command}: {exc}") from exc
 
 
 def _print_workflows(workflows: list[Workflow], as_json: bool) -> None:
@@ -142,8 +143,7 @@ def _list(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     found = WorkflowStore(args.home).find(args.name, args.website)
     if not found:
-        print(f"workflows show: no workflow named {args.name!r}", file=sys.stderr)
-        return EXIT_RUNTIME
+        raise CommandFailed(f"workflows show: no workflow named {args.name!r}")
     if args.json:
         print(json.dumps([{**w.to_json(), "provenance": w.provenance.to_dict()} for w in found]))
     else:
@@ -182,8 +182,7 @@ def _search(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace) -> int:
     removed = WorkflowStore(args.home).delete(args.name, args.website)
     if not removed:
-        print(f"workflows delete: no workflow named {args.name!r}", file=sys.stderr)
-        return EXIT_RUNTIME
+        raise CommandFailed(f"workflows delete: no workflow named {args.name!r}")
     print(f"deleted {removed}")
     return 0
 

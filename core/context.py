@@ -30,6 +30,13 @@ class MemorySettings:
     memory_namespace: str = field(
         default="default", metadata={"description": "Project/user namespace for memories."}
     )
+    min_relevance: float = field(
+        default=0.0,
+        metadata={
+            "description": "Relevance floor: a memory reaches a prompt only if its cosine "
+            "similarity to the prompt's subject is at least this."
+        },
+    )
 
 
 @dataclass(kw_only=True)
@@ -54,6 +61,12 @@ class Context(MemorySettings):
     )
     max_retries: int = field(
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
+    )
+    max_concurrency: int = field(
+        default=4,
+        metadata={
+            "description": "Tasks run at once (independent tasks fan out; 1 = one at a time)."
+        },
     )
     max_tool_steps: int = field(
         default=6, metadata={"description": "Tool calls the executor may make per attempt."}

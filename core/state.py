@@ -1,4 +1,9 @@
-"""Graph state: the seed's ReflectiveAgentState fields plus what a retry and AWM need."""
+"""Graph state: the seed's ReflectiveAgentState, per-task state for parallel tasks, the web agent.
+
+The research graphs fan tasks out (`Send`) into a per-task subgraph with its own `TaskState`
+(its own attempts and retry counter); what a finished task hands back is gathered in task order
+by `put_slots` (keyed by task index; a later write to a slot replaces it).
+"""
 
 from __future__ import annotations
 
@@ -8,38 +13,109 @@ from typing import Annotated, Any, NotRequired
 from typing_extensions import TypedDict
 
 
+def put_slots(current: list[Any] | None, update: dict[Any, Any] | list[Any] | None) -> list[Any]:
+    """Reducer of per-task lists: `{index: value}` sets those slots (None-padded), a list
+    replaces the whole list, None empties it (a new run on the same thread)."""
+    if update is None:
+        return []
+    if isinstance(update, list):
+        return list(update)
+    out = list(current or [])
+    for key, value in update.items():
+        index = int(key)  # JSON round trips (langgraph dev) turn int keys into strings
+        out.extend([None] * (index + 1 - len(out)))
+        out[index] = value
+    return out
+
+
+def add_new(current: list[str] | None, update: list[str] | None) -> list[str]:
+    """Reducer of id lists: append ids not yet present (a replayed step adds nothing);
+    None empties the list (a new run on the same thread)."""
+    if update is None:
+        return []
+    out = list(current or [])
+    out.extend(i for i in update if i not in out)
+    return out
+
+
 class InputState(TypedDict):
     """What a caller passes in: just the request."""
 
     query: str
 
 
-class ReflectiveAgentState(InputState):
-    """State of the reflective graph (the single-path graph uses the same shape).
+class TaskReport(TypedDict):
+    """How one task went: attempts made, retries granted and the last attempt's verdict
+    ('pass', 'fail' = retries ran out, 'unjudged' = no usable verdict, 'done' = not judged)."""
 
-    `results[i]` and `trajectories[i]` belong to `tasks[i]`; a retry replaces them, so failed
-    attempts never reach the aggregator. `reflection_ids` accumulates (reducer: list append).
-    `retry_count` is the number of retries made for the current task; it starts at 0 per task.
+    task: str
+    attempts: int
+    retries: int
+    verdict: str
+
+
+class ReflectiveAgentState(InputState):
+    """State of the research graphs (reflective and single-path).
+
+    `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
+    `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
+    `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
+    attempts never reach the aggregator. `run_id` names this run: memory ids derive from it.
     """
 
+    run_id: NotRequired[str]
     optimized_goal: NotRequired[str]
     optimized_response: NotRequired[str]
     tasks: NotRequired[list[str]]
-    current_task_index: NotRequired[int]
-    results: NotRequired[list[str]]
-    reflection_ids: NotRequired[Annotated[list[str], operator.add]]
+    depends_on: NotRequired[list[list[int]]]
+    current_tasks: NotRequired[list[int]]
+    results: NotRequired[Annotated[list[str | None], put_slots]]
+    task_reports: NotRequired[Annotated[list[TaskReport | None], put_slots]]
+    reflection_ids: NotRequired[Annotated[list[str], add_new]]
     final_output: NotRequired[str]
+
+
+class Dependency(TypedDict):
+    task: str
+    result: str
+
+
+class TaskInput(TypedDict):
+    """What the scheduler sends to one task's subgraph."""
+
+    run_id: str
+    query: str
+    optimized_goal: str
+    task_index: int
+    task: str
+    dependencies: list[Dependency]
+
+
+class TaskState(TaskInput):
+    """One task's own loop: execute → reflect → retry, with its own counters.
+
+    `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
+    `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
+    `results`, `task_reports` and `reflection_ids` are what the task hands back to the parent.
+    """
+
+    attempt: NotRequired[int]
     retry_count: NotRequired[int]
+    result: NotRequired[str]
+    trajectory: NotRequired[list[dict[str, Any]]]
     needs_retry: NotRequired[bool]
-    trajectories: NotRequired[list[list[dict[str, Any]]]]
+    verdict: NotRequired[str]
+    last_reflection: NotRequired[str]
+    reflection_ids: NotRequired[Annotated[list[str], operator.add]]
+    results: NotRequired[dict[int, str]]
+    task_reports: NotRequired[dict[int, TaskReport]]
 
 
-class OutputState(TypedDict):
-    """What a caller gets back."""
+class TaskOutput(TypedDict):
+    """What a finished task writes into the parent's state."""
 
-    final_output: str
-    tasks: list[str]
-    results: list[str]
+    results: dict[int, str]
+    task_reports: dict[int, TaskReport]
     reflection_ids: list[str]
 
 

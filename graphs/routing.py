@@ -5,41 +5,40 @@ from __future__ import annotations
 from typing import Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Send
 
+from agents.research.tasks import task_input
 from core.context import Context
-from core.state import ReflectiveAgentState, WebAgentState
+from core.state import ReflectiveAgentState, TaskState, WebAgentState
 
-Route = Literal["retry", "continue", "finish"]
+Route = Literal["retry", "finish"]
 
 
-def decide(
-    *, needs_retry: bool, retry_count: int, max_retries: int, index: int, n_tasks: int
-) -> Route:
-    """After a reflection: retry the task, continue to the next one, or finish.
+def decide(*, needs_retry: bool, attempt: int, max_retries: int) -> Route:
+    """After a reflection: retry the task or finish it.
 
-    `retry_count` comes from `agents.research.tasks.next_retry_count`: it already counts the
-    retry being granted, and is 0 when none is, so `max_retries=N` allows exactly N retries
-    (N+1 attempts) per task — the original allowed one fewer.
+    `attempt` counts the attempts made (1 after the first), so `max_retries=N` allows exactly
+    N retries (N+1 attempts) per task — the original allowed one fewer.
     """
-    if needs_retry and 0 < retry_count <= max_retries:
-        return "retry"
-    return "continue" if index < n_tasks - 1 else "finish"
+    return "retry" if needs_retry and attempt <= max_retries else "finish"
 
 
-def should_retry_or_continue(state: ReflectiveAgentState, runtime: Runtime[Context]) -> Route:
+def should_retry_or_continue(state: TaskState, runtime: Runtime[Context]) -> Route:
+    """The seed's router, per task: retry this task, or hand it back (the scheduler continues
+    with the next tasks or finishes)."""
     return decide(
         needs_retry=state.get("needs_retry", False),
-        retry_count=state.get("retry_count", 0),
+        attempt=state.get("attempt", 1),
         max_retries=runtime.context.max_retries,
-        index=state.get("current_task_index", 0),
-        n_tasks=len(state.get("tasks") or []),
     )
 
 
-def should_continue(state: ReflectiveAgentState) -> Literal["continue", "finish"]:
-    """The single-path graph: next task or finish, no judgment."""
-    index, n_tasks = state.get("current_task_index", 0), len(state.get("tasks") or [])
-    return "continue" if index < n_tasks - 1 else "finish"
+def route_tasks(state: ReflectiveAgentState) -> list[Send] | Literal["aggregate_results"]:
+    """Fan the scheduled tasks out, one `run_task` subgraph each; none left: aggregate."""
+    current = state.get("current_tasks") or []
+    if not current:
+        return "aggregate_results"
+    return [Send("run_task", task_input(state, i)) for i in current]
 
 
 def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:

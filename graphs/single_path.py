@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from langgraph.graph import END
+from graphs.pipeline import ResearchBuilder, TaskBuilder, pipeline_builder, task_builder
 
-from graphs.pipeline import ResearchBuilder, pipeline_builder
-from graphs.routing import should_continue
+
+def build_single_path_task_graph() -> TaskBuilder:
+    """One task: execute_task → finish_task (one attempt, not judged)."""
+    builder = task_builder()
+    builder.add_edge("execute_task", "finish_task")
+    return builder
 
 
 def build_single_path_graph() -> ResearchBuilder:
-    """goal_setting → decompose_query → execute_task → (next task | aggregate_results) → END"""
-    builder = pipeline_builder()
-    builder.add_conditional_edges(
-        "execute_task",
-        should_continue,
-        {"continue": "update_task_index", "finish": "aggregate_results"},
-    )
-    builder.add_edge("aggregate_results", END)
-    return builder
+    """The reflective graph's shape with execute_task → finish_task per task."""
+    return pipeline_builder(build_single_path_task_graph())
 
 
 graph = build_single_path_graph().compile(name="single_path_agent")

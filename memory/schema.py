@@ -19,6 +19,12 @@ class ReflectionJudgment(BaseModel):
     )
     confidence: float = Field(ge=0.0, le=1.0, description="Confidence in this verdict, 0 to 1.")
     reasons: list[str] = Field(default_factory=list, description="Short reasons for the verdict.")
+    verdict: str | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,  # records from before it existed round-trip unchanged
+        description="'pass', 'retry', or 'unjudged' (the reflector's output was unusable: not "
+        "a real verdict, never counted as a success); None in records from before it existed.",
+    )
 
 
 class Reflection(BaseModel):

@@ -134,7 +134,10 @@ def trajectory_from_web_steps(
 
 
 class TrajectoryLog:
-    """<home>/trajectories/<website>.jsonl, one trajectory per line, appended after each run."""
+    """<home>/trajectories/<website>.jsonl, one trajectory per line, appended after each run.
+
+    Recording the same id again replaces it: `load` returns the newest line of each id.
+    """
 
     def __init__(self, home: str | Path) -> None:
         self.dir = Path(home) / "trajectories"
@@ -154,7 +157,7 @@ class TrajectoryLog:
             if website
             else sorted(self.dir.glob("*.jsonl"))
         )
-        out: list[Trajectory] = []
+        out: dict[str, Trajectory] = {}  # by id: a re-recorded attempt replaces its first line
         for path in paths:
             if not path.exists():
                 continue
@@ -165,9 +168,9 @@ class TrajectoryLog:
                     traj = Trajectory.from_dict(json.loads(line))
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise ValueError(f"{path}:{lineno}: not a trajectory record ({exc})") from exc
-                if traj.success or not successful_only:
-                    out.append(traj)
-        return out
+                out.pop(traj.id, None)
+                out[traj.id] = traj
+        return [t for t in out.values() if t.success or not successful_only]
 
 
 def _is_free_text(value: object) -> bool:

@@ -55,15 +55,15 @@ def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
     return out
 
 
-def _induce_site(
-    store: WorkflowStore,
+def induce_site(
+    existing: list[Workflow],
     site: str,
     trajs: list[Trajectory],
     mode: str,
     model: Any,
     spec: str | None,
 ) -> InductionResult:
-    existing = store.load(site)
+    """Workflows from one website's de-duplicated successes, minus those `existing` covers."""
     if mode == "rule":
         kept, dropped = filter_workflows(rule_workflows(trajs), existing=existing)
         return InductionResult(
@@ -108,7 +108,7 @@ def induce_online(
     results: dict[str, InductionResult] = {}
     for site, trajs in by_site.items():
         unique = deduplicate(trajs)
-        result = _induce_site(store, site, unique, mode, model, spec)
+        result = induce_site(store.load(site), site, unique, mode, model, spec)
         added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
         store.log_update(
             {

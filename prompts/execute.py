@@ -9,7 +9,12 @@ EXECUTOR_TASK = """<task>
 </task>
 <overall_goal>
 {goal}
-</overall_goal>{retry}"""
+</overall_goal>{dependencies}{retry}"""
+
+DEPENDENCIES_SECTION = """
+<results_this_task_builds_on>
+{results}
+</results_this_task_builds_on>"""
 
 RETRY_SECTION = """
 <previous_attempt>
@@ -28,3 +33,6 @@ GROUNDED_ANSWER = """<task>
 </search_results>
 Answer the task using only the search results above. Quote the facts that answer it and name
 the source of each.{retry}"""
+
+TOOL_LIMIT_NOTE = """You have used all your tool calls for this task. Answer now, using only
+what the tools returned above; name the source of each fact."""

@@ -8,33 +8,36 @@ from agents import resources
 from agents.research.memory_context import memory_block
 from core.context import Context
 from core.state import ReflectiveAgentState
+from memory.reflections import format_reflections
 from prompts.aggregate import AGGREGATOR
 
 
-def _results_block(tasks: list[str], results: list[str]) -> str:
+def _results_block(tasks: list[str], results: list[str | None]) -> str:
     return "\n".join(
-        f'<result task="{i + 1}">\n<task>{t}</task>\n{r}\n</result>'
+        f'<result task="{i + 1}">\n<task>{t}</task>\n{r or "(no result)"}\n</result>'
         for i, (t, r) in enumerate(zip(tasks, results, strict=False))
     )
 
 
 def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
-    manager = resources.reflection_manager(ctx)
+    memory = resources.memory(runtime)
     run_reflections = [
-        r for i in state.get("reflection_ids") or [] if (r := manager.get_reflection(i))
+        r
+        for i in state.get("reflection_ids") or []
+        if (r := memory.get_reflection(i)) and r.judgment.verdict != "unjudged"
     ]
     tasks, results = state.get("tasks") or [], state.get("results") or []
     prompt = AGGREGATOR.format(
-        memory=memory_block(ctx, state["query"], ctx.aggregator_model),
+        memory=memory_block(memory, ctx, state["query"], ctx.aggregator_model),
         query=state["query"],
         goal=state.get("optimized_goal", ""),
         response_shape=state.get("optimized_response", ""),
         results=_results_block(tasks, results),
-        run_reflections=manager.format_reflections(run_reflections) or "(none)",
+        run_reflections=format_reflections(run_reflections) or "(none)",
     )
     answer = resources.chat_model(ctx.aggregator_model).invoke(prompt).text.strip()
     if not answer:
         # a blank final answer loses the run's work; fall back to the task results themselves
-        answer = "\n\n".join(r for r in results if r)
+        answer = "\n\n".join(r for r in results if r and r != "(no result)")
     return {"final_output": answer}

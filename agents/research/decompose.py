@@ -1,11 +1,13 @@
-"""decompose_query: the goal → 3-5 validated, executable tasks."""
+"""decompose_query: the goal → 3-5 validated, executable tasks, each with the earlier tasks whose
+results it needs (`depends_on`); tasks that need nothing run in parallel."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
 from agents.research.memory_context import memory_block
@@ -17,36 +19,64 @@ from prompts.decompose import DECOMPOSER
 MAX_TASKS = 5
 
 
+class PlannedTask(BaseModel):
+    task: str = Field(description="One sentence starting with a verb: what to find.")
+    depends_on: list[int] = Field(
+        default_factory=list,
+        description="Numbers of EARLIER tasks whose results this task needs; [] if none.",
+        max_length=4,
+    )
+
+
 class DecomposedTasks(BaseModel):
-    tasks: list[str] = Field(description="3 to 5 concrete tasks, one sentence each.", max_length=5)
+    tasks: list[PlannedTask] = Field(description="3 to 5 tasks, in order.", max_length=5)
+
+    @field_validator("tasks", mode="before")
+    @classmethod
+    def _plain_strings(cls, value: Any) -> Any:
+        """A model that lists bare sentences still plans: they depend on nothing."""
+        if isinstance(value, list):
+            return [{"task": v} if isinstance(v, str) else v for v in value]
+        return value
 
 
 def _key(task: str) -> str:
     return " ".join(re.findall(r"\w+", task.lower()))
 
 
-def clean_tasks(candidates: list[str], goal: str) -> list[str]:
-    """Drop empty, junk (fewer than 3 words or no letters) and duplicate tasks; keep at most 5.
+def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], list[list[int]]]:
+    """Usable tasks and their dependencies as 0-based indices of earlier kept tasks.
 
+    Drops empty, junk (fewer than 3 words or no letters) and duplicate tasks, keeps at most 5,
+    and drops dependencies on dropped, later or the same tasks (the model numbers from 1).
     If nothing usable remains, the goal itself becomes the single task.
     """
     tasks: list[str] = []
+    depends_on: list[list[int]] = []
+    kept_at: dict[int, int] = {}  # the model's 1-based number -> our index
     seen: set[str] = set()
-    for raw in candidates:
-        task = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", str(raw)).strip()
+    for number, planned in enumerate(candidates, 1):
+        task = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", str(planned.task)).strip()
         key = _key(task)
         if len(key.split()) < 3 or not re.search(r"[^\W\d_]", task) or key in seen:
             continue
+        if len(tasks) == MAX_TASKS:
+            break
         seen.add(key)
+        deps = sorted({kept_at[d] for d in planned.depends_on if d < number and d in kept_at})
+        kept_at[number] = len(tasks)
         tasks.append(task)
-    return tasks[:MAX_TASKS] or [goal.strip() or "Answer the request."]
+        depends_on.append(deps)
+    if not tasks:
+        return [goal.strip() or "Answer the request."], [[]]
+    return tasks, depends_on
 
 
 def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     goal = state.get("optimized_goal") or state["query"]
     model = resources.chat_model(ctx.planner_model)
-    prompt = DECOMPOSER.format(memory=memory_block(ctx, goal, ctx.planner_model), goal=goal)
-    out = ask_structured(model, DecomposedTasks, prompt)
-    tasks = clean_tasks(out.tasks if out else [], goal)
-    return {"tasks": tasks, "current_task_index": 0, "retry_count": 0}
+    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
+    out = ask_structured(model, DecomposedTasks, DECOMPOSER.format(memory=memory, goal=goal))
+    tasks, depends_on = clean_tasks(out.tasks if out else [], goal)
+    return {"tasks": tasks, "depends_on": depends_on}

@@ -1,9 +1,10 @@
-"""execute_task: a tool-calling agent (langchain's create_agent) runs the current task.
+"""execute_task: the executor agent (agents/research/executor_agent.py) runs one attempt at a task.
 
-A retry replaces the task's result and its prompt carries the previous attempt and the
-reflection on it. When the model makes no tool call (the embedded model often answers from
-nothing), the configured search tools are queried with the task and the model answers from
-their results, so every answer is grounded.
+A retry's prompt carries the previous attempt and the reflection on it; a task that builds on
+earlier tasks sees their results. When the agent uses its tool steps up, it answers from what
+its tools returned. When the model makes no tool call (the embedded model often answers from
+nothing), the search tools are queried with the task and the model answers from their
+results, so every answer rests on evidence.
 """
 
 from __future__ import annotations
@@ -11,34 +12,46 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.research.executor_agent import EXECUTOR, ExecutorRun
 from agents.research.memory_context import memory_block
 from core.context import Context
-from core.state import ReflectiveAgentState
+from core.state import TaskState
 from memory.budget import context_window
-from prompts.execute import EXECUTOR_SYSTEM, EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_SECTION
+from prompts.execute import (
+    DEPENDENCIES_SECTION,
+    EXECUTOR_SYSTEM,
+    EXECUTOR_TASK,
+    GROUNDED_ANSWER,
+    RETRY_SECTION,
+)
 
 log = logging.getLogger(__name__)
 MAX_OBSERVATION = 2000
 
 
-def _retry_section(state: ReflectiveAgentState, runtime: Runtime[Context]) -> str:
+def _retry_section(state: TaskState) -> str:
     """On a retry: the previous attempt at this task and the reflection that rejected it."""
-    index = state.get("current_task_index", 0)
-    results = state.get("results") or []
-    if not state.get("retry_count") or index >= len(results):
+    if not state.get("attempt") or not state.get("needs_retry"):
         return ""
-    ids = state.get("reflection_ids") or []
-    last = resources.reflection_manager(runtime.context).get_reflection(ids[-1]) if ids else None
     return RETRY_SECTION.format(
-        previous=results[index], reflection=last.reflection if last else "(not available)"
+        previous=state.get("result", ""),
+        reflection=state.get("last_reflection") or "(not available)",
     )
+
+
+def _dependencies_section(state: TaskState) -> str:
+    deps = state.get("dependencies") or []
+    if not deps:
+        return ""
+    blocks = [f"<result>\n<task>{d['task']}</task>\n{d['result']}\n</result>" for d in deps]
+    return DEPENDENCIES_SECTION.format(results="\n".join(blocks))
 
 
 def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
@@ -59,57 +72,76 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     return steps
 
 
-def _run_agent(ctx: Context, system: str, prompt: str) -> tuple[str, list[dict[str, Any]]]:
-    model = resources.chat_model(ctx.executor_model)
-    agent = create_agent(model, tools=resources.tools_for(ctx), system_prompt=system)
-    config: RunnableConfig = {"recursion_limit": 2 * ctx.max_tool_steps + 1}
+def _run_agent(
+    agent: Any, ctx: Context, run: ExecutorRun, prompt: str
+) -> tuple[str, list[BaseMessage]]:
+    """The agent's final answer ("" if it had none) and every message of the attempt."""
+    # each tool step is a model call and a tool call; +3 for the final answer and slack
+    config: RunnableConfig = {"recursion_limit": 2 * ctx.max_tool_steps + 3}
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
     try:
-        messages = agent.invoke({"messages": [HumanMessage(prompt)]}, config)["messages"]
+        for values in agent.stream(
+            {"messages": messages}, config, context=run, stream_mode="values"
+        ):
+            messages = values["messages"]
     except GraphRecursionError:
-        log.warning(
-            "executor hit its tool-step limit (%d); answering from the evidence", ctx.max_tool_steps
-        )
-        return "", []
-    answer = messages[-1].text if isinstance(messages[-1], AIMessage) else ""
-    return answer, trajectory_of(messages)
+        log.warning("executor hit its step limit; answering from the evidence gathered")
+        return "", messages
+    last = messages[-1]
+    return (last.text if isinstance(last, AIMessage) and not last.tool_calls else ""), messages
 
 
-def _grounded(ctx: Context, task: str, retry: str) -> tuple[str, list[dict[str, Any]]]:
+def _evidence(steps: list[dict[str, Any]]) -> str:
+    return "\n".join(f"<{s['tool']}>\n{s['observation']}\n</{s['tool']}>" for s in steps)
+
+
+def _answer_from(ctx: Context, task: str, evidence: str, retry: str) -> str:
+    model = resources.chat_model(ctx.executor_model)
+    return model.invoke(GROUNDED_ANSWER.format(task=task, evidence=evidence, retry=retry)).text
+
+
+def _grounded(
+    ctx: Context, tools: list[BaseTool], task: str, retry: str
+) -> tuple[str, list[dict[str, Any]]]:
     """Search with the task itself, then have the model answer from what was found."""
     from agents.tools.grounding import ground
 
-    tools = resources.tools_for(ctx)
     model = resources.chat_model(ctx.executor_model)
     # ~0.6 characters of evidence per token of context, capped: small models read slowly
     budget = min(6000, context_window(model, ctx.executor_model) * 5 // 8)
     evidence = ground(task, tools, max_chars=budget)
     if not evidence.strip():
         return "", []
-    answer = model.invoke(GROUNDED_ANSWER.format(task=task, evidence=evidence, retry=retry)).text
     step = {"tool": "search", "args": {"query": task}, "observation": evidence[:MAX_OBSERVATION]}
-    return answer, [step]
+    return _answer_from(ctx, task, evidence, retry), [step]
 
 
-def execute_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
-    index = state.get("current_task_index", 0)
-    task = state["tasks"][index]
-    retry = _retry_section(state, runtime)
-    system = EXECUTOR_SYSTEM.format(memory=memory_block(ctx, task, ctx.executor_model))
-    prompt = EXECUTOR_TASK.format(task=task, goal=state.get("optimized_goal", ""), retry=retry)
-    answer, steps = _run_agent(ctx, system, prompt)
-    if not steps:
-        grounded, grounding_steps = _grounded(ctx, task, retry)
-        if grounded.strip():
-            answer, steps = grounded, grounding_steps
-    results = _replace(state.get("results") or [], index, answer.strip() or "(no result)")
-    trajectories = _replace(state.get("trajectories") or [], index, steps)
-    return {"results": results, "trajectories": trajectories}
-
-
-def _replace(items: list, index: int, value: Any) -> list:
-    """A copy of `items` with slot `index` set: a retry replaces, a new task appends."""
-    out = list(items)
-    out.extend([None] * (index + 1 - len(out)))
-    out[index] = value
-    return out
+    task = state["task"]
+    retry = _retry_section(state)
+    memory = memory_block(resources.memory(runtime), ctx, task, ctx.executor_model)
+    prompt = EXECUTOR_TASK.format(
+        task=task,
+        goal=state.get("optimized_goal", ""),
+        dependencies=_dependencies_section(state),
+        retry=retry,
+    )
+    with resources.open_tools(ctx) as tools:
+        model = resources.chat_model(ctx.executor_model)
+        run = ExecutorRun(model, tools, EXECUTOR_SYSTEM.format(memory=memory), ctx.max_tool_steps)
+        # EXECUTOR is named here so LangGraph finds it as this node's subgraph
+        answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
+        steps = trajectory_of(messages)
+        if steps and not answer.strip():  # stopped at the step limit: keep and use the evidence
+            answer = _answer_from(ctx, task, _evidence(steps), retry)
+        if not steps:
+            grounded, grounding_steps = _grounded(ctx, tools, task, retry)
+            if grounded.strip():
+                answer, steps = grounded, grounding_steps
+    return {
+        "task_index": state["task_index"],  # so each update says which task it is about
+        "result": answer.strip() or "(no result)",
+        "trajectory": steps,
+        "attempt": state.get("attempt", 0) + 1,
+    }

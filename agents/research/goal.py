@@ -1,17 +1,22 @@
-"""goal_setting: request → goal (passive goal creator) → SMART goal → shape of the answer."""
+"""goal_setting: request → goal (passive goal creator) → SMART goal; shape_response: the shape
+of the final answer (response optimizer), written while the tasks are being planned."""
 
 from __future__ import annotations
+
+import logging
 
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents import resources
 from agents.research.memory_context import memory_block
+from agents.research.tasks import new_run_id
 from core.context import Context
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
 
+log = logging.getLogger(__name__)
 DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sources."
 
 
@@ -31,25 +36,39 @@ class OptimizedGoal(BaseModel):
 
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """Start a run: a fresh run id, empty per-task lists, and the SMART goal."""
     ctx = runtime.context
+    if runtime.store is None:
+        log.info("no store: memory is off for this run (compile the graph with store=…)")
     model = resources.chat_model(ctx.planner_model)
     query = state["query"]
-    memory = memory_block(ctx, query, ctx.planner_model)
+    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
     goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=query))
     goal_text = _usable(goal.description if goal else "", fallback=query)
     smart = ask_structured(
         model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text)
     )
-    optimized = _usable(smart.text() if smart else "", fallback=goal_text)
-    shape = model.invoke(RESPONSE_OPTIMIZER.format(memory=memory, goal=optimized)).text
     return {
-        "optimized_goal": optimized,
-        "optimized_response": _usable(shape, fallback=DEFAULT_SHAPE),
-        "current_task_index": 0,
-        "retry_count": 0,
-        "results": [],
-        "trajectories": [],
+        "run_id": new_run_id(),
+        "optimized_goal": _usable(smart.text() if smart else "", fallback=goal_text),
+        # None empties the per-task lists: a new run on a thread that already ran one
+        "results": None,
+        "task_reports": None,
+        "reflection_ids": None,
+        "current_tasks": [],
+        "final_output": "",
     }
+
+
+def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """The answer's sections, length and tone (runs beside decompose_query)."""
+    ctx = runtime.context
+    goal = state.get("optimized_goal") or state["query"]
+    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
+    shape = resources.chat_model(ctx.planner_model).invoke(
+        RESPONSE_OPTIMIZER.format(memory=memory, goal=goal)
+    )
+    return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}
 
 
 def _usable(text: str, *, fallback: str) -> str:

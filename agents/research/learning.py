@@ -1,5 +1,6 @@
-"""Online workflow induction from the agent's own runs: a judged attempt leaves a trajectory,
-and successful ones become workflows (Agent Workflow Memory) that later prompts retrieve."""
+"""Online workflow induction from the agent's own runs (Agent Workflow Memory): every judged
+attempt leaves its trajectory in the store, and judged successes become workflows that later
+prompts retrieve. Unjudged attempts are kept as such and never taught from."""
 
 from __future__ import annotations
 
@@ -8,29 +9,55 @@ from typing import Any
 
 from agents import resources
 from core.context import Context
+from memory.store_memory import StoreMemory
 
 log = logging.getLogger(__name__)
-WEBSITE = "research"  # tool-level workflows of the research agent share one file
+WEBSITE = "research"  # tool-level workflows of the research agent share one website
 
 
-def record_attempt(ctx: Context, task: str, steps: list[dict[str, Any]], success: bool) -> None:
-    """Log the attempt's trajectory; after every `induction_every` successes, update workflows."""
-    if ctx.induction == "off" or not steps:
+def record_attempt(
+    memory: StoreMemory,
+    ctx: Context,
+    *,
+    task: str,
+    steps: list[dict[str, Any]],
+    verdict: str,
+    trajectory_id: str,
+) -> None:
+    """Store the attempt's trajectory under `trajectory_id` (a replay replaces it); after every
+    `induction_every` judged successes, update the workflows from all successes so far."""
+    if ctx.induction == "off" or not steps or not memory.enabled:
         return
-    from memory.trajectories import trajectory_from_tool_steps
-    from memory.workflow_online import OnlineInduction
+    from memory.trajectories import deduplicate, trajectory_from_tool_steps
+    from memory.workflow_online import induce_site
 
     trajectory = trajectory_from_tool_steps(
-        task, steps, website=WEBSITE, success=success, judged_by="reflection"
+        task,
+        steps,
+        website=WEBSITE,
+        success=verdict == "pass",
+        judged_by="reflection" if verdict in ("pass", "retry") else "unjudged",
     )
-    model = resources.chat_model(ctx.reflector_model) if ctx.induction == "llm" else None
-    induction = OnlineInduction(
-        ctx.home, mode=ctx.induction, every=ctx.induction_every, model=model
-    )
-    try:
-        results = induction.after_run(trajectory)
-    except (OSError, ValueError) as exc:  # learning must never fail the task itself
-        log.warning("workflow induction failed, trajectory kept for later: %s", exc)
+    trajectory.id = trajectory_id
+    memory.record_trajectory(trajectory)
+    if not trajectory.success:
         return
-    if results:
-        log.info("workflow memory updated: %s", {k: str(v) for k, v in results.items()})
+    successes = memory.trajectories(WEBSITE)
+    if len(successes) % max(1, ctx.induction_every):
+        return
+    model = resources.chat_model(ctx.reflector_model) if ctx.induction == "llm" else None
+    try:
+        result = induce_site(
+            memory.workflows(WEBSITE),
+            WEBSITE,
+            deduplicate(successes),
+            ctx.induction,
+            model,
+            ctx.reflector_model,
+        )
+    except (OSError, ValueError) as exc:  # learning must never fail the task itself
+        log.warning("workflow induction failed; the trajectories are kept for later: %s", exc)
+        return
+    if result.kept:
+        memory.put_workflows(WEBSITE, result.kept)
+        log.info("workflow memory updated: %s", [w.name for w in result.kept])

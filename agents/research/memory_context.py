@@ -4,12 +4,12 @@ packed under a token budget counted with the node's own model's tokenizer."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from agents import resources
 from core.context import Context
 from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections import format_reflections
+from memory.store_memory import StoreMemory
 from memory.workflow_format import format_workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 
@@ -19,35 +19,21 @@ log = logging.getLogger(__name__)
 MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
 
 
-def relevant_workflows(ctx: Context, text: str) -> list[Any]:
-    """Workflows (Agent Workflow Memory) nearest to `text`, best first."""
-    if ctx.workflows_k <= 0:
-        return []
-    from memory.workflow_retrieval import retrieve
-
-    hits = retrieve(
-        text,
-        home=ctx.home,
-        k=ctx.workflows_k,
-        mode="semantic",
-        embeddings=resources.embeddings(ctx),
-    )
-    return [h.workflow for h in hits]
-
-
-def memory_block(ctx: Context, text: str, model_spec: str) -> str:
+def memory_block(memory: StoreMemory, ctx: Context, text: str, model_spec: str) -> str:
     """The <past_reflections> and <workflows> sections for a prompt about `text`.
 
-    Workflows are packed first, then reflections, greedily, so that memory never takes more
-    than its share of `model_spec`'s context window (counted with that model's tokenizer).
+    Only memories above the relevance floor are candidates. Workflows are packed first, then
+    reflections, greedily, so that memory never takes more than its share of `model_spec`'s
+    context window (counted with that model's tokenizer).
     """
-    reflections = resources.reflection_manager(ctx).get_relevant_reflections(
-        text, k=ctx.reflections_k
-    )
+    reflections = memory.relevant_reflections(text, ctx.reflections_k)
+    workflows = memory.relevant_workflows(text, ctx.workflows_k)
+    if not reflections and not workflows:
+        return MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY)
     model = resources.chat_model(model_spec)
     result = pack(
         [
-            MemoryGroup("workflows", relevant_workflows(ctx, text), format_workflow),
+            MemoryGroup("workflows", workflows, format_workflow),
             MemoryGroup("reflections", reflections, lambda r: format_reflections([r])),
         ],
         system="",

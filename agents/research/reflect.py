@@ -1,4 +1,9 @@
-"""reflect_on_task: judge the current task's result, save the reflection, count the retry."""
+"""reflect_on_task: judge the task's latest attempt, save the reflection, count the retry.
+
+The reflection's id is derived from (thread, run, task, attempt), so a retried node or a resumed
+run upserts the same memory instead of adding a duplicate. When the reflector's output is
+unusable the attempt is recorded as unjudged: never counted as a success, never taught from.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,14 @@ from pydantic import BaseModel, Field, field_validator
 from agents import resources
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
-from agents.research.tasks import next_retry_count
+from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
-from core.state import ReflectiveAgentState
+from core.state import TaskState
 from core.structured import ask_structured
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.reflect import REFLECTOR
+
+UNJUDGED_LESSON = "No usable verdict: the reflector's output could not be read."
 
 
 class ReflectionOutput(BaseModel):
@@ -32,43 +39,73 @@ class ReflectionOutput(BaseModel):
         return min(1.0, max(0.0, number / 100 if 1 < number <= 100 else number))
 
 
-def fallback_judgment(result: str) -> ReflectionOutput:
-    """When the reflector's output is unusable: retry only what is plainly empty."""
+def unjudged(task: str, result: str, reflection_id: str) -> Reflection:
+    """The record of an attempt nobody could judge; a plainly empty result is retried."""
     empty = not result.strip() or result.strip() == "(no result)"
-    return ReflectionOutput(
-        reflection="The reflector gave no usable verdict; judged by whether a result exists.",
-        needs_retry=empty,
-        confidence=0.0,
-        reasons=["empty result" if empty else "result present; no usable model verdict"],
+    return Reflection(
+        id=reflection_id,
+        task=task,
+        reflection=UNJUDGED_LESSON,
+        importance=0.1,
+        judgment=ReflectionJudgment(
+            needs_retry=empty,
+            confidence=0.0,
+            reasons=["empty result" if empty else "no usable verdict"],
+            verdict="unjudged",
+        ),
     )
 
 
-def reflect_on_task(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    ctx = runtime.context
-    index = state.get("current_task_index", 0)
-    task, result = state["tasks"][index], (state.get("results") or [""])[index]
-    model = resources.chat_model(ctx.reflector_model)
-    prompt = REFLECTOR.format(
-        memory=memory_block(ctx, task, ctx.reflector_model), task=task, result=result
-    )
-    out = ask_structured(model, ReflectionOutput, prompt) or fallback_judgment(result)
-    reflection = Reflection(
+def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
+    return Reflection(
+        id=reflection_id,
         task=task,
         reflection=out.reflection.strip() or "(no lesson stated)",
         # failed attempts teach more; set here so saving needs no extra model call to rate it
         importance=0.8 if out.needs_retry else 0.4,
         judgment=ReflectionJudgment(
-            needs_retry=out.needs_retry, confidence=out.confidence, reasons=out.reasons
+            needs_retry=out.needs_retry,
+            confidence=out.confidence,
+            reasons=out.reasons,
+            verdict="retry" if out.needs_retry else "pass",
         ),
     )
-    reflection_id = resources.reflection_manager(ctx).save_reflection(reflection)
-    steps = (state.get("trajectories") or [[]] * (index + 1))[index] or []
-    record_attempt(ctx, task, steps, success=not out.needs_retry)
+
+
+def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
+    ctx = runtime.context
+    task, result = state["task"], state.get("result", "")
+    attempt, index = state.get("attempt", 1), state["task_index"]
+    info = runtime.execution_info
+    rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
+    model = resources.chat_model(ctx.reflector_model)
+    memory = resources.memory(runtime)
+    prompt = REFLECTOR.format(
+        memory=memory_block(memory, ctx, task, ctx.reflector_model), task=task, result=result
+    )
+    out = ask_structured(model, ReflectionOutput, prompt)
+    reflection = judged(task, out, rid) if out else unjudged(task, result, rid)
+    meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
+    memory.save_reflection(reflection, **meta)
+    memory.consolidate(model)
+    verdict = reflection.judgment.verdict or "unjudged"
+    record_attempt(
+        memory,
+        ctx,
+        task=task,
+        steps=state.get("trajectory") or [],
+        verdict=verdict,
+        trajectory_id=rid,
+    )
+    needs_retry = reflection.judgment.needs_retry
     return {
-        "reflection_ids": [reflection_id],
-        "needs_retry": out.needs_retry,
+        "task_index": index,  # so each update says which task it is about
+        "reflection_ids": [rid],
+        "needs_retry": needs_retry,
+        "verdict": verdict,
+        "last_reflection": reflection.reflection,
         "retry_count": next_retry_count(
-            needs_retry=out.needs_retry,
+            needs_retry=needs_retry,
             retry_count=state.get("retry_count", 0),
             max_retries=ctx.max_retries,
         ),

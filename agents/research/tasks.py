@@ -1,24 +1,91 @@
-"""The task counters: update_task_index moves to the next task, next_retry_count counts retries;
-every task starts with a fresh retry counter."""
+"""Task bookkeeping: which tasks run next (schedule_tasks), what each is sent (task_input), what a
+finished task hands back (finish_task), the retry counter, and the ids memory derives from a run.
+"""
 
 from __future__ import annotations
 
-from core.state import ReflectiveAgentState
+import uuid
+
+from langgraph.runtime import Runtime
+
+from core.context import Context
+from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState
 
 
-def update_task_index(state: ReflectiveAgentState) -> dict:
+def finished(state: ReflectiveAgentState) -> set[int]:
+    return {i for i, r in enumerate(state.get("results") or []) if r is not None}
+
+
+def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """The next wave: unfinished tasks whose dependencies are all finished, in task order, at
+    most `max_concurrency` of them. Empty when every task is done (then the answer is written).
+
+    Dependencies point only at earlier tasks, so the first unfinished task is always ready.
+    """
+    done = finished(state)
+    tasks, depends_on = state.get("tasks") or [], state.get("depends_on") or []
+    ready = [
+        i
+        for i in range(len(tasks))
+        if i not in done and all(d in done for d in (depends_on[i] if i < len(depends_on) else []))
+    ]
+    return {"current_tasks": ready[: max(1, runtime.context.max_concurrency)]}
+
+
+def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:
+    """What task `index` is sent: the run, the goal, the task and its dependencies' results."""
+    tasks, results = state.get("tasks") or [], state.get("results") or []
+    depends_on = state.get("depends_on") or []
+    deps = depends_on[index] if index < len(depends_on) else []
     return {
-        "current_task_index": state.get("current_task_index", 0) + 1,
-        "retry_count": 0,
-        "needs_retry": False,
+        "run_id": state.get("run_id", ""),
+        "query": state["query"],
+        "optimized_goal": state.get("optimized_goal", ""),
+        "task_index": index,
+        "task": tasks[index],
+        "dependencies": [{"task": tasks[d], "result": results[d] or ""} for d in deps],
     }
 
 
-def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -> int:
-    """The counter after a verdict: +1 for a granted retry, else 0 (the next task starts fresh).
+def finish_task(state: TaskState) -> dict:
+    """Hand the task's last attempt back to the parent, keyed by task index."""
+    index = state["task_index"]
+    report: TaskReport = {
+        "task": state["task"],
+        "attempts": state.get("attempt", 0),
+        "retries": max(0, state.get("attempt", 0) - 1),
+        "verdict": _final_verdict(state.get("verdict", "done")),
+    }
+    return {
+        "results": {index: state.get("result") or "(no result)"},
+        "task_reports": {index: report},
+    }
 
-    A pass resets it, and so do exhausted retries (the original left it at its maximum).
+
+def _final_verdict(verdict: str) -> str:
+    # the last attempt asked for a retry that was not granted: the retries ran out
+    return "fail" if verdict == "retry" else verdict
+
+
+def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -> int:
+    """The counter after a verdict: +1 for a granted retry, else unchanged (the task ends).
+
+    `max_retries=N` allows exactly N retries (N+1 attempts); each task has its own counter.
     """
     if needs_retry and retry_count < max_retries:
         return retry_count + 1
-    return 0
+    return retry_count
+
+
+def new_run_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def memory_id(thread_id: str | None, run_id: str, task_index: int, attempt: int) -> str:
+    """The id of what one attempt leaves in memory (its reflection, its trajectory).
+
+    Derived, not random, so a retried node or a resumed run writes the same item again
+    (an upsert) instead of a duplicate.
+    """
+    key = f"{thread_id or '-'}/{run_id}/{task_index}/{attempt}"
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflective-agent:{key}"))

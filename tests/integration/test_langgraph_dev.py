@@ -75,6 +75,7 @@ def dev_server(tmp_path):
 
 
 def test_dev_server_serves_every_graph_and_runs_one(dev_server):
+    """A reflective run on the embedded model; its reflections land in the server's Store."""
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=dev_server)
@@ -84,8 +85,18 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
 
     out = client.runs.wait(
         None,
-        "single_path_agent",
+        "reflective_agent",
         input={"query": "Who created Wallace and Gromit?"},
         context={"corpus_dir": str(CORPUS), "use_browser": False, "max_retries": 0},
     )
-    assert isinstance(out, dict) and out.get("final_output", "").strip(), out
+    assert isinstance(out, dict) and "error" not in out, out
+    results = out["results"]
+    assert out["final_output"].strip() and out["final_output"] != "(no result)"
+    assert any(r != "(no result)" for r in results)
+    assert len(out["reflection_ids"]) == len(out["tasks"])  # one attempt per task
+
+    items = client.store.search_items(["reflections", "default"], limit=50)["items"]
+    assert {i["key"] for i in items} == set(out["reflection_ids"])
+    assert all(isinstance(i["value"]["judgment"]["needs_retry"], bool) for i in items)
+    found = client.store.search_items(["reflections"], query=out["tasks"][0], limit=3)["items"]
+    assert found and all(i["score"] is not None for i in found)  # the server's index embeds

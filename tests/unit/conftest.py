@@ -14,3 +14,7 @@ TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" 
 @pytest.fixture(scope="module")
 def tasks() -> dict[int, dict]:
     return {t["task_id"]: t for t in load_tasks(TEST_RAW)}
+
+
+# `wire`: the research graphs on a scripted model (tests/unit/research_script.py)
+from tests.unit.research_script import wire  # noqa: E402,F401

@@ -58,6 +58,7 @@ def _wrapped(inner: BaseException) -> RuntimeError:
         (MemoryStoreError("damaged: run memory repair"), "memory_store_damaged", 4),
         (IndexDamaged("index checksum mismatch"), "memory_store_damaged", 4),
         (GraphRecursionError("Recursion limit of 25 reached"), "run_failed", 1),
+        (errors.CommandFailed("no workflow named 'x'"), "run_failed", 1),
         (KeyboardInterrupt(), "interrupted", 130),
         (ZeroDivisionError("division by zero"), "internal", 5),
         (_wrapped(LocalModelUnavailable("not installed")), "unavailable", 3),  # via the cause

@@ -112,7 +112,7 @@ def test_help_explains_the_options():
 
 
 def test_json_output(wire, capsys, tmp_path):  # noqa: F811
-    wire(Script([True, False, False, False]))
+    wire(Script({0: [True, False]}))  # task 1 retried once
     code = main.main(
         ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--json", "--no-browser"]
     )
@@ -120,12 +120,13 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     assert code == 0
     assert set(out) >= {"final_output", "tasks", "results", "reflections", "llm_calls", "elapsed_s"}
     assert out["final_output"].startswith("FINAL") and len(out["tasks"]) == 3
-    assert len(out["reflections"]) == 4 and out["reflections"][0]["judgment"]["needs_retry"] is True
+    assert len(out["reflections"]) == 4
+    assert sum(r["judgment"]["needs_retry"] for r in out["reflections"]) == 1
     assert out["llm_calls"] > 10
 
 
 def test_progress_names_node_task_retry_and_verdict(wire, capsys, tmp_path):  # noqa: F811
-    wire(Script([True, False, False, False]))
+    wire(Script({0: [True, False]}))  # task 1 retried once
     main.main(["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--no-browser"])
     err = capsys.readouterr().err
     assert "[execute_task] task 1/3:" in err
@@ -163,8 +164,9 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     assert main.main(["--home", home, "run", "--resume", thread, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["final_output"].startswith("FINAL")
-    # task 1 ran once, before the crash; after resuming only tasks 2 and 3 run
-    assert executed == TASKS
+    # tasks 1 and 3 ran once, beside the crash; after resuming only task 2 runs (tasks are
+    # parallel, so the order varies)
+    assert sorted(executed) == sorted(TASKS)
 
 
 def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811

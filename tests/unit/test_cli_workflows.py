@@ -80,7 +80,9 @@ def test_induce_offline_list_show_search_delete(home: Path, capsys: pytest.Captu
     assert len(json.loads(capsys.readouterr().out)) == 2
     assert run(home, "delete", "enter_route") == 0
     assert run(home, "show", "enter_route") == 1
-    assert "no workflow named" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: workflows show: no workflow named 'enter_route'\n"
+    assert run(home, "delete", "enter_route", "--json") == 1
+    assert json.loads(capsys.readouterr().out)["error"]["exit_code"] == 1
 
 
 def test_induce_offline_json_file_and_bad_input(home: Path, tmp_path: Path, capsys) -> None:
@@ -89,7 +91,7 @@ def test_induce_offline_json_file_and_bad_input(home: Path, tmp_path: Path, caps
     assert run(home, "induce", "--offline", str(bad)) == 2
     err = capsys.readouterr().err
     assert (
-        err.startswith("workflows induce: ")
+        err.startswith("error: workflows induce: ")
         and "expected a JSON list" in err
         and err.count("\n") == 1
     )

@@ -27,12 +27,22 @@ def test_exported_graphs_have_no_checkpointer():
 
 
 def test_reflective_graph_has_the_seed_nodes():
-    nodes = set(reflective_graph.get_graph().nodes)
+    nodes = set(reflective_graph.get_graph(xray=True).nodes)
     assert {
         "goal_setting",
         "decompose_query",
-        "execute_task",
-        "reflect_on_task",
-        "update_task_index",
+        "shape_response",
+        "schedule_tasks",
+        "run_task:execute_task:model",  # the executor agent, drawn inside execute_task
+        "run_task:execute_task:tools",
+        "run_task:reflect_on_task",
+        "run_task:finish_task",
         "aggregate_results",
     } <= nodes
+
+
+def test_task_subgraph_and_executor_agent_are_visible():
+    assert [name for name, _ in reflective_graph.get_subgraphs(recurse=True)] == [
+        "run_task",
+        "run_task|execute_task",
+    ]

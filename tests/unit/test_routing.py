@@ -1,53 +1,79 @@
-"""The routing table: retry while needed and allowed, continue, finish, counters reset."""
+"""The routing table and the scheduler: retry while needed and allowed, fan out what is ready."""
+
+from types import SimpleNamespace
 
 import pytest
+from langgraph.types import Send
 
-from agents.research.tasks import next_retry_count
-from graphs.routing import decide, should_continue
+from agents.research.tasks import next_retry_count, schedule_tasks
+from core.context import Context
+from graphs.routing import decide, route_tasks
 
 
 @pytest.mark.parametrize(
-    ("needs_retry", "retry_count", "max_retries", "index", "n_tasks", "route"),
+    ("needs_retry", "attempt", "max_retries", "route"),
     [
-        (True, 1, 2, 0, 3, "retry"),  # first retry granted
-        (True, 2, 2, 0, 3, "retry"),  # second retry granted: max_retries=2 means 2 retries
-        (True, 0, 2, 0, 3, "continue"),  # retries used up (counter reset) → move on
-        (True, 0, 2, 2, 3, "finish"),  # used up on the last task → finish
-        (False, 0, 2, 0, 3, "continue"),
-        (False, 0, 2, 2, 3, "finish"),
-        (True, 0, 0, 0, 1, "finish"),  # max_retries=0: never retry
-        (True, 3, 2, 0, 3, "continue"),  # an out-of-range counter never retries
+        (True, 1, 2, "retry"),  # first retry granted
+        (True, 2, 2, "retry"),  # second retry granted: max_retries=2 means 2 retries
+        (True, 3, 2, "finish"),  # 3 attempts made: retries used up
+        (False, 1, 2, "finish"),
+        (True, 1, 0, "finish"),  # max_retries=0: never retry
     ],
 )
-def test_decide(needs_retry, retry_count, max_retries, index, n_tasks, route):
-    assert (
-        decide(
-            needs_retry=needs_retry,
-            retry_count=retry_count,
-            max_retries=max_retries,
-            index=index,
-            n_tasks=n_tasks,
-        )
-        == route
-    )
+def test_decide(needs_retry, attempt, max_retries, route):
+    assert decide(needs_retry=needs_retry, attempt=attempt, max_retries=max_retries) == route
 
 
-def test_counter_grants_exactly_max_retries_then_resets():
+def test_counter_grants_exactly_max_retries():
     count, granted = 0, 0
     for _ in range(10):  # the reflector keeps failing the same task
-        count = next_retry_count(needs_retry=True, retry_count=count, max_retries=3)
-        if count == 0:
+        new = next_retry_count(needs_retry=True, retry_count=count, max_retries=3)
+        if new == count:
             break
-        granted += 1
-    assert granted == 3 and count == 0
+        count, granted = new, granted + 1
+    assert granted == 3 and count == 3
 
 
-def test_pass_resets_counter():
-    assert next_retry_count(needs_retry=False, retry_count=2, max_retries=3) == 0
+def test_pass_keeps_counter():
+    assert next_retry_count(needs_retry=False, retry_count=2, max_retries=3) == 2
 
 
-def test_single_path_routing():
-    assert (
-        should_continue({"query": "q", "tasks": ["a", "b"], "current_task_index": 0}) == "continue"
-    )
-    assert should_continue({"query": "q", "tasks": ["a", "b"], "current_task_index": 1}) == "finish"
+def runtime(**ctx):
+    return SimpleNamespace(context=Context(**ctx))
+
+
+STATE = {
+    "query": "q",
+    "run_id": "r1",
+    "optimized_goal": "g",
+    "tasks": ["a a a", "b b b", "c c c", "d d d"],
+    "depends_on": [[], [], [0, 1], [2]],
+}
+
+
+def test_independent_tasks_go_first_and_dependents_wait():
+    assert schedule_tasks(STATE, runtime())["current_tasks"] == [0, 1]
+    state = {**STATE, "results": ["A", None]}
+    assert schedule_tasks(state, runtime())["current_tasks"] == [1]
+    state = {**STATE, "results": ["A", "B"]}
+    assert schedule_tasks(state, runtime())["current_tasks"] == [2]
+    state = {**STATE, "results": ["A", "B", "C", "D"]}
+    assert schedule_tasks(state, runtime())["current_tasks"] == []
+
+
+def test_max_concurrency_caps_a_wave():
+    free = {**STATE, "depends_on": [[], [], [], []]}
+    assert schedule_tasks(free, runtime(max_concurrency=3))["current_tasks"] == [0, 1, 2]
+    assert schedule_tasks(free, runtime(max_concurrency=1))["current_tasks"] == [0]
+
+
+def test_route_tasks_sends_each_task_with_its_dependencies_results():
+    state = {**STATE, "results": ["A", "B"], "current_tasks": [2]}
+    (send,) = route_tasks(state)
+    assert isinstance(send, Send) and send.node == "run_task"
+    assert send.arg["task_index"] == 2 and send.arg["task"] == "c c c"
+    assert send.arg["dependencies"] == [
+        {"task": "a a a", "result": "A"},
+        {"task": "b b b", "result": "B"},
+    ]
+    assert route_tasks({**state, "current_tasks": []}) == "aggregate_results"

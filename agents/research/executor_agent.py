@@ -1,0 +1,112 @@
+"""The executor's tool-calling agent (langchain's create_agent), built once so that LangGraph sees
+it as a subgraph of execute_task (Studio draws it; `stream(subgraphs=True)` shows its steps).
+
+Its model, tools and tool-step limit come per run, through the agent's context:
+
+    EXECUTOR.invoke({"messages": [...]}, context=ExecutorRun(model, tools, system, 6))
+
+`RunModelAndTools` puts the run's model and tools into each model call and executes the run's
+tools by name. When the agent has used its tool steps, the next model call gets no tools and a
+note to answer from what the tools returned, so the evidence is kept and used, not thrown away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.tools import BaseTool
+from langgraph.prebuilt.tool_node import ToolCallRequest
+
+from prompts.execute import TOOL_LIMIT_NOTE
+
+
+@dataclass
+class ExecutorRun:
+    """The agent's context for one attempt."""
+
+    model: BaseChatModel
+    tools: Sequence[BaseTool]
+    system: str = ""
+    max_tool_steps: int = 6
+    by_name: dict[str, BaseTool] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_name = {t.name: t for t in self.tools}
+
+
+class ChosenPerRun(BaseChatModel):
+    """Stands in for the model at build time; every call gets the run's model instead."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "chosen-per-run"
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        raise RuntimeError(
+            "the executor agent needs its model in the context: "
+            "EXECUTOR.invoke(input, context=ExecutorRun(model, tools))"
+        )
+
+
+def _run_of(runtime: Any) -> ExecutorRun:
+    run = getattr(runtime, "context", None)
+    if not isinstance(run, ExecutorRun):
+        raise TypeError(
+            "the executor agent needs its run in the context: "
+            "EXECUTOR.invoke(input, context=ExecutorRun(model, tools))"
+        )
+    return run
+
+
+def tool_steps(messages: Sequence[BaseMessage]) -> int:
+    return sum(isinstance(m, ToolMessage) for m in messages)
+
+
+class RunModelAndTools(AgentMiddleware):
+    """Per-run model and tools, and the tool-step limit that ends in an answer from evidence."""
+
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
+        run = _run_of(request.runtime)
+        system = SystemMessage(run.system) if run.system else None
+        if tool_steps(request.messages) >= run.max_tool_steps:
+            messages = [*request.messages, HumanMessage(TOOL_LIMIT_NOTE)]
+            return handler(
+                request.override(
+                    model=run.model, tools=[], messages=messages, system_message=system
+                )
+            )
+        return handler(
+            request.override(model=run.model, tools=list(run.tools), system_message=system)
+        )
+
+    def wrap_tool_call(
+        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Any]
+    ) -> Any:
+        run = _run_of(request.runtime)
+        tool = run.by_name.get(request.tool_call["name"])
+        if tool is None:
+            known = ", ".join(run.by_name) or "none"
+            return ToolMessage(
+                f"Error: there is no tool {request.tool_call['name']!r} (tools: {known}).",
+                tool_call_id=request.tool_call["id"] or "",
+                name=request.tool_call["name"],
+                status="error",
+            )
+        return handler(request.override(tool=tool))
+
+
+def build_executor_agent():
+    """The compiled agent graph; it inherits the parent's checkpointer when run inside a node."""
+    return create_agent(ChosenPerRun(), tools=[], middleware=[RunModelAndTools()], name="executor")
+
+
+EXECUTOR = build_executor_agent()

@@ -1,0 +1,188 @@
+"""BaseStore views of the human-readable memory files: workflows (AWM text) and trajectories.
+
+    WorkflowFileStore(home, embeddings)   ("workflows", website) <-> <home>/workflows/<site>.txt
+    TrajectoryFileStore(home)             ("trajectories", website) <-> <home>/trajectories/*.jsonl
+
+They let the graphs reach workflows and trajectories through `runtime.store` while the files
+stay what a person reads, edits and diffs (and what `main.py workflows …` manages). A put
+upserts: a workflow by name (provenance merged), a trajectory by id (the last line wins).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+from langgraph.store.memory import _compare_values, _does_match
+
+from memory.store_memory import TRAJECTORIES, WORKFLOWS, workflow_from_value, workflow_value
+from memory.trajectories import Trajectory, TrajectoryLog
+from memory.workflow_retrieval import get_index
+from memory.workflows import WorkflowStore, website_stem
+
+
+def _parse_time(text: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return datetime.now(UTC)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
+    try:
+        return all(_compare_values(value.get(k), v) for k, v in (wanted or {}).items())
+    except (TypeError, ValueError):  # a comparison that cannot apply to this value
+        return False
+
+
+class _FileStore(BaseStore):
+    """Dispatches ops to get/put/search/namespaces; files block, so async runs in a thread."""
+
+    root = ""
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        results: list[Result] = []
+        for op in ops:
+            if isinstance(op, GetOp):
+                results.append(self._get(op.namespace, op.key))
+            elif isinstance(op, PutOp):
+                self._put(op)
+                results.append(None)
+            elif isinstance(op, SearchOp):
+                results.append(self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                spaces = [ns for ns in self._namespaces() if _accepts(op, ns)]
+                if op.max_depth is not None:
+                    spaces = sorted({ns[: op.max_depth] for ns in spaces})
+                results.append(sorted(spaces)[op.offset : op.offset + op.limit])
+            else:
+                raise TypeError(f"unknown store operation {type(op).__name__}")
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _site(self, namespace: tuple[str, ...]) -> str | None:
+        """The website a namespace names; None for the whole root."""
+        if not namespace:
+            return None
+        if namespace[0] != self.root:
+            raise ValueError(f"{type(self).__name__} holds only ({self.root!r}, website) items")
+        return namespace[1] if len(namespace) > 1 else None
+
+    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
+        raise NotImplementedError
+
+    def _put(self, op: PutOp) -> None:
+        raise NotImplementedError
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        raise NotImplementedError
+
+    def _namespaces(self) -> list[tuple[str, ...]]:
+        raise NotImplementedError
+
+
+def _accepts(op: ListNamespacesOp, ns: tuple[str, ...]) -> bool:
+    return all(_does_match(c, ns) for c in op.match_conditions or ())
+
+
+class WorkflowFileStore(_FileStore):
+    """Workflows in AWM text files; search by query uses the cached FAISS workflow index."""
+
+    root = WORKFLOWS
+
+    def __init__(self, home: str | Path, embeddings: Embeddings) -> None:
+        self.home, self.embeddings = Path(home), embeddings
+        self.files = WorkflowStore(home)
+
+    def _item(self, value: dict[str, Any], score: float | None = None) -> SearchItem:
+        prov = value["provenance"]
+        return SearchItem(
+            (WORKFLOWS, website_stem(str(value.get("website", "")))),
+            str(value["name"]),
+            value,
+            _parse_time(str(prov.get("created", ""))),
+            _parse_time(str(prov.get("updated", ""))),
+            score,
+        )
+
+    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
+        found = self.files.find(key, self._site(namespace))
+        return self._item(workflow_value(found[0])) if found else None
+
+    def _put(self, op: PutOp) -> None:
+        site = self._site(op.namespace) or "general"
+        if op.value is None:
+            self.files.delete(op.key, site)
+            return
+        workflow = workflow_from_value({**op.value, "name": op.key})
+        self.files.upsert(site, [workflow])
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        site = self._site(op.namespace_prefix)
+        if op.query:
+            # the index ranks every website's workflows; with a website, rank them all, then keep
+            k = op.limit + op.offset if site is None else len(self.files.load())
+            hits = get_index(self.home, self.embeddings).search(op.query, k)
+            items = [self._item(workflow_value(h.workflow), h.score) for h in hits]
+        else:
+            items = [self._item(workflow_value(w)) for w in self.files.load(site)]
+        if site is not None:  # the index searches every website; keep this one
+            items = [i for i in items if i.namespace[1] == website_stem(site)]
+        items = [i for i in items if _matches(i.value, op.filter)]
+        return items[op.offset : op.offset + op.limit]
+
+    def _namespaces(self) -> list[tuple[str, ...]]:
+        return [(WORKFLOWS, site) for site in self.files.websites()]
+
+
+class TrajectoryFileStore(_FileStore):
+    """Trajectories in JSON Lines per website; a put appends, and the newest line of an id wins."""
+
+    root = TRAJECTORIES
+
+    def __init__(self, home: str | Path) -> None:
+        self.log = TrajectoryLog(home)
+
+    def _item(self, trajectory: Trajectory) -> SearchItem:
+        when = _parse_time(trajectory.created)
+        value = trajectory.to_dict()
+        return SearchItem((TRAJECTORIES, trajectory.website), trajectory.id, value, when, when)
+
+    def _all(self, site: str | None) -> list[Trajectory]:
+        return self.log.load(site, successful_only=False)
+
+    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
+        found = [t for t in self._all(self._site(namespace)) if t.id == key]
+        return self._item(found[-1]) if found else None
+
+    def _put(self, op: PutOp) -> None:
+        if op.value is None:
+            raise ValueError("trajectories are an append-only log: delete the file's lines by hand")
+        site = self._site(op.namespace) or "general"
+        self.log.record(Trajectory.from_dict({**op.value, "id": op.key, "website": site}))
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        items = [self._item(t) for t in self._all(self._site(op.namespace_prefix))]
+        items = [i for i in items if _matches(i.value, op.filter)]
+        return items[op.offset : op.offset + op.limit]  # scores stay None: not indexed
+
+    def _namespaces(self) -> list[tuple[str, ...]]:
+        return sorted({(TRAJECTORIES, t.website) for t in self._all(None)})

@@ -1,0 +1,141 @@
+"""A scripted research model for the graph tests: answers by role, per task, thread-safe."""
+
+from __future__ import annotations
+
+import re
+import threading
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+
+from agents import resources
+from agents.tools.grounding import make_search_tool
+from core import models
+from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
+
+TASKS = [
+    "Find the birth year of Ada Lovelace",
+    "Find what Ada Lovelace wrote about the Analytical Engine",
+    "Find who built the Analytical Engine design",
+]
+DOCS = {"ada": "Ada Lovelace was born in 1815. She wrote notes on Babbage's Analytical Engine."}
+TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
+
+
+class Script:
+    """Answers by role. `verdicts[i]` is task i's sequence of needs_retry values (default:
+    pass; a list is one queue for all tasks); `plan` is what the decomposer returns;
+    `searches` tool calls per attempt."""
+
+    def __init__(
+        self,
+        verdicts: dict[int, list[bool]] | list[bool] | None = None,
+        *,
+        use_tools: bool = True,
+        searches: int = 1,
+        plan: list[Any] | None = None,
+    ) -> None:
+        # a list is one queue shared by every task, in the order the reflector is called
+        self.shared = list(verdicts) if isinstance(verdicts, list) else None
+        per_task = verdicts if isinstance(verdicts, dict) else {}
+        self.verdicts = {TASKS[i]: list(v) for i, v in per_task.items()}
+        self.default_verdict = False
+        self.searches, self.use_tools = searches, use_tools
+        self.plan = plan if plan is not None else [*TASKS, "  ", TASKS[0]]
+        self.attempts: dict[str, int] = {}
+        self.executor_prompts: list[str] = []
+        self.lock = threading.Lock()
+
+    def verdict(self, task: str) -> bool:
+        with self.lock:
+            queue = self.shared if self.shared is not None else self.verdicts.get(task)
+            return queue.pop(0) if queue else self.default_verdict
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "Goal":
+            return {"description": "Explain who Ada Lovelace was and what she did"}
+        if title == "OptimizedGoal":
+            return {"description": "Report Ada Lovelace's birth year and work", "metrics": ["y"]}
+        if title == "DecomposedTasks":
+            return {"tasks": self.plan}
+        if title == "ReflectionOutput":
+            needs_retry = self.verdict(TASK_LINE.search(prompt).group(1))
+            return {
+                "reflection": f"Verdict {needs_retry}: cite the source.",
+                "needs_retry": needs_retry,
+                "confidence": 0.9,
+                "reasons": ["checked"],
+            }
+        if tools:
+            return self.executor(prompt, messages)
+        if "<search_results>" in prompt:
+            return "grounded: born 1815 (source: ada)"
+        if "used all your tool calls" in prompt:
+            return "from evidence: " + messages[-2].text[:60]
+        if "<answer_shape>" in prompt:
+            return "FINAL: Ada Lovelace, born 1815."
+        return "A direct answer, then facts with sources."
+
+    def executor(self, prompt, messages):
+        task = TASK_LINE.search(prompt).group(1)
+        done = sum(m.type == "tool" for m in messages)
+        if self.use_tools and done < self.searches:
+            if not done:
+                with self.lock:
+                    self.executor_prompts.append(prompt)
+            return {"tool": "corpus_search", "args": {"query": f"{task} {done}"}}
+        if not self.use_tools:
+            return "I think so."  # no tool call: the executor must ground it
+        with self.lock:
+            self.attempts[task] = self.attempts.get(task, 0) + 1
+            n = self.attempts[task]
+        return f"attempt {n} for {task}: born 1815 (source: ada)"
+
+
+def new_store() -> InMemoryStore:
+    return InMemoryStore(index={"dims": 256, "embed": HashEmbeddings(256)})
+
+
+@pytest.fixture
+def wire(monkeypatch):
+    """Point every node at a scripted model and a fake corpus tool; `use.store` is a
+    vector-indexed InMemoryStore for the graphs."""
+    tool = make_search_tool(
+        lambda q, k: DOCS["ada"], name="corpus_search", description="Search local documents.", k=3
+    )
+
+    @contextmanager
+    def fake_tools(ctx):
+        yield [tool]
+
+    monkeypatch.setattr(resources, "open_tools", fake_tools)
+    # the CLI's project store embeds with these: no embedding model in unit tests
+    monkeypatch.setattr(models, "get_embeddings", lambda spec="local": HashEmbeddings(384))
+
+    def use(script) -> ScriptedChatModel:
+        model = ScriptedChatModel(responder=script, calls=[])
+        monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
+        return model
+
+    use.store = new_store()
+    return use
+
+
+def run(builder, ctx, query="Who was Ada Lovelace?", store=None, thread="t"):
+    """Stream a run; returns (nodes in order, parent updates, final state). `nodes` holds every
+    node of the parent and of the task subgraphs, as they finished."""
+    graph = builder.compile(checkpointer=InMemorySaver(), store=store)
+    config = {"configurable": {"thread_id": thread}}
+    nodes, updates = [], []
+    for namespace, chunk in graph.stream(
+        {"query": query}, config, context=ctx, stream_mode="updates", subgraphs=True
+    ):
+        for node, update in chunk.items():
+            if not namespace or namespace[-1].startswith("run_task"):
+                nodes.append(node)
+            if not namespace:
+                updates.append((node, update))
+    return nodes, updates, graph.get_state(config).values

@@ -1,0 +1,141 @@
+"""The Store seam: StoreMemory over any BaseStore, and the project's file-backed ProjectStore."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from memory.langgraph_store import ProjectStore
+from memory.reflections import ReflectionManager
+from memory.schema import Reflection, ReflectionJudgment
+from memory.store_memory import StoreMemory
+from memory.trajectories import Step, Trajectory, TrajectoryLog
+from memory.workflow_types import Provenance, Workflow
+from memory.workflows import WorkflowStore
+from tests.unit.fakes import HashEmbeddings
+
+
+class CountingEmbeddings(HashEmbeddings):
+    def __init__(self) -> None:
+        super().__init__(256)
+        self.queries = 0
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries += 1
+        return super().embed_query(text)
+
+
+def reflection(task: str, lesson: str, rid: str | None = None) -> Reflection:
+    extra = {"id": rid} if rid else {}
+    return Reflection(
+        task=task,
+        reflection=lesson,
+        judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
+        **extra,
+    )
+
+
+def workflow(name: str, description: str) -> Workflow:
+    steps = ["corpus_search('{topic}')", "browser_open('{url}')"]
+    return Workflow(name, description, steps, Provenance(website="research"))
+
+
+def indexed_store(embeddings=None) -> InMemoryStore:
+    return InMemoryStore(index={"dims": 256, "embed": embeddings or HashEmbeddings(256)})
+
+
+def test_reflections_round_trip_and_upsert_by_id():
+    memory = StoreMemory(indexed_store(), "proj/bob")
+    memory.save_reflection(reflection("find the birth year", "cite the source", rid="r1"))
+    memory.save_reflection(reflection("find the birth year", "cite two sources", rid="r1"))
+    assert memory.get_reflection("r1").reflection == "cite two sources"
+    assert [r.id for r in memory.list_reflections()] == ["r1"]
+    assert memory.store.get(("reflections", "proj", "bob"), "r1") is not None
+
+
+def test_relevance_floor_keeps_unrelated_memories_out():
+    memory = StoreMemory(indexed_store(), min_relevance=0.3)
+    memory.save_reflection(reflection("find the birth year of ada lovelace", "cite the source"))
+    memory.save_reflection(reflection("list the moons of jupiter", "use nasa pages"))
+    hits = memory.relevant_reflections("birth year of ada lovelace", k=3)
+    assert [r.task for r in hits] == ["find the birth year of ada lovelace"]
+    assert memory.relevant_reflections("recipe for sourdough bread", k=3) == []
+    open_memory = StoreMemory(memory.store, min_relevance=-1.0)
+    assert len(open_memory.relevant_reflections("recipe for sourdough bread", k=3)) == 2
+
+
+def test_an_empty_store_embeds_no_query():
+    embeddings = CountingEmbeddings()
+    memory = StoreMemory(indexed_store(embeddings))
+    assert memory.relevant_reflections("anything at all", k=3) == []
+    assert memory.relevant_workflows("anything at all", k=3) == []
+    assert embeddings.queries == 0
+    memory.save_reflection(reflection("a task here", "a lesson here"))
+    memory.relevant_reflections("a task", k=3)
+    assert embeddings.queries == 1
+
+
+def test_a_store_without_index_turns_retrieval_off_once(caplog):
+    memory = StoreMemory(InMemoryStore())
+    memory.save_reflection(reflection("a task here", "a lesson here", rid="x"))
+    with caplog.at_level(logging.INFO):
+        assert memory.relevant_reflections("a task", k=3) == []
+        assert memory.relevant_reflections("a task", k=3) == []
+    assert sum("no vector index" in r.getMessage() for r in caplog.records) == 1
+    assert memory.get_reflection("x") is not None  # saving still works
+
+
+def test_no_store_means_memory_off():
+    memory = StoreMemory(None)
+    assert memory.save_reflection(reflection("t a b", "l", rid="q")) == "q"
+    assert memory.get_reflection("q") is None and not memory.enabled
+    assert memory.relevant_workflows("t", 3) == [] and memory.trajectories("research") == []
+
+
+@pytest.fixture
+def project(tmp_path):
+    store = ProjectStore.open(tmp_path, HashEmbeddings())
+    yield store
+    store.close()
+
+
+def test_project_store_keeps_each_memory_in_its_readable_place(project, tmp_path):
+    memory = StoreMemory(project, min_relevance=-1.0)
+    memory.save_reflection(reflection("find the birth year", "cite the source", rid="r1"))
+    memory.put_workflows("research", [workflow("search_then_open", "Search, then open a page")])
+    run = Trajectory("find x", "research", [Step("obs", "corpus_search('x')")], True, id="t1")
+    memory.record_trajectory(run)
+    memory.record_trajectory(run)  # a replay of the same attempt
+
+    manager = ReflectionManager.open(tmp_path, HashEmbeddings())
+    assert manager.get_reflection("r1").reflection == "cite the source"
+    manager.close()
+    assert [w.name for w in WorkflowStore(tmp_path).load("research")] == ["search_then_open"]
+    assert [t.id for t in TrajectoryLog(tmp_path).load("research")] == ["t1"]
+    assert [t.id for t in memory.trajectories("research")] == ["t1"]
+    assert [w.name for w in memory.relevant_workflows("search and open", 3)] == ["search_then_open"]
+    spaces = project.list_namespaces()
+    assert spaces == [
+        ("reflections", "default"),
+        ("trajectories", "research"),
+        ("workflows", "research"),
+    ]
+
+
+def test_project_store_search_everywhere_merges_by_score(project):
+    project.put(("notes",), "n1", {"text": "ada lovelace wrote notes"})
+    project.put(
+        ("workflows", "research"),
+        "ada_notes",
+        {
+            "name": "ada_notes",
+            "description": "find ada lovelace notes",
+            "steps": ["corpus_search('{q}')", "browser_open('{u}')"],
+            "provenance": {},
+        },
+    )
+    hits = project.search((), query="ada lovelace notes", limit=5)
+    assert {h.key for h in hits} == {"n1", "ada_notes"}
+    assert hits[0].score >= hits[1].score
