@@ -4,11 +4,12 @@ own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact mat
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field
 
 from agents import resources
@@ -40,12 +41,8 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
     return str(folder)
 
 
-def short_answer(
-    model_spec: str, question: str, text: str, config: RunnableConfig | None = None
-) -> str:
+def short_answer(model_spec: str, question: str, text: str) -> str:
     model = resources.chat_model(model_spec)
-    if config and config.get("callbacks"):
-        model = model.with_config(callbacks=config["callbacks"])
     out = ask_structured(
         model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000]),
         max_tokens=ROLE_BUDGETS["short_answer"],
@@ -67,18 +64,17 @@ def make_answer_fn(
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
-    `reflections=False`: no past reflections or workflows in any prompt and no workflow
-    induction (the memory-off arm); otherwise the Context's defaults, as a user runs it.
+    With `reflections` the graph is compiled with the project's store under `home` (as the CLI
+    does: past reflections and workflows in its prompts, its own saved there);
+    `reflections=False` compiles it without a store, so memory is off (the memory-off arm).
     `callbacks` see every model call (e.g. a call counter).
     """
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
     if graph_name == "single-path":
-        from graphs.single_path import graph
+        from graphs.single_path import build_single_path_graph as build
     else:
-        from graphs.reflective import graph
-    memory: dict[str, Any] = {} if reflections else {
-        "reflections_k": 0, "workflows_k": 0, "induction": "off"}  # fmt: skip
+        from graphs.reflective import build_reflective_graph as build
     config: RunnableConfig = {"callbacks": list(callbacks)}
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
@@ -91,10 +87,29 @@ def make_answer_fn(
             use_browser=False,
             home=home,
             corpus_dir=_corpus_for(question, paragraphs, home),
-            **memory,
         )
-        out = graph.invoke({"query": question}, config=config, context=ctx)
-        answer = short_answer(model, question, out.get("final_output", ""), config)
+        with project_store(home, ctx.embedding_model, on=reflections) as store:
+            out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+        # Run as a runnable with the same config, so its model call reaches the callbacks too.
+        cut: RunnableLambda[str, str] = RunnableLambda(lambda t: short_answer(model, question, t))
+        answer = cut.invoke(out.get("final_output", ""), config=config)
         return answer, [answer]
 
     return answer_fn
+
+
+@contextmanager
+def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterator[Any]:
+    """The project's persistent store under `home` (reflections, workflows, trajectories), or
+    None (memory off) when `on` is false; closed on exit."""
+    if not on:
+        yield None
+        return
+    from core.models import get_embeddings
+    from memory.langgraph_store import ProjectStore
+
+    store = ProjectStore.open(home, get_embeddings(embedding_model))
+    try:
+        yield store
+    finally:
+        store.close()

@@ -77,15 +77,17 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str) -> str | N
     which the reflector never sees); save the lesson in the arm's reflection memory."""
     from core.models import get_chat_model
     from evals.episode_reflection import ReflectionFailed, reflect_on_attempt
-    from memory.reflections import open_reflection_manager
+    from evals.hotpotqa_agent import project_store
+    from memory.store_memory import StoreMemory
 
-    manager = open_reflection_manager(payload["home"], payload.get("embedding_model", "local"))
-    try:
-        reflect_on_attempt(
-            get_chat_model(payload["model"]), manager, task=q.question,
-            attempt=f"answer: {answer or '(none)'}", success=False,
-            feedback="the answer did not match the correct answer",
-        )  # fmt: skip
-    except ReflectionFailed as err:
-        return str(err)
+    # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
+    with project_store(payload["home"], payload.get("embedding_model", "local")) as store:
+        try:
+            reflect_on_attempt(
+                get_chat_model(payload["model"]), StoreMemory(store), task=q.question,
+                attempt=f"answer: {answer or '(none)'}", success=False,
+                feedback="the answer did not match the correct answer",
+            )  # fmt: skip
+        except ReflectionFailed as err:
+            return str(err)
     return None
