@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
 
@@ -40,14 +40,27 @@ class JudgeError(RuntimeError):
         self.reason = reason
 
 
+REASON_CHARS = 400
+
+
+def _clip(text: str) -> str:
+    # Cut, not rejected: a grammar-constrained answer always parses, and a long reason must
+    # not turn a valid verdict into a failed attempt (grammars carry no string lengths).
+    return text[:REASON_CHARS]
+
+
 class FuzzyVerdict(BaseModel):
-    reason: str = Field(description="One sentence: why.", max_length=400)
+    reason: str = Field(description="One sentence: why.")
     verdict: Literal["correct", "partially correct", "incorrect"]
+
+    _clip_reason = field_validator("reason")(_clip)
 
 
 class ReasonVerdict(BaseModel):
-    reason: str = Field(description="One sentence: why.", max_length=400)
+    reason: str = Field(description="One sentence: why.")
     verdict: Literal["same", "different"]
+
+    _clip_reason = field_validator("reason")(_clip)
 
 
 class EpisodeJudgment(BaseModel):
@@ -55,6 +68,11 @@ class EpisodeJudgment(BaseModel):
 
     reasons: list[str] = Field(description="Up to three short reasons.", max_length=3)
     success: bool = Field(description="True only if the task's goal was met.")
+
+    @field_validator("reasons")
+    @classmethod
+    def _clip_reasons(cls, reasons: list[str]) -> list[str]:
+        return [_clip(r) for r in reasons]
 
 
 def _read_fuzzy(text: str) -> FuzzyVerdict | None:

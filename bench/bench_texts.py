@@ -73,9 +73,11 @@ def _python_docs() -> Iterator[str]:
                     yield from _sentences(para)
 
 
-def real_texts(count: int, queries: int, data: Path = DATA) -> tuple[list[str], list[str], dict]:
+def real_texts(
+    count: int, queries: int, data: Path = DATA, cache: Path = CACHE
+) -> tuple[list[str], list[str], dict]:
     """(`count` distinct stored texts, `queries` held-out query texts, how many per source)."""
-    cache = CACHE / f"texts-{count}-{queries}.json"
+    folder, cache = cache, cache / f"texts-{count}-{queries}.json"
     if cache.exists():
         saved = json.loads(cache.read_text())
         return saved["texts"], saved["queries"], saved["sources"]
@@ -93,17 +95,20 @@ def real_texts(count: int, queries: int, data: Path = DATA) -> tuple[list[str], 
                 seen.add(text)
                 texts.append(text)
                 sources[name] = sources.get(name, 0) + 1
-    CACHE.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps({"texts": texts, "queries": asked, "sources": sources}))
     return texts, asked, sources
 
 
 def cached_embeddings(
-    texts: list[str], embed: Callable[[list[str]], list[list[float]]], name: str
+    texts: list[str],
+    embed: Callable[[list[str]], list[list[float]]],
+    name: str,
+    cache: Path = CACHE,
 ) -> np.ndarray:
     """Unit float32 rows for `texts`, computed once per (embedder, text list) and kept in tmp/."""
     digest = hashlib.sha256(("\x1f".join([name, *texts])).encode()).hexdigest()[:16]
-    path = CACHE / f"emb-{re.sub(r'[^A-Za-z0-9]+', '_', name)}-{digest}.npy"
+    path = cache / f"emb-{re.sub(r'[^A-Za-z0-9]+', '_', name)}-{digest}.npy"
     if path.exists():
         return np.load(path)
     out = np.zeros((len(texts), 0), np.float32)
@@ -111,6 +116,6 @@ def cached_embeddings(
     if chunks:
         out = np.concatenate(chunks)
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.mkdir(parents=True, exist_ok=True)
     np.save(path, out)
     return out

@@ -1,171 +1,137 @@
-"""Benchmark of the reflection store (SQLite WAL + FAISS) against the seed's whole-JSON rewrite.
+"""Benchmark of the reflection store: append and top-3 retrieval at scale, ANN against exact.
 
-    python bench/reflection_store.py                      # 10k, 100k, 1M (a few minutes)
-    python bench/reflection_store.py --sizes 10000,100000 --original-max 10000
+    python bench/reflection_store.py --sizes 100000,1000000 --json
+    python bench/reflection_store.py --sizes 10000 --original-max 10000      # + the seed's design
 
-Vectors are random unit vectors of dimension 384 (MiniLM's) so scale is cheap to build; the real
-embedder is timed on its own. Each measurement runs in a fresh subprocess so memory is its own.
-Per size: bulk build, cold open (index rebuilt from records), warm open (index file), durable
-append cost per record on top of the built store, top-3 retrieval latency (FAISS + records +
-score + last-access update) p50/p99, resident memory, disk; the original design where it
-finishes (--original-max), and the ratios original/ours.
+Vectors are all-MiniLM-L6-v2 embeddings of real texts (bench/bench_texts.py: HotpotQA, WebArena,
+AWM, then Python's documentation; computed once and cached under tmp/bench/); sizes beyond the
+number of texts are filled with those embeddings plus small noise (bench/store_scale.py). Each
+size is built and measured in fresh processes. Per size it prints (with --json, a JSON list of
+one object per size): size, append_p50_ms (one durable save: SQLite transaction with fsync +
+index add), exact_top3_p50_ms and ann_top3_p50_ms (ReflectionManager.search with an exact and
+with the store's own index, same process, same held-out queries), recall_at_3 (the ANN index's
+top 3 against exact search's), and more (FAISS-only latencies, build/open times, disk).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.store_measures import (  # noqa: E402
-    DIM,
-    build_ours,
-    measure_ours,
-    original,
-    real_embeddings,
-)
+from bench.bench_texts import CACHE, cached_embeddings, real_texts  # noqa: E402
+from memory.vector_index import ANN_THRESHOLD  # noqa: E402
 
-# -- driver -----------------------------------------------------------------------------------
+CHILD_OPTIONS = ("noise", "ann_threshold", "reps", "appends")
+KEYS = ("size", "append_p50_ms", "exact_top3_p50_ms", "ann_top3_p50_ms", "recall_at_3")
 
 
-def child(args: argparse.Namespace) -> None:
-    """One measurement in this (fresh) process; prints one JSON line."""
-    folder, n = Path(args.workdir), args.n
-    if args.child == "build":
-        out = build_ours(n, folder)
-    elif args.child == "measure":
-        out = measure_ours(n, folder, args.queries, args.appends)
-    elif args.child == "original":
-        out = original(n, folder, args.queries)
-    else:
-        out = real_embeddings()
-    print(json.dumps(out))
-
-
-def run_child(kind: str, n: int, folder: Path, args: argparse.Namespace) -> dict:
-    cmd = [
-        sys.executable,
-        __file__,
-        "--child",
-        kind,
-        "--n",
-        str(n),
-        "--workdir",
-        str(folder),
-        "--queries",
-        str(args.queries),
-        "--appends",
-        str(args.appends),
-    ]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"bench step {kind} n={n} failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def fmt(v: float | None, unit: str = "") -> str:
-    if v is None:
-        return "—"
-    return f"{v:,.3f}{unit}" if v < 10 else f"{v:,.1f}{unit}"
-
-
-def table(results: dict[int, dict], emb: dict | None) -> str:
-    sizes = sorted(results)
-    rows = [
-        ("bulk build (s)", "ours", "build_s"),
-        ("open, cold: index rebuilt (s)", "ours", "cold_open_s"),
-        ("open, warm: index file (s)", "ours", "warm_open_s"),
-        ("append per record, mean (ms)", "ours", "append_ms"),
-        ("append p50 (ms)", "ours", "append_p50_ms"),
-        ("append p99 (ms)", "ours", "append_p99_ms"),
-        ("top-3 retrieval p50 (ms)", "ours", "search_p50_ms"),
-        ("top-3 retrieval p99 (ms)", "ours", "search_p99_ms"),
-        ("  of which FAISS p50 (ms)", "ours", "faiss_p50_ms"),
-        ("memory after open (MB)", "ours", "rss_mb"),
-        ("disk (MB)", "ours", "disk_mb"),
-        ("ORIGINAL append per record (ms)", "orig", "append_ms"),
-        ("ORIGINAL load (s)", "orig", "load_s"),
-        ("ORIGINAL top-3 p50 (ms)", "orig", "search_p50_ms"),
-        ("ORIGINAL memory (MB)", "orig", "rss_mb"),
-        ("ORIGINAL disk (MB)", "orig", "disk_mb"),
-    ]
-    ratios = [
-        ("ratio append original/ours", "append_ms", "append_ms"),
-        ("ratio open original-load/ours-warm", "load_s", "warm_open_s"),
-        ("ratio memory original/ours", "rss_mb", "rss_mb"),
-    ]
-    head = f"{'':36}" + "".join(f"{n:>14,}" for n in sizes)
-    lines = [head, "-" * len(head)]
-    for label, side, key in rows:
-        lines.append(
-            f"{label:36}" + "".join(f"{fmt(results[n][side].get(key)):>14}" for n in sizes)
-        )
-    for label, okey, ukey in ratios:
-        cells = []
-        for n in sizes:
-            o, u = results[n]["orig"].get(okey), results[n]["ours"].get(ukey)
-            cells.append(f"{fmt(o / u) + 'x' if o and u else '—':>14}")
-        lines.append(f"{label:36}" + "".join(cells))
-    if emb:
-        lines.append("")
-        lines.append(
-            f"real embeddings (all-MiniLM-L6-v2, CPU): load {emb['load_s']:.2f} s, "
-            f"batch {emb['batch_ms_per_text']:.2f} ms/text, one query "
-            f"{emb['query_p50_ms']:.2f} ms p50, "
-            f"cached query {emb['cached_query_ms']:.3f} ms"
-        )
-    return "\n".join(lines)
-
-
-def main() -> None:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sizes", default="10000,100000,1000000")
-    p.add_argument(
-        "--original-max",
-        type=int,
-        default=100_000,
-        help="largest size at which the whole-JSON original is run",
-    )
-    p.add_argument("--queries", type=int, default=200)
-    p.add_argument("--appends", type=int, default=200)
-    p.add_argument("--no-real-embeddings", action="store_true")
+    p.add_argument("--sizes", default="100000,1000000")
+    p.add_argument("--json", action="store_true", help="print only the JSON list on stdout")
+    p.add_argument("--texts", type=int, default=20_000, help="distinct real texts stored")
+    p.add_argument("--queries", type=int, default=200, help="held-out query texts")
+    p.add_argument("--reps", type=int, default=400, help="timed searches per index")
+    p.add_argument("--appends", type=int, default=200, help="timed durable saves per size")
+    p.add_argument("--noise", type=float, default=0.2, help="norm of the noise on copies")
+    p.add_argument("--ann-threshold", type=int, default=ANN_THRESHOLD)
+    p.add_argument("--original-max", type=int, default=0, help="run the seed's design up to N")
+    p.add_argument("--embeddings", choices=["local", "hashing"], default="local")
+    p.add_argument("--cache", default=str(CACHE), help="where texts and embeddings are kept")
     p.add_argument("--workdir", default=None)
     p.add_argument("--child", default=None, help=argparse.SUPPRESS)
     p.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
-    args = p.parse_args()
+    return p.parse_args(argv)
+
+
+def prepare(args: argparse.Namespace, workdir: Path) -> dict:
+    """Embed (or load cached) texts and queries; write them where the children read them."""
+    texts, queries, sources = real_texts(args.texts, args.queries, cache=Path(args.cache))
+    if args.embeddings == "local":
+        from core.models import get_embeddings
+
+        emb, name = get_embeddings("local"), "local:all-MiniLM-L6-v2"
+    else:
+        from core.embeddings import HashingEmbeddings
+
+        emb, name = HashingEmbeddings(384), "hashing-384"
+    cache = Path(args.cache)
+    np.save(workdir / "base.npy", cached_embeddings(texts, emb.embed_documents, name, cache))
+    np.save(workdir / "queries.npy", cached_embeddings(queries, emb.embed_documents, name, cache))
+    return {"texts": len(texts), "text_sources": sources, "queries": len(queries)}
+
+
+def child(args: argparse.Namespace) -> dict:
+    from bench.store_measures import original
+    from bench.store_scale import build, measure, stored_vectors
+
+    folder = Path(args.workdir)
+    base, queries = np.load(folder / "base.npy"), np.load(folder / "queries.npy")
+    store = folder / f"store-{args.n}"
+    if args.child == "build":
+        return build(args.n, store, base, args.noise, args.ann_threshold)
+    if args.child == "measure":
+        return measure(store, base, queries, args)
+    return original(args.n, folder, stored_vectors(args.n, base, args.noise), queries)
+
+
+def run_child(kind: str, n: int, workdir: Path, argv: list[str]) -> dict:
+    cmd = [sys.executable, __file__, *argv, "--child", kind, "--n", str(n)]
+    cmd += ["--workdir", str(workdir)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"bench step {kind} n={n} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure_size(n: int, workdir: Path, args: argparse.Namespace, argv: list[str]) -> dict:
+    store = workdir / f"store-{n}"
+    shutil.rmtree(store, ignore_errors=True)
+    store.mkdir(parents=True)
+    out = {"size": n} | run_child("build", n, workdir, argv)
+    out |= run_child("measure", n, workdir, argv)
+    shutil.rmtree(store)
+    if n <= args.original_max:
+        out |= run_child("original", n, workdir, argv)
+        (workdir / "self_reflection_db.json").unlink(missing_ok=True)
+        out["append_ratio_original_over_ours"] = out["original_append_ms"] / out["append_p50_ms"]
+    return {k: out[k] for k in KEYS} | {k: v for k, v in out.items() if k not in KEYS}
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse(argv)
     if args.child:
-        return child(args)
-    base = Path(args.workdir or tempfile.mkdtemp(prefix="reflection-bench-"))
-    results: dict[int, dict] = {}
+        print(json.dumps(child(args)))
+        return []
+    own = [f"--{k.replace('_', '-')}={getattr(args, k)}" for k in CHILD_OPTIONS]
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="reflection-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    info = prepare(args, workdir)
+    print(f"texts: {json.dumps(info)}", file=sys.stderr, flush=True)
+    results = []
     for n in [int(s) for s in args.sizes.split(",") if s]:
-        folder = base / f"ours-{n}"
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        ours = run_child("build", n, folder, args) | run_child("measure", n, folder, args)
-        orig: dict = {}
-        if n <= args.original_max:
-            ofolder = base / f"orig-{n}"
-            ofolder.mkdir(exist_ok=True)
-            orig = run_child("original", n, ofolder, args)
-            shutil.rmtree(ofolder)
-        shutil.rmtree(folder)
-        results[n] = {"ours": ours, "orig": orig}
-        print(f"done n={n}: {json.dumps(results[n])}", file=sys.stderr, flush=True)
-    emb = None if args.no_real_embeddings else run_child("embeddings", 0, base, args)
-    print(table(results, emb))
-    print(
-        f"\ncores={os.cpu_count()} dim={DIM} queries={args.queries} appends={args.appends} "
-        f"load average at end={os.getloadavg()[0]:.1f} (append = one durable SQLite "
-        "transaction with fsync + FAISS add; retrieval includes the last-access update)"
-    )
+        results.append(measure_size(n, workdir, args, own) | info)
+        print(f"done: {json.dumps(results[-1])}", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for r in results:
+            print("  ".join(f"{k}={r[k]:.3g}" if isinstance(r[k], float) else f"{k}={r[k]}"
+                            for k in r if k not in ("text_sources",)))  # fmt: skip
+    if not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results
 
 
 if __name__ == "__main__":

@@ -76,7 +76,8 @@ def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> d
     return {"oneOf": options}
 
 
-def _schema_of(schema: Any) -> dict[str, Any]:
+def schema_of(schema: Any) -> dict[str, Any]:
+    """The JSON schema of a pydantic model (or a JSON schema as it is)."""
     if isinstance(schema, type) and issubclass(schema, BaseModel):
         return schema.model_json_schema()
     if isinstance(schema, dict):
@@ -107,28 +108,36 @@ def parse_json_prefix(text: str) -> Any:
     return data
 
 
-def _parser(schema: Any):
+def output_parser(schema: Any) -> Any:
+    """`message -> value`: JSON (a cut prefix closed) validated against `schema`."""
+
     def parse(message: Any) -> Any:
         text = message.text if hasattr(message, "text") else str(message)
         data = parse_json_prefix(text)
         if data is None:
             raise OutputParserException(f"model output is not JSON: {text[:200]!r}")
-        if isinstance(schema, type) and issubclass(schema, BaseModel):
-            try:
-                return schema.model_validate(data)
-            except ValidationError as exc:
-                raise OutputParserException(
-                    f"model output does not fit {schema.__name__}: {exc}"
-                ) from exc
-        return data
+        return validate_output(schema, data)
 
     return parse
 
 
+def validate_output(schema: Any, data: Any) -> Any:
+    """`data` as an instance of a pydantic `schema` (OutputParserException if it does not fit);
+    for a JSON-schema dict, the data itself."""
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        try:
+            return schema.model_validate(data)
+        except ValidationError as exc:
+            raise OutputParserException(
+                f"model output does not fit {schema.__name__}: {exc}"
+            ) from exc
+    return data
+
+
 def structured_runnable(model: Any, schema: Any, *, include_raw: bool = False) -> Runnable:
     """model | parse, with the schema's grammar bound; like BaseChatModel.with_structured_output."""
-    bound = model.bind(json_schema=_schema_of(schema))
-    parse = RunnableLambda(_parser(schema))
+    bound = model.bind(json_schema=schema_of(schema))
+    parse = RunnableLambda(output_parser(schema))
     if not include_raw:
         return bound | parse
 

@@ -65,11 +65,15 @@ class MemoryBackend:
 
     @classmethod
     def open(
-        cls, folder: str | Path, embeddings: Embeddings, *, reembed: bool = False
+        cls,
+        folder: str | Path,
+        embeddings: Embeddings,
+        *,
+        reembed: bool = False,
+        ann_threshold: int = ANN_THRESHOLD,
     ) -> MemoryBackend:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        return cls(RecordStore(folder / DB_NAME), embeddings, folder, reembed=reembed)
+        records = RecordStore(Path(folder) / DB_NAME)  # creates the folder, with clear errors
+        return cls(records, embeddings, Path(folder), reembed=reembed, ann_threshold=ann_threshold)
 
     @classmethod
     def in_memory(cls, embeddings: Embeddings) -> MemoryBackend:
@@ -186,8 +190,11 @@ class MemoryBackend:
         self.sync()
         return seqs
 
-    def search(self, prefix: str, query: str, n: int, min_candidates: int = 200) -> list[Hit]:
-        """Up to n items under `prefix` nearest to `query`, best first (cosine).
+    def search(
+        self, prefix: str, query: str, n: int, min_candidates: int = 200, with_kind: bool = False
+    ) -> list[Hit]:
+        """Up to n items under `prefix` nearest to `query`, best first (cosine); `with_kind`
+        fills Hit.light.kind (the value's "kind"), which costs a JSON parse per candidate.
 
         Other namespaces share the index, so candidates are widened until n in-prefix hits
         are found or every vector was considered.
@@ -197,7 +204,7 @@ class MemoryBackend:
         want, exhaustive = max(n, min_candidates), False
         while True:
             pairs = self.index.search(qvec, want, exhaustive)
-            found = self.records.light([s for s, _ in pairs])  # deleted seqs drop out here
+            found = self.records.light([s for s, _ in pairs], with_kind)  # deleted ones drop out
             hits = [
                 Hit(found[s], rel)
                 for s, rel in pairs

@@ -35,20 +35,25 @@ class RecordScans(SqliteFile):
                 stacklevel=4,
             )
 
-    def light(self, seqs: Sequence[int]) -> dict[int, Light]:
-        """Ranking fields of these records (no value decoding, no vector): fast for many."""
+    def light(self, seqs: Sequence[int], with_kind: bool = False) -> dict[int, Light]:
+        """Ranking fields of these records (no value decoding, no vector): fast for many.
+
+        The value's "kind" is read only `with_kind`: parsing each JSON value costs more than
+        the rest of the query.
+        """
+        kind = "CASE WHEN json_valid(value) THEN json_extract(value, '$.kind') END"
+        kind = kind if with_kind else "NULL"
         out: dict[int, Light] = {}
         for start in range(0, len(seqs), 500):
             chunk = list(seqs[start : start + 500])
             marks = ",".join("?" * len(chunk))
             with self._lock:
                 rows = self._conn.execute(
-                    "SELECT seq, namespace, importance, last_accessed, "
-                    "CASE WHEN json_valid(value) THEN json_extract(value, '$.kind') END "
+                    f"SELECT seq, namespace, importance, last_accessed, {kind} "
                     f"FROM items WHERE seq IN ({marks})",
                     chunk,
                 ).fetchall()
-            out.update((r[0], Light(*r)) for r in rows)
+            out.update((r[0], Light._make(r)) for r in rows)
         return out
 
     def vector_count(self) -> int:

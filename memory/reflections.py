@@ -13,11 +13,11 @@ import threading
 import time
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
@@ -28,7 +28,7 @@ from memory.backend import Hit, MemoryBackend
 from memory.record_store import Item, NewItem
 from memory.record_types import Claim
 from memory.schema import Reflection
-from memory.scoring import ScoreParts, ScoreWeights, score
+from memory.scoring import ScoredReflection, ScoreWeights, score, totals
 
 log = logging.getLogger(__name__)
 ROOT = "reflections"
@@ -57,18 +57,6 @@ def namespace_path(namespace: str) -> tuple[str, ...]:
 
 def embedding_text(reflection: Reflection) -> str:
     return f"{reflection.task}\n{reflection.reflection}"
-
-
-@dataclass
-class ScoredReflection:
-    """A retrieved reflection with its score parts (relevance, recency, importance)."""
-
-    reflection: Reflection
-    parts: ScoreParts
-
-    @property
-    def score(self) -> float:
-        return self.parts.score
 
 
 def _iso(ts: float) -> str:
@@ -186,31 +174,39 @@ class ReflectionManager:
             return []
         wanted = set(kinds) if kinds else None
         now = self.clock()
-        scored: list[tuple[ScoreParts, Hit]] = []
-        for hit in self.backend.search(self.prefix, query, max(k * 20, 200)):
-            if hit.relevance <= self.min_relevance:
-                continue
-            if wanted and (hit.light.kind or "reflection") not in wanted:
-                continue
-            li = hit.light
-            scored.append(
-                (score(hit.relevance, li.last_accessed, li.importance, now, self.weights), hit)
+        hits = [
+            hit
+            for hit in self.backend.search(
+                self.prefix, query, max(k * 20, 200), with_kind=wanted is not None
             )
-        scored.sort(key=lambda ph: (-ph[0].score, -ph[1].light.seq))
+            if hit.relevance > self.min_relevance
+            and (not wanted or (hit.light.kind or "reflection") in wanted)
+        ]
+        ranked = self._ranked(hits, now)
         best: list[ScoredReflection] = []
         seqs: list[int] = []
-        parts_of = {h.light.seq: parts for parts, h in scored}
-        for start in range(0, len(scored), k):  # load only what may be returned
-            for item, _ in self.backend.load([h for _, h in scored[start : start + k]]):
+        for start in range(0, len(ranked), k):  # load only what may be returned
+            for item, hit in self.backend.load(ranked[start : start + k]):
                 reflection = self._to_reflection(item)
                 if reflection is not None and len(best) < k:
-                    best.append(ScoredReflection(reflection, parts_of[item.seq]))
+                    li = hit.light
+                    parts = score(hit.relevance, li.last_accessed, li.importance, now, self.weights)
+                    best.append(ScoredReflection(reflection, parts))
                     seqs.append(item.seq)
             if len(best) == k:
                 break
         if touch and seqs:
             self.backend.records.touch(seqs, now)
         return best
+
+    def _ranked(self, hits: list[Hit], now: float) -> list[Hit]:
+        """Best score first; among equal scores the newer record first."""
+        cols = np.array(
+            [(h.relevance, h.light.last_accessed, h.light.importance) for h in hits], dtype=float
+        ).reshape(-1, 3)
+        total = totals(cols[:, 0], cols[:, 1], cols[:, 2], now, self.weights)
+        order = np.lexsort((-np.array([h.light.seq for h in hits]), -total))
+        return [hits[i] for i in order]
 
     def list_reflections(self, kind: str | None = None) -> list[Reflection]:
         """Every reflection in this namespace, oldest first."""

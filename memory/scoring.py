@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
+
+from memory.schema import Reflection
 
 SECONDS_PER_HOUR = 3600.0
 
@@ -37,6 +42,18 @@ class ScoreParts:
     importance: float
 
 
+@dataclass
+class ScoredReflection:
+    """A retrieved reflection with its score parts (relevance, recency, importance)."""
+
+    reflection: Reflection
+    parts: ScoreParts
+
+    @property
+    def score(self) -> float:
+        return self.parts.score
+
+
 def recency(last_accessed: float, now: float, decay: float = 0.99) -> float:
     hours = max(0.0, now - last_accessed) / SECONDS_PER_HOUR
     return float(decay**hours)
@@ -51,3 +68,18 @@ def score(
     imp = min(1.0, max(0.0, importance))
     total = weights.relevance * rel + weights.recency * rec + weights.importance * imp
     return ScoreParts(total, rel, rec, imp)
+
+
+def totals(
+    relevance: Sequence[float] | np.ndarray,
+    last_accessed: Sequence[float] | np.ndarray,
+    importance: Sequence[float] | np.ndarray,
+    now: float,
+    weights: ScoreWeights,
+) -> np.ndarray:
+    """score(...).score for many memories at once (ranking hundreds of candidates per query)."""
+    rel = np.clip(np.asarray(relevance, dtype=np.float64), 0.0, 1.0)
+    hours = np.maximum(0.0, now - np.asarray(last_accessed, dtype=np.float64)) / SECONDS_PER_HOUR
+    imp = np.clip(np.asarray(importance, dtype=np.float64), 0.0, 1.0)
+    rec = weights.decay**hours
+    return weights.relevance * rel + weights.recency * rec + weights.importance * imp

@@ -102,9 +102,15 @@ class VectorIndex:
         return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
     def vector(self, seq: int) -> np.ndarray:
-        """The stored vector of this seq (KeyError-like RuntimeError if absent)."""
+        """The stored vector of this seq (FAISS raises RuntimeError if it is absent)."""
         with self._lock:
             return np.asarray(self._index.reconstruct(int(seq)), dtype=np.float32)
+
+    def vectors(self, seqs: np.ndarray) -> np.ndarray:
+        """The stored vectors of these seqs, in their order."""
+        with self._lock:
+            found = self._index.reconstruct_batch(np.ascontiguousarray(seqs, dtype=np.int64))
+        return np.asarray(found, dtype=np.float32)
 
     def add(self, seqs: np.ndarray, vectors: np.ndarray) -> None:
         """Add rows whose seq is above what the index covers; others are already in it."""
@@ -151,12 +157,8 @@ class VectorIndex:
 
     def _retrain(self) -> None:
         """Rebuild as IVF with lists for the current size, trained on the vectors held."""
-        index = self._index
         ids = self.ids()
-        if isinstance(index, faiss.IndexIDMap2):  # a flat index keeps insertion order, as ids do
-            vectors = np.asarray(index.index.reconstruct_n(0, index.ntotal), dtype=np.float32)
-        else:
-            vectors = np.asarray(index.reconstruct_batch(ids), dtype=np.float32)
+        vectors = self.vectors(ids)
         self._index = self._train_ivf(ids, vectors)
         self.unsaved = max(self.unsaved, int(ids.size))  # the file holds the old layout
 

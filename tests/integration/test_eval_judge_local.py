@@ -1,7 +1,8 @@
 """The LLM judge and `eval webarena --model local` on the real embedded model (SmolLM2).
 
-A 135M model's verdicts are not reliable, so these tests check the contract: each call ends in
-a valid verdict or a clear JudgeError/skip, never a crash or an invented score.
+A 135M model's verdicts are not reliable, but its output is constrained by the verdict's JSON
+schema (a grammar), so every call must end in a parsed verdict: these tests assert one. Which
+verdict it is, is not asserted (that would test the tiny model's judgement, not the judge).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.judge import EpisodeJudgment, JudgeError, LLMJudge
+from agents.judge import EpisodeJudgment, LLMJudge
 from cli import evals as eval_cli
 
 pytestmark = pytest.mark.integration
@@ -22,28 +23,21 @@ TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" 
 
 @pytest.fixture(scope="module")
 def judge() -> LLMJudge:
-    from core.local_model import LocalModelUnavailable
-
-    try:
-        return LLMJudge.from_spec("local")
-    except LocalModelUnavailable as exc:
-        pytest.skip(f"embedded model not installed: {exc}")
+    pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
+    return LLMJudge.from_spec("local")  # installed but broken: the test fails, never skips
 
 
-def test_local_judge_episode_verdict_or_clear_failure(judge):
-    # The gate for online workflow induction: a verdict with reasons, or JudgeError (never a
-    # made-up verdict). SmolLM2's JSON is not always valid, so both outcomes are legitimate.
-    try:
-        verdict = judge.judge_episode(
-            "Find the price of the red umbrella",
-            [{"action": "goto [http://shop/umbrella-red]"}, {"action": "stop [$12]"}],
-            final_url="http://shop/umbrella-red",
-            answer="$12",
-        )
-    except JudgeError as exc:
-        assert "EpisodeJudgment" in exc.reason
-        return
-    assert isinstance(verdict, EpisodeJudgment) and len(verdict.reasons) <= 3
+def test_local_judge_gives_an_episode_verdict(judge):
+    # The gate for online workflow induction: the grammar makes the answer parse, so a verdict
+    # with reasons comes back; JudgeError here would be a bug and fails the test.
+    verdict = judge.judge_episode(
+        "Find the price of the red umbrella",
+        [{"action": "goto [http://shop/umbrella-red]"}, {"action": "stop [$12]"}],
+        final_url="http://shop/umbrella-red",
+        answer="$12",
+    )
+    assert isinstance(verdict, EpisodeJudgment) and isinstance(verdict.success, bool)
+    assert len(verdict.reasons) <= 3 and all(len(r) <= 400 for r in verdict.reasons)
 
 
 def test_eval_webarena_with_the_local_judge_scores_fuzzy_tasks(judge, tmp_path, capsys):
@@ -78,8 +72,6 @@ def test_eval_webarena_with_the_local_judge_scores_fuzzy_tasks(judge, tmp_path, 
     out = json.loads(capsys.readouterr().out)
     (report,) = (tmp_path / "home" / "reports").glob("webarena-*.json")
     (result,) = json.loads(report.read_text(encoding="utf-8"))["results"]
-    if out["scores"]["173"] is None:  # the judge gave no valid verdict: skipped, with why
-        assert "judge gave no valid" in result["skipped"]["string_match"]
-    else:
-        assert out["scores"]["173"] in (0.0, 1.0) and out["mean"] == out["scores"]["173"]
-        assert result["parts"]["url_match"] == 1.0
+    # A verdict, whichever it is: the fuzzy_match answer was judged, not skipped.
+    assert out["scores"]["173"] in (0.0, 1.0) and out["mean"] == out["scores"]["173"]
+    assert result["parts"]["url_match"] == 1.0 and not result.get("skipped")

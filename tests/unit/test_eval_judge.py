@@ -125,3 +125,14 @@ def test_web_agent_steps_are_summarised_for_the_judge():
     assert "valid: False" in text and "reason: no action found" in text
     assert "raw:" not in text and "seconds" not in text and "valid: True" not in text
     assert len(text) < 600  # observation shortened
+
+
+def test_a_long_reason_is_cut_not_a_failed_attempt():
+    """Grammars carry no string lengths, so a rambling reason must still give a verdict."""
+    replies = [{"reason": "because " * 200, "verdict": "correct"},
+               {"reasons": ["x" * 1000, "y"], "success": True}]  # fmt: skip
+    model = ScriptedChatModel(responder=lambda *a: replies.pop(0), calls=[])
+    judge = LLMJudge(model, attempts=1)
+    assert judge.fuzzy_match("a", "a", "q") == 1.0
+    verdict = judge.judge_episode("t", [])
+    assert verdict.success and [len(r) for r in verdict.reasons] == [400, 1]

@@ -166,6 +166,15 @@ def test_score_is_the_weighted_sum():
     assert p.score == pytest.approx(2.0 * p.relevance + 0.5 * p.recency + 3.0 * 0.4)
 
 
+def test_ranking_many_at_once_equals_scoring_one_by_one():
+    from memory.scoring import score, totals
+
+    w = ScoreWeights(relevance=2.0, recency=0.5, importance=3.0, decay=0.9)
+    rows = [(1.3, 0.0, 0.2), (-0.1, 7200.0, 1.4), (0.5, 86_400.0, 0.7)]  # clipped ends included
+    one = [score(r, at, imp, 90_000.0, w).score for r, at, imp in rows]
+    assert totals(*zip(*rows, strict=True), 90_000.0, w).tolist() == pytest.approx(one)
+
+
 def test_cached_embeddings_embed_each_text_once():
     class Counting(HashingEmbeddings):
         calls: list[str] = []

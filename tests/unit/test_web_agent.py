@@ -7,6 +7,7 @@ agents.web.session (same interface as BrowserEnv: observe, step, trajectory).
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -138,3 +139,18 @@ def test_similar_trajectories_nearest_first_with_outcomes(isolated_home):
     assert "<outcome>success</outcome>" in text and "<outcome>failure</outcome>" in text
     assert "click [1]  # button 'X'" in text
     assert similar_trajectories("x", home=isolated_home, k=0) == []
+
+
+def test_the_web_context_holds_only_what_the_web_agent_reads():
+    """Studio shows these settings for the web graph: each one must change something."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    from core.web_context import WebAgentContext
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [*(root / "agents" / "web").glob("*.py"), root / "agents" / "resources.py"]
+    code = "\n".join(p.read_text() for p in sources)
+    unread = [f.name for f in fields(WebAgentContext)
+              if not re.search(rf"(ctx|context)\.{f.name}\b", code)]  # fmt: skip
+    assert not unread, f"WebAgentContext fields no web agent code reads: {unread}"
