@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
@@ -30,6 +31,10 @@ def register_miniwob(benchmarks: Any) -> None:
     p.add_argument(
         "--no-record", action="store_true", help="Do not record trajectories into memory."
     )
+    p.add_argument("--out", default=None, help="Results folder; the same one resumes a run.")
+    p.add_argument("--report", default=None, help="Write an HTML report with plots here.")
+    p.add_argument("--workers", type=int, default=1, help="Parallel workers (Ray when > 1).")
+    p.add_argument("--ray-address", default=None, help="Join this Ray cluster instead.")
     p.add_argument("--json", action="store_true", help="Print the report as JSON.")
     p.set_defaults(func=handler)
 
@@ -59,7 +64,7 @@ def handler(args: argparse.Namespace) -> int:
         return _fail(f"unknown MiniWoB task(s): {', '.join(unknown)}", EXIT_BAD_INPUT)
     model = args.model or "local"
     try:
-        payload = asyncio.run(_run(args, tasks, model))
+        payload = _run(args, tasks, model)
     except (ValueError, RuntimeError, OSError) as err:
         return _fail(f"eval miniwob failed: {err}", EXIT_RUNTIME)
     table = payload.pop("table")
@@ -72,29 +77,56 @@ def handler(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
-    from browser.config import EnvConfig
-    from browser.limits import Limits
+def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
     from core.models import get_chat_model
-    from evals.awm_miniwob import record_report, website_of
-    from evals.miniwob import MiniWobReport, run_miniwob
-    from evals.miniwob_policy import make_policy
+    from evals.awm_miniwob import episode_trajectory
+    from evals.miniwob import MiniWobReport
+    from evals.miniwob_jobs import episode_from_record
+    from evals.progress import ProgressMeter
     from evals.report import write_report
+    from evals.results_log import ResultsLog
+    from evals.workers import Job, run_jobs
+    from memory.trajectories import TrajectoryLog
 
     get_chat_model(model)  # a bad spec fails here, before the browser starts
-    config = EnvConfig(limits=Limits(max_steps=args.max_steps))
-    episodes = []
-    # One run per task so each task's memory (workflows, past runs) is its own "website".
-    for task in tasks:
-        policy = make_policy(
-            model, home=args.home, use_workflows=args.workflows == "on", website=website_of(task)
-        )
-        run = await run_miniwob([task], args.episodes, args.seed, policy, config=config)
-        episodes += run.episodes
-    report = MiniWobReport(episodes)
-    recorded = 0 if args.no_record else record_report(args.home, report)
-    body = report.to_dict()
-    summary = {
+    settings = {"model": model, "workflows": args.workflows, "max_steps": args.max_steps}
+    log = ResultsLog(_out(args) / "results.jsonl", settings)
+    payload = {"model": model, "home": args.home, "workflows": args.workflows == "on",
+               "max_steps": args.max_steps}  # fmt: skip
+    # One chain per task: its episodes run in order, so each learns from the ones before.
+    jobs = [Job(f"{t}#{args.seed + i}", "evals.miniwob_jobs:policy_episode",
+                {**payload, "task": t, "seed": args.seed + i}, chain=t)
+            for t in tasks for i in range(args.episodes)]  # fmt: skip
+    meter = ProgressMeter("miniwob", len(jobs))
+    done = [log.records_by_key()[j.key] for j in jobs if j.key in log]
+    meter.resume(len(done), sum(bool(r["success"]) for r in done))
+    recorded = 0
+
+    def on_result(record: dict[str, Any]) -> None:
+        nonlocal recorded
+        log.append(record)
+        if not args.no_record:
+            TrajectoryLog(args.home).record(episode_trajectory(episode_from_record(record)))
+            recorded += 1
+        meter.update(bool(record["success"]), f"{record['key']} steps={record['steps']}")
+
+    run_jobs([j for j in jobs if j.key not in log], on_result, workers=args.workers,
+             ray_address=args.ray_address)  # fmt: skip
+    by_key = log.records_by_key()
+    records = [by_key[j.key] for j in jobs]
+    report = MiniWobReport([episode_from_record(r) for r in records])
+    summary = _summary(args, model, report.to_dict(), recorded, str(log.path))
+    path = write_report(args.home, "miniwob", {**summary, **report.to_dict()})
+    if args.report:
+        summary["report_page"] = _page(args, records, model)
+    return {**summary, "tasks": report.to_dict()["tasks"], "report": str(path),
+            "table": report.format_table()}  # fmt: skip
+
+
+def _summary(
+    args: argparse.Namespace, model: str, body: dict[str, Any], recorded: int, results: str
+) -> dict[str, Any]:
+    return {
         "model": model,
         "workflows": args.workflows,
         "seed": args.seed,
@@ -106,9 +138,23 @@ async def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[s
         "total_tokens": sum(e["tokens"] for e in body["episodes"]),
         "total_seconds": sum(e["seconds"] for e in body["episodes"]),
         "trajectories_recorded": recorded,
+        "results": results,
     }
-    path = write_report(args.home, "miniwob", {**summary, **body})
-    return {**summary, "tasks": body["tasks"], "report": str(path), "table": report.format_table()}
+
+
+def _out(args: argparse.Namespace) -> Path:
+    if args.out:
+        return Path(args.out)
+    return Path(args.home) / "experiments" / f"miniwob-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def _page(args: argparse.Namespace, records: list[dict[str, Any]], model: str) -> str:
+    from evals.report_page import ReportSpec, write_report_dir
+
+    arm = {"arm": f"workflows {args.workflows}"}
+    rows = [{k: v for k, v in r.items() if k != "trajectory"} | arm for r in records]
+    spec = ReportSpec(title=f"MiniWoB++, web agent on {model}", success_label="success (reward 1)")
+    return str(write_report_dir(args.report, rows, spec))
 
 
 def _mean(values: list[float]) -> float:

@@ -1,4 +1,4 @@
-"""`eval webarena` and `eval hotpotqa`: score benchmarks, print a table, write a JSON report.
+"""The `eval` command: `eval webarena` here; hotpotqa, miniwob and awm-miniwob in their modules.
 
 Owns the `eval` command; other cli modules add their benchmark (e.g. miniwob) to the same table
 through `eval_subparsers(subparsers)`, whatever order main.py registers them in.
@@ -14,8 +14,8 @@ from collections import Counter
 from typing import Any
 
 from cli.eval_awm import register_awm
+from cli.eval_hotpotqa import register_hotpotqa
 from cli.eval_miniwob import register_miniwob
-from evals import hotpotqa
 from evals.report import format_table, write_report
 from evals.webarena import (
     EVAL_TYPES,
@@ -61,20 +61,7 @@ def register(subparsers: Any) -> None:
     web.add_argument("--json", action="store_true", help="Print {scores, mean} as JSON.")
     web.set_defaults(func=webarena_handler)
 
-    hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
-    hot.add_argument("--file", required=True, help="HotpotQA JSON (e.g. distractor_dev60.json).")
-    hot.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
-    # Defaults come from core.context.Context in the handler: importing graphs here would
-    # load every graph just to print `--help`.
-    hot.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
-    hot.add_argument(
-        "--max-retries",
-        type=int,
-        default=None,
-        help="Reflective retries per question (trials = retries + 1; default 2).",
-    )
-    hot.add_argument("--json", action="store_true", help="Print the summary as JSON.")
-    hot.set_defaults(func=hotpotqa_handler)
+    register_hotpotqa(benchmarks)
     register_miniwob(benchmarks)
     register_awm(benchmarks)
 
@@ -172,60 +159,3 @@ def _print_webarena_summary(
     print(format_table(["eval type", "tasks", "scored", "skipped", "skip reasons"], rows))
     shown = "n/a (nothing scored)" if mean is None else f"{mean:.3f}"
     print(f"\ntasks scored: {n_scored}/{n_tasks}   mean score: {shown}")
-
-
-# Reflexion's logs on the same distractor questions (../shared/data/README.md), for comparison.
-REFLEXION_REFERENCE = (
-    "reference: Reflexion, chain-of-thought with gold context, 61 -> 72 of 100 correct over "
-    "5 trials (its retries use the true answer as the success signal)"
-)
-
-
-def hotpotqa_handler(args: argparse.Namespace) -> int:
-    try:
-        questions = hotpotqa.load_hotpotqa(args.file, args.limit)
-    except hotpotqa.HotpotDataError as exc:
-        return _fail(str(exc), EXIT_BAD_INPUT)
-    from core.context import Context
-    from core.models import ModelSpecError
-
-    defaults = Context()
-    model = args.model or defaults.executor_model
-    retries = defaults.max_retries if args.max_retries is None else args.max_retries
-    if retries < 0:
-        return _fail(f"--max-retries must be 0 or more, got {retries}", EXIT_BAD_INPUT)
-    try:
-        # Looked up on the module at call time so the graph side can install its runner.
-        answer_fn = hotpotqa.default_runner(model=model, max_retries=retries, home=args.home)
-        run = hotpotqa.run_hotpotqa(questions, answer_fn, progress=not args.json)
-    except ModelSpecError as exc:
-        return _fail(str(exc), EXIT_BAD_INPUT)
-    summary = run.summary()
-    report = write_report(
-        args.home,
-        "hotpotqa",
-        {
-            "file": str(args.file),
-            "model": model,
-            "max_retries": retries,
-            **summary,
-            "results": [vars(r) for r in run.results],
-        },
-    )
-    if args.json:
-        print(json.dumps({**summary, "model": model, "report": str(report)}))
-        return 0
-    rows = [
-        [k, em, solved]
-        for k, (em, solved) in enumerate(
-            zip(summary["em_at_trial"], summary["solved_by_trial"], strict=True), 1
-        )
-    ]
-    print(format_table(["trial", "EM if stopped here", "solved by this trial"], rows))
-    print(
-        f"\nmodel: {model}   questions: {summary['questions']}   EM: {summary['em']:.3f}   "
-        f"F1: {summary['f1']:.3f}   errors: {summary['errors']}   time: {summary['seconds']:.1f}s"
-    )
-    print(REFLEXION_REFERENCE)
-    print(f"report: {report}")
-    return 0

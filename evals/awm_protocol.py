@@ -28,7 +28,7 @@ from evals.workers import Job, run_jobs
 SETTINGS = ("offline", "online")
 DEFAULT_FAMILIES = (
     "enter-text", "login-user", "enter-password", "click-checkboxes", "click-option",
-    "choose-list", "click-button-sequence", "click-collapsible", "simple-arithmetic",
+    "choose-list", "find-word", "click-collapsible", "simple-arithmetic",
     "read-table", "multi-orderings", "enter-text-2",
 )  # fmt: skip
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Protocol
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
-from memory.reflections import ReflectionManager
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.episode_reflection import EPISODE_REFLECTION
 
@@ -27,13 +27,20 @@ class EpisodeLesson(BaseModel):
     reflection: str = Field(description="2-3 sentences of lessons for the next attempt.")
 
 
+class ReflectionSink(Protocol):
+    """Where lessons go: a ReflectionManager (the web agent's memory) or a StoreMemory (the
+    research graphs' memory through the LangGraph store)."""
+
+    def save_reflection(self, reflection: Reflection) -> str: ...
+
+
 class ReflectionFailed(RuntimeError):
     """The reflector gave no usable lesson; nothing was saved (the arm learns nothing here)."""
 
 
 def reflect_on_attempt(
     model: BaseChatModel,
-    manager: ReflectionManager,
+    manager: ReflectionSink,
     *,
     task: str,
     attempt: Sequence[str] | str,

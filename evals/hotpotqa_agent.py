@@ -4,14 +4,17 @@ own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact mat
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field
 
 from agents import resources
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
@@ -41,17 +44,38 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 def short_answer(model_spec: str, question: str, text: str) -> str:
     model = resources.chat_model(model_spec)
     out = ask_structured(
-        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000])
-    )
+        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000]),
+        max_tokens=ROLE_BUDGETS["short_answer"],
+    )  # fmt: skip
     return (out.answer if out else text.split("\n", 1)[0]).strip()
 
 
-def make_answer_fn(*, model: str, max_retries: int, home: str, graph_name: str = "reflective"):
-    """An AnswerFn(question, paragraphs) -> (answer, trials) over the reflective graph."""
+GRAPHS = ("reflective", "single-path")
+
+
+def make_answer_fn(
+    *,
+    model: str,
+    max_retries: int,
+    home: str,
+    graph_name: str = "reflective",
+    reflections: bool = True,
+    callbacks: Sequence[Any] = (),
+):
+    """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
+
+    With `reflections` the graph is compiled with the project's store under `home` (as the CLI
+    does: past reflections and workflows in its prompts, its own saved there);
+    `reflections=False` compiles it without a store, so memory is off (the memory-off arm).
+    `callbacks` see every model call (e.g. a call counter).
+    """
+    if graph_name not in GRAPHS:
+        raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
     if graph_name == "single-path":
-        from graphs.single_path import graph
+        from graphs.single_path import build_single_path_graph as build
     else:
-        from graphs.reflective import graph
+        from graphs.reflective import build_reflective_graph as build
+    config: RunnableConfig = {"callbacks": list(callbacks)}
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
@@ -64,8 +88,28 @@ def make_answer_fn(*, model: str, max_retries: int, home: str, graph_name: str =
             home=home,
             corpus_dir=_corpus_for(question, paragraphs, home),
         )
-        out = graph.invoke({"query": question}, context=ctx)
-        answer = short_answer(model, question, out.get("final_output", ""))
+        with project_store(home, ctx.embedding_model, on=reflections) as store:
+            out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+        # Run as a runnable with the same config, so its model call reaches the callbacks too.
+        cut: RunnableLambda[str, str] = RunnableLambda(lambda t: short_answer(model, question, t))
+        answer = cut.invoke(out.get("final_output", ""), config=config)
         return answer, [answer]
 
     return answer_fn
+
+
+@contextmanager
+def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterator[Any]:
+    """The project's persistent store under `home` (reflections, workflows, trajectories), or
+    None (memory off) when `on` is false; closed on exit."""
+    if not on:
+        yield None
+        return
+    from core.models import get_embeddings
+    from memory.langgraph_store import ProjectStore
+
+    store = ProjectStore.open(home, get_embeddings(embedding_model))
+    try:
+        yield store
+    finally:
+        store.close()

@@ -8,7 +8,7 @@ jobs of evals.awm_protocol.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from browser.env import BrowserEnv, EnvConfig
@@ -46,3 +46,25 @@ def oracle_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[
         play(resources, task, seed, OraclePolicy(task), int(payload.get("max_steps", 30)))
     )
     return {"family": task, **episode_record(episode)}
+
+
+def policy_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
+    """Job: {"task", "seed", "model", "home", "workflows", "max_steps"} played by the web
+    agent's decide step (evals.miniwob_policy); the record keeps the trajectory for memory."""
+    from evals.awm_miniwob import website_of
+    from evals.miniwob_policy import make_policy
+
+    task, seed = str(payload["task"]), int(payload["seed"])
+    policy = make_policy(
+        payload["model"], home=payload["home"], use_workflows=bool(payload["workflows"]),
+        website=website_of(task),
+    )  # fmt: skip
+    episode = resources.run(play(resources, task, seed, policy, int(payload["max_steps"])))
+    return {"family": task, **episode_record(episode), "trajectory": episode.trajectory}
+
+
+def episode_from_record(record: dict[str, Any]) -> EpisodeResult:
+    """The EpisodeResult a job's record was made from (for tables and memory)."""
+    values: dict[str, Any] = {f.name: record.get(f.name) for f in fields(EpisodeResult)}
+    values["trajectory"] = values["trajectory"] or []
+    return EpisodeResult(**values)

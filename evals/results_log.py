@@ -74,6 +74,9 @@ class ResultsLog:
     def records(self) -> list[dict[str, Any]]:
         return list(self._records.values())
 
+    def records_by_key(self) -> dict[str, dict[str, Any]]:
+        return dict(self._records)
+
     def append(self, record: Mapping[str, Any]) -> None:
         """Write one record and make it durable before returning (a kill keeps it)."""
         if "key" not in record:

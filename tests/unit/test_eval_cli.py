@@ -143,45 +143,54 @@ def test_webarena_missing_config_and_bad_model(pred_file, tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: unknown model")
 
 
-def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
+def _connect_runner(monkeypatch, built):
     gold = {q.question: q.answer for q in hotpotqa.load_hotpotqa(DEV60, limit=3)}
-    built = {}
 
-    def fake_runner(*, model, max_retries, home):
-        built.update(model=model, max_retries=max_retries, home=home)
+    def fake_runner(*, model, max_retries, home, graph, reflections, callbacks):
+        built.update(model=model, max_retries=max_retries, graph=graph, reflections=reflections)
 
         def answer_fn(question, paragraphs):
             assert len(paragraphs) == 10
-            first = gold[question] if question != list(gold)[2] else "wrong"
-            return first, ["wrong", first]
+            for callback in callbacks:  # two model calls per question
+                callback.on_chat_model_start({}, [])
+                callback.on_chat_model_start({}, [])
+            return (gold[question] if question != list(gold)[2] else "wrong"), []
 
         return answer_fn
 
     monkeypatch.setattr(hotpotqa, "default_runner", fake_runner)
-    argv = [
-        "eval",
-        "hotpotqa",
-        "--file",
-        str(DEV60),
-        "--limit",
-        "3",
-        "--model",
-        "fake:m",
-        "--max-retries",
-        "1",
-        "--json",
-    ]
-    assert run_cli(argv, tmp_path / "h") == 0
-    out = json.loads(capsys.readouterr().out)
-    assert built == {"model": "fake:m", "max_retries": 1, "home": str(tmp_path / "h")}
-    assert out["questions"] == 3 and out["correct"] == 2
-    assert out["em_at_trial"] == pytest.approx([0.0, 2 / 3]) and out["solved_by_trial"] == [0, 2]
-    assert Path(out["report"]).is_file()
-    argv = ["eval", "hotpotqa", "--file", str(DEV60), "--limit", "3"]
+
+
+def _hotpot_argv(out_dir, *extra):
+    common = ["--limit", "3", "--model", "fake:m", "--max-retries", "1", "--graph", "single-path"]
+    return ["eval", "hotpotqa", "--file", str(DEV60), *common, "--out", str(out_dir), *extra]
+
+
+def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
+    built = {}
+    _connect_runner(monkeypatch, built)
+    assert run_cli(_hotpot_argv(tmp_path / "out", "--json"), tmp_path / "h") == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert built == {"model": "fake:m", "max_retries": 1, "graph": "single-path",
+                     "reflections": True}  # fmt: skip
+    assert out["questions"] == 3 and out["correct"] == 2 and out["trials"] == 1
+    assert out["calls"] == 6 and out["graph"] == "single-path"
+    assert "[hotpotqa single-path] 3/3 score 0.667 (2/3)" in captured.err
+    lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[2])["answer"] == "wrong"
+
+
+def test_hotpotqa_resumes_and_writes_a_report(tmp_path, capsys, monkeypatch):
+    _connect_runner(monkeypatch, {})
+    assert run_cli(_hotpot_argv(tmp_path / "out", "--json"), tmp_path / "h") == 0
+    capsys.readouterr()
+    monkeypatch.setattr(hotpotqa, "default_runner", None)  # same --out: nothing is answered again
+    argv = _hotpot_argv(tmp_path / "out", "--report", str(tmp_path / "report"))
     assert run_cli(argv, tmp_path / "h") == 0
     table = capsys.readouterr().out
-    assert "EM: 0.667" in table and "solved by this trial" in table
-    assert built["model"] == "local" and built["max_retries"] == 2  # Context defaults
+    assert "EM: 0.667" in table and "calls: 6" in table and "trials run: 1" in table
+    assert (tmp_path / "report" / "index.html").is_file()
 
 
 def test_hotpotqa_bad_input(tmp_path, capsys):

@@ -44,27 +44,43 @@ def test_eval_miniwob_bad_input_one_line_error(miniwob_cli, isolated_home, capsy
     assert message in err and err.count("\n") == 1
 
 
-def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, monkeypatch):
+def fake_episode(payload, resources):
     from evals import miniwob
+    from evals.miniwob_jobs import episode_record
 
-    async def fake_run(tasks, episodes, seed, policy, **kw):
-        eps = [
-            miniwob.EpisodeResult(t, seed + i, "Click OK", 1.0 if i == 0 else 0.0, True, None,
-                                  None, 1, 0.5, 0.1, 30, trajectory=_steps("click [4]"))
-            for t in tasks for i in range(episodes)
-        ]  # fmt: skip
-        return miniwob.MiniWobReport(eps)
+    first = payload["seed"] == 0
+    episode = miniwob.EpisodeResult(
+        payload["task"], payload["seed"], "Click OK", 1.0 if first else 0.0, True, None, None, 1,
+        0.5, 0.1, 30, trajectory=_steps("click [4]"),
+    )  # fmt: skip
+    return {"family": payload["task"], **episode_record(episode), "trajectory": episode.trajectory}
 
-    monkeypatch.setattr(miniwob, "run_miniwob", fake_run)
+
+def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, monkeypatch):
+    from evals import miniwob_jobs
+
+    monkeypatch.setattr(miniwob_jobs, "policy_episode", fake_episode)
     monkeypatch.setattr(models, "get_chat_model", lambda spec: None)
     argv = ["--home", str(isolated_home), "eval", "miniwob", "--tasks", "click-button",
-            "--episodes", "2", "--workflows", "off", "--json"]  # fmt: skip
+            "--episodes", "2", "--workflows", "off", "--json", "--out", str(isolated_home / "o"),
+            "--report", str(isolated_home / "page")]  # fmt: skip
     args = miniwob_cli.parse_args(argv)
     assert args.func(args) == 0
-    out = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
     assert out["success_rate"] == 0.5 and out["total_tokens"] == 60 and out["workflows"] == "off"
+    assert "[miniwob] 2/2 score 0.500 (1/2)" in captured.err
     report = json.loads(open(out["report"]).read())
     assert report["benchmark"] == "miniwob" and len(report["episodes"]) == 2
     runs = TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)
     assert [r.success for r in runs] == [True, False] and runs[0].template_id == "click-button"
     assert re.search(r"click \[4\]", runs[0].steps[0].action)
+    page = json.loads((isolated_home / "page" / "summary.json").read_text())
+    assert page["arms"][0]["successes"] == 1 and page["arms"][0]["n"] == 2
+    # Rerun with the same --out: resumed, nothing played or recorded again.
+    monkeypatch.setattr(miniwob_jobs, "policy_episode", None)
+    assert args.func(miniwob_cli.parse_args(argv)) == 0
+    assert json.loads(capsys.readouterr().out)["trajectories_recorded"] == 0
+    assert (
+        len(TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)) == 2
+    )

@@ -26,3 +26,43 @@ def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_h
     assert exact_match_score(answer, "1815") and trials == [answer]
     saved = list((isolated_home / "hotpotqa").glob("*/passages.jsonl"))
     assert len(saved) == 1 and "Babbage designed" in saved[0].read_text()
+
+
+def _reflections_in(home):
+    from memory.langgraph_store import ProjectStore
+    from memory.store_memory import StoreMemory
+    from tests.unit.fakes import HashEmbeddings
+
+    store = ProjectStore.open(home, HashEmbeddings(384))
+    try:
+        return StoreMemory(store).list_reflections()
+    finally:
+        store.close()
+
+
+def test_memory_on_saves_in_the_home_store_and_off_saves_nothing(wire, tmp_path):  # noqa: F811
+    from evals.hotpotqa_jobs import CallCounter
+
+    paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
+    model = wire(HotpotScript([False] * 10))
+    counter = CallCounter()
+    on = make_answer_fn(model="local", max_retries=0, home=str(tmp_path / "on"),
+                        callbacks=[counter])  # fmt: skip
+    assert exact_match_score(on("When was Ada Lovelace born?", paragraphs)[0], "1815")
+    assert counter.calls == len(model.calls) > 1  # every call seen, the short answer's too
+    assert _reflections_in(tmp_path / "on")  # the graph's reflections, in the project store
+    off = make_answer_fn(model="local", max_retries=0, home=str(tmp_path / "off"),
+                         reflections=False)  # fmt: skip
+    off("When was Ada Lovelace born?", paragraphs)
+    assert not _reflections_in(tmp_path / "off")
+
+
+def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # noqa: F811
+    from evals import hotpotqa_jobs
+    from evals.hotpotqa import HotpotQuestion
+
+    wire(lambda prompt, title, tools, messages: {"reflection": "Check the birth year."})
+    q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
+    assert hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820") is None
+    (lesson,) = _reflections_in(tmp_path)
+    assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry

@@ -1,0 +1,90 @@
+"""`eval hotpotqa`: each question answered once by one of the product's graphs, scored with
+HotpotQA's EM and F1, with model calls and seconds per question (one JSON line each)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from evals.hotpotqa import HotpotQuestion
+from evals.hotpotqa_agent import GRAPHS
+from evals.progress import ProgressMeter
+from evals.report import format_table
+from evals.results_log import ResultsLog
+from evals.workers import Job, run_jobs
+
+
+@dataclass
+class HotpotSettings:
+    file: Path
+    out: Path
+    limit: int | None = None
+    model: str = "local"
+    graph: str = "reflective"
+    max_retries: int = 2
+    workers: int = 1
+    ray_address: str | None = None
+    runner: str = "evals.hotpotqa:default_runner"
+
+    def validate(self) -> None:
+        if self.graph not in GRAPHS:
+            raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
+        if self.max_retries < 0:
+            raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
+
+    def identity(self) -> dict[str, Any]:
+        return {"file": str(self.file), "model": self.model, "graph": self.graph,
+                "max_retries": self.max_retries, "runner": self.runner}  # fmt: skip
+
+
+def run_single(
+    s: HotpotSettings, questions: list[HotpotQuestion], *, out: TextIO | None = None
+) -> ResultsLog:
+    """Answer every question not already in OUT/results.jsonl; one line per answer."""
+    log = ResultsLog(s.out / "results.jsonl", s.identity())
+    jobs = [
+        Job(q.id, "evals.hotpotqa_jobs:answer_question",
+            {"file": str(s.file), "id": q.id, "model": s.model, "graph": s.graph,
+             "max_retries": s.max_retries, "home": str(s.out / "memory"), "reflections": True,
+             "runner": s.runner})
+        for q in questions
+    ]  # fmt: skip
+    meter = ProgressMeter(f"hotpotqa {s.graph}", len(jobs), out=out or sys.stderr)
+    done = [r for r in log.records() if r["key"] in {j.key for j in jobs}]
+    meter.resume(len(done), sum(bool(r["em"]) for r in done))
+    meter.start_line(f"(model {s.model}, workers {s.workers})")
+
+    def on_result(record: dict[str, Any]) -> None:
+        log.append(record)
+        meter.update(bool(record["em"]), f"{record['id']} calls={record['calls']}")
+
+    run_jobs([j for j in jobs if j.key not in log], on_result, workers=s.workers,
+             ray_address=s.ray_address)  # fmt: skip
+    return log
+
+
+def summary(log: ResultsLog, questions: list[HotpotQuestion]) -> dict[str, Any]:
+    """Totals and the per-question table, in question order (errors count as wrong)."""
+    by_key = log.records_by_key()
+    rows = [by_key[q.id] for q in questions if q.id in by_key]
+    n = len(rows)
+    table = format_table(
+        ["question", "EM", "F1", "calls", "seconds", "answer", "gold"],
+        [[r["id"][:10], int(r["em"]), r["f1"], r["calls"], r["seconds"], r["answer"][:30],
+          r["gold"][:30]] for r in rows],
+    )  # fmt: skip
+    return {
+        "questions": n,
+        "trials": 1,
+        "correct": sum(bool(r["em"]) for r in rows),
+        "em": sum(bool(r["em"]) for r in rows) / n if n else 0.0,
+        "f1": sum(float(r["f1"]) for r in rows) / n if n else 0.0,
+        "calls": sum(int(r["calls"]) for r in rows),
+        "errors": sum(r.get("error") is not None for r in rows),
+        "seconds": sum(float(r["seconds"]) for r in rows),
+        "seconds_per_question": sum(float(r["seconds"]) for r in rows) / n if n else 0.0,
+        "table": table,
+        "rows": rows,
+    }

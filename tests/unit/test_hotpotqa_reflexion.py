@@ -1,0 +1,116 @@
+"""Reflexion's protocol with a scripted answerer: later trials run only on failures, lessons
+reach the next trial of the reflections arm only, the curve is printed beside the reference."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals import hotpotqa_jobs
+from evals.hotpotqa import load_hotpotqa
+from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion, solved_curves
+
+DEV60 = (
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+)
+QS = load_hotpotqa(DEV60, limit=4)
+GOLD = {q.question: q.answer for q in QS}
+SEEN: list[tuple[str, str]] = []
+
+
+def runner(
+    *, model: str, max_retries: int, home: str, graph: str, reflections: bool, callbacks: Any
+) -> Any:
+    """Right at once on question 0; right on the next trial when a lesson for the question is
+    in memory (and memory is on); never on question 3."""
+
+    def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
+        SEEN.append((Path(home).name, question))
+        lesson = Path(home) / "lessons" / str(abs(hash(question)))
+        helped = reflections and lesson.exists()
+        right = question == QS[0].question or (helped and question != QS[3].question)
+        return (GOLD[question] if right else "no idea"), []
+
+    return answer_fn
+
+
+def fake_reflect(payload: dict[str, Any], q: Any, answer: str) -> None:
+    folder = Path(payload["home"]) / "lessons"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / str(abs(hash(q.question)))).write_text(answer)
+    return None
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ReflexionSettings:
+    monkeypatch.setattr(hotpotqa_jobs, "_reflect", fake_reflect)
+    SEEN.clear()
+    return ReflexionSettings(
+        file=DEV60,
+        out=tmp_path / "out",
+        trials=3,
+        limit=4,
+        runner=f"{__name__}:runner",
+        model="fake",
+    )
+
+
+def test_trials_run_on_failures_and_reflections_help_only_their_arm(settings) -> None:
+    log = run_reflexion(settings, out=io.StringIO())
+    ids = [q.id for q in QS]
+    curves = solved_curves(log, settings.arms, ids)
+    assert curves == {"reflections": [0.25, 0.75, 0.75], "no-reflections": [0.25, 0.25, 0.25]}
+    asked = [q for arm, q in SEEN if arm == "reflections"]
+    assert len(asked) == 4 + 3 + 1  # trial 2: the 3 failures; trial 3: question 3 only
+    lessons = list((settings.out / "memory" / "reflections" / "lessons").iterdir())
+    assert (
+        len(lessons) == 3 and not (settings.out / "memory" / "no-reflections" / "lessons").exists()
+    )
+
+
+def test_rerun_resumes_every_trial(settings) -> None:
+    run_reflexion(settings, out=io.StringIO())
+    first = len(SEEN)
+    out = io.StringIO()
+    run_reflexion(settings, out=out)
+    assert len(SEEN) == first and "resuming: 8/8 already done" in out.getvalue()
+
+
+def test_cli_prints_curve_beside_published_endpoints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import main
+    from evals import hotpotqa
+
+    monkeypatch.setattr(hotpotqa_jobs, "_reflect", fake_reflect)
+    monkeypatch.setattr(hotpotqa, "default_runner", runner)
+    argv = [
+        "--home",
+        str(tmp_path),
+        "eval",
+        "hotpotqa-reflexion",
+        "--file",
+        str(DEV60),
+        "--limit",
+        "4",
+        "--trials",
+        "5",
+        "--out",
+        str(tmp_path / "o"),
+        "--report",
+        str(tmp_path / "r"),
+    ]
+    assert main.main(argv) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[2].split()[:2] == ["1", "1/4"] and "61%" in lines[2]
+    assert "trials run: 3 of 5" not in out  # no-reflections keeps failing: all 5 trials run
+    assert "trials run: 5 of 5" in out and "72%" in lines[6]
+    assert "Only these endpoints are sourced" in out
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert summary["plots"]["curve.png"]["reflections"][1] == [2, 0.75]
+    assert (tmp_path / "r" / "trials.jsonl").is_file()
