@@ -19,6 +19,7 @@ from memory.workflow_induction import InductionResult, filter_workflows, induce
 from memory.workflow_params import parameterize
 from memory.workflow_types import Provenance, Workflow, slugify
 from memory.workflows import WorkflowStore
+from prompts.untrusted import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
     ONLINE_WORKED_EXAMPLE,
@@ -38,7 +39,7 @@ def _one_line(text: str) -> str:
 def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
     n, t = numbered
     return "\n".join(
-        [f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)]
+        [f"## Query {n}: {data(t.task)}", "Actions:", *(data(_one_line(s.action)) for s in t.steps)]
     )
 
 
