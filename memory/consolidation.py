@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from memory.schema import Reflection, ReflectionJudgment
+from prompts.untrusted import data
 
 
 class ReflectionManager(Protocol):
@@ -83,7 +84,9 @@ def score_importance(model: BaseChatModel, reflection: Reflection) -> float | No
     rated = _ask(
         model,
         ImportanceRating,
-        IMPORTANCE_PROMPT.format(task=reflection.task, reflection=reflection.reflection),
+        IMPORTANCE_PROMPT.format(
+            task=data(reflection.task), reflection=data(reflection.reflection)
+        ),
     )
     score = getattr(rated, "score", None)
     if not isinstance(score, int):
@@ -107,7 +110,10 @@ def _ask(model: BaseChatModel, schema: type[BaseModel], prompt: str) -> BaseMode
 
 
 def _numbered(reflections: list[Reflection]) -> str:
-    return "\n".join(f"{i}. {r.task}: {r.reflection}" for i, r in enumerate(reflections, 1))
+    # memories are data: escaped so none can close <memories> or open an instruction
+    return "\n".join(
+        f"{i}. {data(r.task)}: {data(r.reflection)}" for i, r in enumerate(reflections, 1)
+    )
 
 
 def consolidation_due(manager: ReflectionManager, threshold: float) -> tuple[bool, str | None, int]:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
 from memory.workflow_induction import InductionResult, filter_workflows, induce
+from memory.workflow_params import parameterize
 from memory.workflow_types import Provenance, Workflow, slugify
 from memory.workflows import WorkflowStore
+from prompts.untrusted import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
     ONLINE_WORKED_EXAMPLE,
@@ -36,19 +39,31 @@ def _one_line(text: str) -> str:
 def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
     n, t = numbered
     return "\n".join(
-        [f"## Query {n}: {t.task}", "Actions:", *(_one_line(s.action) for s in t.steps)]
+        [f"## Query {n}: {data(t.task)}", "Actions:", *(data(_one_line(s.action)) for s in t.steps)]
     )
 
 
 def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
-    """Each de-duplicated success becomes a concrete workflow (AWM's rule-based induction)."""
+    """Each de-duplicated success becomes a workflow (AWM's rule-based induction).
+
+    Values the task states (the username to type, the checkbox to tick) become {placeholders}
+    (memory.workflow_params), so the workflow fits the template's other tasks and can run as a
+    callable action; the name comes from the task without them, so later runs of the same
+    template update one workflow instead of adding one per value.
+    """
     out = []
     for t in trajectories:
+        try:
+            general = parameterize([t])
+            steps, task = general.steps, general.description
+        except ValueError:  # no steps to generalise: keep the run as it was
+            steps, task = [s.action for s in t.steps], t.task
+        plain = re.sub(r"\{[^{}]*\}", "", task)
         out.append(
             Workflow(
-                name=slugify(t.task, max_len=48) or f"run_{t.id}",
-                description=f"A successful run of: {_one_line(t.task)}",
-                steps=[_one_line(s.action) for s in t.steps],
+                name=slugify(plain, max_len=48) or f"run_{t.id}",
+                description=f"A successful run of: {_one_line(task)}",
+                steps=[_one_line(s) for s in steps],
                 provenance=Provenance(website=t.website, sources=[t.id], origin="online-rule"),
             )
         )

@@ -28,6 +28,7 @@ _TARGET = re.compile(
     r"^(?P<action>.*?)\s+#\s*(?P<role>\S+)\s+(?P<name>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
 )
 _KIND = re.compile(r"^\s*([a-z_]+)")
+_BRACKET_FORM = re.compile(r"^\s*[a-z_]+(\s*\[[^\]]*\])*\s*$")
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 # Words that say what to do rather than what the value is ("Enter "x"" names nothing).
@@ -39,6 +40,7 @@ _NOT_NAMES = {"the", "a", "an", "enter", "type", "into", "and", "click", "select
 class ParsedStep:
     """A recorded step: its kind, bracketed arguments, and target (role, name) if any."""
 
+    raw: str  # the step as recorded
     action: str  # the action text without the target comment
     kind: str
     args: list[str]
@@ -54,7 +56,9 @@ def parse_step(text: str) -> ParsedStep:
         action, role = found.group("action").strip(), found.group("role")
         name = str(ast.literal_eval(found.group("name")))
     kind = _KIND.match(action)
-    return ParsedStep(action, kind.group(1) if kind else "", _BRACKETS.findall(action), role, name)
+    return ParsedStep(
+        text, action, kind.group(1) if kind else "", _BRACKETS.findall(action), role, name
+    )
 
 
 def _in_task(value: str, task: str) -> bool:
@@ -109,6 +113,8 @@ def _step_text(
 ) -> str:
     """One workflow step from the same step of every run (values that vary -> {names})."""
     first = steps[0]
+    if not _BRACKET_FORM.match(first.action):
+        return first.raw  # not a WebArena action (e.g. BrowserGym's click('12')): as recorded
     args = list(first.args)
     name = first.name
     if first.kind == "type" and len(args) >= 2:

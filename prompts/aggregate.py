@@ -1,7 +1,11 @@
-"""Prompt for writing the final answer from every task result and this run's reflections."""
+"""Prompt for writing the final answer from every task result and this run's reflections
+(stable first: preamble, memory, request, goal, shape, results, then the instruction)."""
 
-AGGREGATOR = """You write the final answer to the user's request from the results of the tasks
-below. Use only facts from the results; keep sources. Follow the answer shape.
+from prompts.untrusted import PREAMBLE
+
+AGGREGATOR = (
+    PREAMBLE
+    + """
 {memory}
 <request>
 {query}
@@ -17,4 +21,9 @@ below. Use only facts from the results; keep sources. Follow the answer shape.
 </task_results>
 <this_run_reflections>
 {run_reflections}
-</this_run_reflections>"""
+</this_run_reflections>
+<instructions>
+Write the final answer to the request from the task results. Use only facts from the results;
+keep their sources. Follow the answer shape.
+</instructions>"""
+)

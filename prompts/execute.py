@@ -1,15 +1,23 @@
-"""Prompts for running one task with tools, including a retry that sees its previous attempt."""
+"""Prompts for running one task with tools, including a retry that sees its previous attempt.
 
-EXECUTOR_SYSTEM = """You complete one research task. Use the tools to find facts; do not
-invent them. When you have enough, answer with the facts you found and name their sources.
-{memory}"""
+Stable first: the system message is the shared preamble and memory; the task message gives the
+goal, the task, what it builds on and any previous attempt, then the instruction last.
+"""
 
-EXECUTOR_TASK = """<task>
-{task}
-</task>
-<overall_goal>
+from prompts.untrusted import PREAMBLE
+
+EXECUTOR_SYSTEM = PREAMBLE + "\n{memory}"
+
+EXECUTOR_TASK = """<overall_goal>
 {goal}
-</overall_goal>{dependencies}{retry}"""
+</overall_goal>
+<task>
+{task}
+</task>{dependencies}{retry}
+<instructions>
+Complete the task. Use the tools to find facts; do not invent them. When you have enough,
+answer with the facts you found and name their sources.{retry_note}
+</instructions>"""
 
 DEPENDENCIES_SECTION = """
 <results_this_task_builds_on>
@@ -22,17 +30,25 @@ RETRY_SECTION = """
 </previous_attempt>
 <reflection_on_previous_attempt>
 {reflection}
-</reflection_on_previous_attempt>
-Your previous attempt was judged not good enough. Fix what the reflection points out."""
+</reflection_on_previous_attempt>"""
 
-GROUNDED_ANSWER = """<task>
+RETRY_NOTE = """
+Your previous attempt was judged not good enough: fix what the reflection points out."""
+
+GROUNDED_ANSWER = (
+    PREAMBLE
+    + """
+<task>
 {task}
-</task>
+</task>{retry}
 <search_results>
 {evidence}
 </search_results>
+<instructions>
 Answer the task using only the search results above. Quote the facts that answer it and name
-the source of each.{retry}"""
+the source of each.{retry_note}
+</instructions>"""
+)
 
 TOOL_LIMIT_NOTE = """You have used all your tool calls for this task. Answer now, using only
 what the tools returned above; name the source of each fact."""

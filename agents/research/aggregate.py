@@ -5,16 +5,17 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.memory_context import memory_block
+from agents.research.memory_context import as_data, memory_block
 from core.context import Context
 from core.state import ReflectiveAgentState
 from memory.reflections import format_reflections
 from prompts.aggregate import AGGREGATOR
+from prompts.untrusted import data
 
 
 def _results_block(tasks: list[str], results: list[str | None]) -> str:
     return "\n".join(
-        f'<result task="{i + 1}">\n<task>{t}</task>\n{r or "(no result)"}\n</result>'
+        f'<result task="{i + 1}">\n<task>{data(t)}</task>\n{data(r or "(no result)")}\n</result>'
         for i, (t, r) in enumerate(zip(tasks, results, strict=False))
     )
 
@@ -30,11 +31,11 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     tasks, results = state.get("tasks") or [], state.get("results") or []
     prompt = AGGREGATOR.format(
         memory=memory_block(memory, ctx, state["query"], ctx.aggregator_model),
-        query=state["query"],
-        goal=state.get("optimized_goal", ""),
-        response_shape=state.get("optimized_response", ""),
+        query=data(state["query"]),
+        goal=data(state.get("optimized_goal", "")),
+        response_shape=data(state.get("optimized_response", "")),
         results=_results_block(tasks, results),
-        run_reflections=format_reflections(run_reflections) or "(none)",
+        run_reflections=format_reflections(as_data(run_reflections)) or "(none)",
     )
     answer = resources.chat_model(ctx.aggregator_model).invoke(prompt).text.strip()
     if not answer:

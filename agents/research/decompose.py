@@ -15,6 +15,7 @@ from core.context import Context
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.decompose import DECOMPOSER
+from prompts.untrusted import data
 
 MAX_TASKS = 5
 
@@ -77,6 +78,6 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     goal = state.get("optimized_goal") or state["query"]
     model = resources.chat_model(ctx.planner_model)
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    out = ask_structured(model, DecomposedTasks, DECOMPOSER.format(memory=memory, goal=goal))
+    out = ask_structured(model, DecomposedTasks, DECOMPOSER.format(memory=memory, goal=data(goal)))
     tasks, depends_on = clean_tasks(out.tasks if out else [], goal)
     return {"tasks": tasks, "depends_on": depends_on}

@@ -29,28 +29,34 @@ from prompts.execute import (
     EXECUTOR_SYSTEM,
     EXECUTOR_TASK,
     GROUNDED_ANSWER,
+    RETRY_NOTE,
     RETRY_SECTION,
 )
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_OBSERVATION = 2000
 
 
-def _retry_section(state: TaskState) -> str:
-    """On a retry: the previous attempt at this task and the reflection that rejected it."""
+def _retry(state: TaskState) -> dict[str, str]:
+    """On a retry: the previous attempt at this task, the reflection that rejected it, and
+    the note asking to fix it (the `retry` and `retry_note` prompt fields; empty otherwise)."""
     if not state.get("attempt") or not state.get("needs_retry"):
-        return ""
-    return RETRY_SECTION.format(
-        previous=state.get("result", ""),
-        reflection=state.get("last_reflection") or "(not available)",
+        return {"retry": "", "retry_note": ""}
+    section = RETRY_SECTION.format(
+        previous=data(state.get("result", "")),
+        reflection=data(state.get("last_reflection") or "(not available)"),
     )
+    return {"retry": section, "retry_note": RETRY_NOTE}
 
 
 def _dependencies_section(state: TaskState) -> str:
     deps = state.get("dependencies") or []
     if not deps:
         return ""
-    blocks = [f"<result>\n<task>{d['task']}</task>\n{d['result']}\n</result>" for d in deps]
+    blocks = [
+        f"<result>\n<task>{data(d['task'])}</task>\n{data(d['result'])}\n</result>" for d in deps
+    ]
     return DEPENDENCIES_SECTION.format(results="\n".join(blocks))
 
 
@@ -92,16 +98,19 @@ def _run_agent(
 
 
 def _evidence(steps: list[dict[str, Any]]) -> str:
-    return "\n".join(f"<{s['tool']}>\n{s['observation']}\n</{s['tool']}>" for s in steps)
+    return "\n".join(
+        f"<{data(s['tool'])}>\n{data(s['observation'])}\n</{data(s['tool'])}>" for s in steps
+    )
 
 
-def _answer_from(ctx: Context, task: str, evidence: str, retry: str) -> str:
+def _answer_from(ctx: Context, task: str, evidence: str, retry: dict[str, str]) -> str:
     model = resources.chat_model(ctx.executor_model)
-    return model.invoke(GROUNDED_ANSWER.format(task=task, evidence=evidence, retry=retry)).text
+    prompt = GROUNDED_ANSWER.format(task=data(task), evidence=evidence, **retry)
+    return model.invoke(prompt).text
 
 
 def _grounded(
-    ctx: Context, tools: list[BaseTool], task: str, retry: str
+    ctx: Context, tools: list[BaseTool], task: str, retry: dict[str, str]
 ) -> tuple[str, list[dict[str, Any]]]:
     """Search with the task itself, then have the model answer from what was found."""
     from agents.tools.grounding import ground
@@ -119,13 +128,13 @@ def _grounded(
 def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     task = state["task"]
-    retry = _retry_section(state)
+    retry = _retry(state)
     memory = memory_block(resources.memory(runtime), ctx, task, ctx.executor_model)
     prompt = EXECUTOR_TASK.format(
-        task=task,
-        goal=state.get("optimized_goal", ""),
+        task=data(task),
+        goal=data(state.get("optimized_goal", "")),
         dependencies=_dependencies_section(state),
-        retry=retry,
+        **retry,
     )
     with resources.open_tools(ctx) as tools:
         model = resources.chat_model(ctx.executor_model)

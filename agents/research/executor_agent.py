@@ -25,6 +25,7 @@ from langchain_core.tools import BaseTool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 
 from prompts.execute import TOOL_LIMIT_NOTE
+from prompts.untrusted import data
 
 
 @dataclass
@@ -101,7 +102,15 @@ class RunModelAndTools(AgentMiddleware):
                 name=request.tool_call["name"],
                 status="error",
             )
-        return handler(request.override(tool=tool))
+        return as_data(handler(request.override(tool=tool)))
+
+
+def as_data(result: Any) -> Any:
+    """A tool's text output escaped (prompts/untrusted.py): a page or document cannot fake the
+    end of its tool message or start a new instruction; other results pass unchanged."""
+    if isinstance(result, ToolMessage) and isinstance(result.content, str):
+        return result.model_copy(update={"content": data(result.content)})
+    return result
 
 
 def build_executor_agent():

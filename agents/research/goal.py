@@ -15,6 +15,7 @@ from core.context import Context
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sources."
@@ -43,10 +44,10 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     model = resources.chat_model(ctx.planner_model)
     query = state["query"]
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
-    goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=query))
+    goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=data(query)))
     goal_text = _usable(goal.description if goal else "", fallback=query)
     smart = ask_structured(
-        model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=goal_text)
+        model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=data(goal_text))
     )
     return {
         "run_id": new_run_id(),
@@ -66,7 +67,7 @@ def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
     goal = state.get("optimized_goal") or state["query"]
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
     shape = resources.chat_model(ctx.planner_model).invoke(
-        RESPONSE_OPTIMIZER.format(memory=memory, goal=goal)
+        RESPONSE_OPTIMIZER.format(memory=memory, goal=data(goal))
     )
     return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}
 

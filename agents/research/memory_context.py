@@ -9,14 +9,22 @@ from agents import resources
 from core.context import Context
 from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections import format_reflections
+from memory.schema import Reflection
 from memory.store_memory import StoreMemory
 from memory.workflow_format import format_workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 # Memory may take 1/8 of the model's context (at most 2,000 tokens): on the embedded 4k-token
 # model every prompt token costs time, and the task, evidence and answer need the rest.
 MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
+
+
+def as_data(reflections: list[Reflection]) -> list[Reflection]:
+    """Copies whose task and lesson are escaped for a prompt (prompts/untrusted.py)."""
+    return [r.model_copy(update={"task": data(r.task), "reflection": data(r.reflection)})
+            for r in reflections]  # fmt: skip
 
 
 def memory_block(memory: StoreMemory, ctx: Context, text: str, model_spec: str) -> str:
@@ -33,8 +41,8 @@ def memory_block(memory: StoreMemory, ctx: Context, text: str, model_spec: str) 
     model = resources.chat_model(model_spec)
     result = pack(
         [
-            MemoryGroup("workflows", workflows, format_workflow),
-            MemoryGroup("reflections", reflections, lambda r: format_reflections([r])),
+            MemoryGroup("workflows", workflows, lambda w: data(format_workflow(w))),
+            MemoryGroup("reflections", as_data(reflections), lambda r: format_reflections([r])),
         ],
         system="",
         query="",
@@ -47,5 +55,6 @@ def memory_block(memory: StoreMemory, ctx: Context, text: str, model_spec: str) 
         log.info("memory budget: %s", result.counts())
     return MEMORY_SECTIONS.format(
         reflections=format_reflections(used.get("reflections", [])) or NO_MEMORY,
-        workflows="\n\n".join(format_workflow(w) for w in used.get("workflows", [])) or NO_MEMORY,
+        workflows="\n\n".join(data(format_workflow(w)) for w in used.get("workflows", []))
+        or NO_MEMORY,
     )

@@ -19,6 +19,7 @@ from core.state import TaskState
 from core.structured import ask_structured
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.reflect import REFLECTOR
+from prompts.untrusted import data
 
 UNJUDGED_LESSON = "No usable verdict: the reflector's output could not be read."
 
@@ -81,7 +82,9 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     model = resources.chat_model(ctx.reflector_model)
     memory = resources.memory(runtime)
     prompt = REFLECTOR.format(
-        memory=memory_block(memory, ctx, task, ctx.reflector_model), task=task, result=result
+        memory=memory_block(memory, ctx, task, ctx.reflector_model),
+        task=data(task),
+        result=data(result),
     )
     out = ask_structured(model, ReflectionOutput, prompt)
     reflection = judged(task, out, rid) if out else unjudged(task, result, rid)

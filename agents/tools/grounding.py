@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import Field
 
+from prompts.untrusted import data
+
 log = logging.getLogger(__name__)
 
 
@@ -41,7 +43,7 @@ def ground(query: str, tools: Sequence[BaseTool], *, k: int = 3, max_chars: int 
             text = f"Error: {tool.name} failed: {exc}"
         if len(text) > share:
             text = text[:share].rstrip() + " …[truncated]"
-        sections.append(f"<{tool.name}>\n{text}\n</{tool.name}>")
+        sections.append(f"<{tool.name}>\n{data(text)}\n</{tool.name}>")  # found text is data
     return "\n".join(sections)
 
 

@@ -195,3 +195,16 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_ho
     assert schemas == [True]  # one decision: the workflow action was offered and chosen
     assert out["reward"] == 1.0 and out["done_reason"] == "task_done"
     assert [s["call"] for s in out["steps"]] == ["login_user(username='bo', password='pw')"] * 3
+
+
+def test_online_rule_induction_keeps_one_callable_workflow_per_template(tmp_path):
+    from memory.workflow_online import rule_workflows
+
+    first, second = rule_workflows([login_run("karrie", "AU"), login_run("ada", "x9")])
+    assert first.name == second.name  # the values are not in the name: upsert updates one
+    assert first.steps[0] == "type [3] [{username}] [0] # textbox ''"
+    assert "{password}" in first.description and "karrie" not in first.description
+    action = as_action(first)
+    assert action is not None and [p.name for p in action.params] == ["username", "password"]
+    gym = Trajectory("Open orders", "shop", [Step("o", "click('227')")], success=True)
+    assert rule_workflows([gym])[0].steps == ["click('227')"]  # not ours to rewrite: as is
