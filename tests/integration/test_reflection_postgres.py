@@ -65,3 +65,19 @@ def test_workers_share_reflections_through_postgres(pg_url, tmp_path):
         late = worker(shared, tmp_path, "d")
         assert late.count() == 30
         assert a.clear() == 30 and late.pull() == 30 and late.count() == 0
+
+
+def test_a_worker_consolidates_once_and_shares_the_insights(pg_url, tmp_path):
+    from tests.integration.store_fault_child import scripted_model
+
+    with postgres_store(pg_url) as shared:
+        a = worker(shared, tmp_path, "a", namespace="team/gamma")
+        b = worker(shared, tmp_path, "b", namespace="team/gamma")
+        a.save_many([refl(f"c{i}", f"flight booking {i}") for i in range(3)])
+        a.chat_model = scripted_model(None)
+        insights = a.maybe_consolidate(force=True)
+        assert len(insights) == 4 and a.maybe_consolidate(force=True) == []
+        kinds = [i.value["kind"] for i in shared.search(("reflections", "team", "gamma"), limit=50)]
+        assert kinds.count("insight") == 4, "the insights are in PostgreSQL"
+        b.pull()  # (searches pull by themselves; listing does not)
+        assert len(b.list_reflections(kind="insight")) == 4, "and every worker sees them"

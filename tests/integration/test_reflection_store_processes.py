@@ -21,6 +21,7 @@ from tests.integration.store_fault_child import writer_text
 
 pytestmark = pytest.mark.integration
 WRITER = Path(__file__).with_name("reflection_writer.py")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(home: Path, tag: str, count: int, *extra: str) -> subprocess.Popen:
@@ -151,3 +152,12 @@ def test_real_local_embeddings_find_the_meaningful_match(tmp_path):
     m.close()
     with pytest.raises(Exception, match="re-embed"):
         ReflectionManager.open(tmp_path, HashingEmbeddings(384))
+    cli = [sys.executable, "main.py", "--home", str(tmp_path), "memory"]
+    found = subprocess.run([*cli, "search", "reserve a flight to Japan", "--k", "1"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    assert "loading the embedding model local:all-MiniLM-L6-v2" in found.stderr
+    assert found.stdout.startswith("1. ") and "  air  " in found.stdout
+    listed = subprocess.run([*cli, "list"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert listed.returncode == 0 and listed.stderr == "", "listing loads no model"
+    assert len(listed.stdout.splitlines()) == 3
