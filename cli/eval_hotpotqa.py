@@ -26,7 +26,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", required=True, help="HotpotQA JSON (e.g. distractor_dev60.json).")
     p.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
-    p.add_argument("--graph", choices=("reflective", "single-path"), default="reflective")
+    p.add_argument(
+        "--graph", choices=("reflective", "single-path", "direct"), default="reflective",
+        help="The product's graph, or `direct`: one model call over the paragraphs (baseline).",
+    )  # fmt: skip
     p.add_argument("--out", default=None, help="Results folder; the same one resumes a run.")
     p.add_argument("--report", default=None, help="Write an HTML report with plots here.")
     p.add_argument("--workers", type=int, default=1, help="Parallel workers (Ray when > 1).")

@@ -19,7 +19,9 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from cli.errors import report
 from cli.progress import CallCounter, Progress, TaskReporter
+from cli.shutdown import PromptInterrupts
 from core.context import Context
 
 log = logging.getLogger(__name__)
@@ -104,10 +106,11 @@ def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progr
     config = {**config, "callbacks": [*config["callbacks"], TaskReporter(progress, live)]}
     if live:
         config = {**config, "callbacks": [*config["callbacks"], live]}
+    # Closed explicitly, inside the caller's PromptInterrupts: closing it waits for nodes still
+    # running in LangGraph's pool, and that wait must stay under the Ctrl-C watchdog.
+    stream = graph.stream(payload, config, context=ctx, stream_mode="updates", durability="sync")
     try:
-        for chunk in graph.stream(
-            payload, config, context=ctx, stream_mode="updates", durability="sync"
-        ):
+        for chunk in stream:
             for node, update in chunk.items():
                 if live:
                     with live.paused():
@@ -115,6 +118,7 @@ def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progr
                 else:
                     progress.update(node, update)
     finally:
+        stream.close()
         if live:
             live.stop()
 
@@ -134,10 +138,17 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     payload = None if args.resume else {"query": args.task}
     started = time.monotonic()
+    hint = f"resume with: main.py run --resume {thread_id}"
+
+    def force_exit() -> None:  # Ctrl-C while parallel nodes run (cli.shutdown)
+        report(KeyboardInterrupt(hint), as_json=args.json)
+        close_tools_bounded(2.0)
+
     try:
-        _drive(graph, payload, config, ctx, progress)
+        with PromptInterrupts(force_exit):
+            _drive(graph, payload, config, ctx, progress)
     except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
-        raise KeyboardInterrupt(f"resume with: main.py run --resume {thread_id}") from stop
+        raise KeyboardInterrupt(hint) from stop
     state = graph.get_state(config).values
     elapsed = round(time.monotonic() - started, 2)
     if args.json:

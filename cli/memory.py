@@ -89,14 +89,21 @@ def _common_options() -> argparse.ArgumentParser:
 def handle(args: argparse.Namespace) -> int:
     if args.memory_command in OWN_STORE:
         return OWN_STORE[args.memory_command](args)
-    from memory.reflections import namespace_path, open_reflection_manager
+    from core.models import get_embeddings
+    from memory.reflections import ReflectionManager, namespace_path
 
     try:
         namespace_path(args.namespace)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    manager = open_reflection_manager(args.home, args.embedding_model, args.namespace)
-    return ACTIONS[args.memory_command](manager, args)
+    # its own manager, closed after the action (not the agent's per-process shared one)
+    manager = ReflectionManager.open(
+        args.home, get_embeddings(args.embedding_model), args.namespace
+    )
+    try:
+        return ACTIONS[args.memory_command](manager, args)
+    finally:
+        manager.close()
 
 
 def _print_json(data: object) -> None:

@@ -32,7 +32,7 @@ def _decode(path: str, number: int, raw: bytes, max_bytes: int) -> str:
             "limit; shorten it or raise --max-record-bytes (nothing was imported)"
         )
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM some editors write
     except UnicodeDecodeError as exc:
         raise ImportFileError(
             f"{path}:{number}: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} is not "
@@ -52,7 +52,7 @@ def read_jsonl(path: str, max_bytes: int = MAX_RECORD_BYTES) -> list[Reflection]
         text = _decode(path, number, raw, max_bytes)
         try:
             reflection = Reflection.model_validate(json.loads(text))
-        except (json.JSONDecodeError, ValidationError) as exc:
+        except (json.JSONDecodeError, ValidationError, RecursionError) as exc:
             raise ImportFileError(
                 f"{path}:{number}: not a valid reflection ({_reason(exc)}); nothing was imported"
             ) from exc
@@ -69,6 +69,8 @@ def read_jsonl(path: str, max_bytes: int = MAX_RECORD_BYTES) -> list[Reflection]
 
 
 def _reason(exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
     errors = getattr(exc, "errors", None)
     if callable(errors):
         return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors())

@@ -41,16 +41,22 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
     return str(folder)
 
 
-def short_answer(model_spec: str, question: str, text: str) -> str:
+DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded model's context
+
+
+def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
     model = resources.chat_model(model_spec)
     out = ask_structured(
-        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:3000]),
+        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:limit]),
         max_tokens=ROLE_BUDGETS["short_answer"],
     )  # fmt: skip
     return (out.answer if out else text.split("\n", 1)[0]).strip()
 
 
-GRAPHS = ("reflective", "single-path")
+# "direct" is no agent: one model call answers from the paragraphs (with past reflections in
+# the prompt when memory is on) - Reflexion's chain-of-thought-with-context baseline, and the
+# cheapest real answerer.
+GRAPHS = ("reflective", "single-path", "direct")
 
 
 def make_answer_fn(
@@ -71,6 +77,8 @@ def make_answer_fn(
     """
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
+    if graph_name == "direct":
+        return _direct_answer_fn(model, home, reflections, callbacks)
     if graph_name == "single-path":
         from graphs.single_path import build_single_path_graph as build
     else:
@@ -113,3 +121,26 @@ def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterat
         yield store
     finally:
         store.close()
+
+
+def _direct_answer_fn(model: str, home: str, reflections: bool, callbacks: Sequence[Any]):
+    from memory.reflections import format_reflections
+    from memory.store_memory import StoreMemory
+
+    config: RunnableConfig = {"callbacks": list(callbacks)}
+
+    def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
+        text = "\n".join(f"{p.title}: {p.text}" for p in paragraphs)
+        lessons = ""
+        with project_store(home, "local", on=reflections) as store:
+            if store is not None:
+                lessons = format_reflections(StoreMemory(store).relevant_reflections(question, 3))
+        if lessons:
+            text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}"
+        cut: RunnableLambda[str, str] = RunnableLambda(
+            lambda t: short_answer(model, question, t, limit=DIRECT_CHARS)
+        )
+        answer = cut.invoke(text, config=config)
+        return answer, [answer]
+
+    return answer_fn

@@ -11,6 +11,8 @@ is consolidated exactly once, even across errors, crashes and processes.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -19,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from memory.schema import Reflection, ReflectionJudgment
+from memory.sqlite_file import process_alive
 from prompts.untrusted import data
 
 
@@ -186,17 +189,24 @@ def _ask_for_insights(manager: ReflectionManager, model: BaseChatModel) -> list[
 
 
 class _Lease:
-    """A time-limited claim in the store's metadata; a crashed holder's lease simply expires."""
+    """A claim in the store's metadata: "expiry host pid". It stops counting when it expires or
+    when its holder is a process on this host that no longer exists (killed mid-work)."""
 
     def __init__(self, records: Any, key: str, seconds: float = LEASE_S) -> None:
         self.records, self.key, self.seconds = records, key, seconds
         self.value: str | None = None
 
+    def _held(self, value: str | None) -> bool:
+        parts = (value or "").split()
+        if len(parts) != 3 or float(parts[0]) <= time.time():
+            return False
+        return parts[1] != socket.gethostname() or process_alive(int(parts[2]))
+
     def take(self) -> bool:
         held = self.records.meta(self.key)
-        if held and float(held) > time.time():
+        if self._held(held):
             return False
-        mine = f"{time.time() + self.seconds:.6f}"
+        mine = f"{time.time() + self.seconds:.6f} {socket.gethostname()} {os.getpid()}"
         if not self.records.claim(self.key, held, mine):
             return False
         self.value = mine

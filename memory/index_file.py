@@ -19,6 +19,8 @@ from pathlib import Path
 
 import faiss
 
+from memory.sqlite_file import process_alive
+
 log = logging.getLogger(__name__)
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
 _CHUNK = 1 << 24
@@ -79,7 +81,7 @@ def stale_files(folder: Path, keep: Path) -> list[Path]:
     found: list[Path] = []
     for path in folder.iterdir():
         temp = _TEMP.match(path.name)
-        if temp and not _alive(int(temp["pid"])):
+        if temp and not process_alive(int(temp["pid"])):
             found.append(path)
         elif path.name.startswith("index.") and path.suffix == ".faiss" and path != keep:
             found.append(path)
@@ -93,16 +95,3 @@ def remove_stale_files(folder: Path, keep: Path) -> list[Path]:
         path.unlink(missing_ok=True)  # another process may have removed it first
         log.info("removed stale index file %s", path)
     return removed
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id exists (a reused id only delays the cleanup)."""
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it exists, under another user
-        return True
-    return True

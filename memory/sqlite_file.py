@@ -36,6 +36,19 @@ _UNUSABLE = {3, 8, 10, 13, 14, 23}  # PERM, READONLY, IOERR, FULL, CANTOPEN, AUT
 _SHORT_READ = 522  # SQLITE_IOERR_SHORT_READ: the file ends early, i.e. it was truncated
 
 
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id exists (a reused id only delays the cleanup)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
 def repair_command(path: str) -> str:
     """The command that repairs the store holding this database file."""
     db = Path(path)

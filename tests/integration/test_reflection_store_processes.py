@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import signal
@@ -15,7 +16,8 @@ import pytest
 
 from core.embeddings import HashingEmbeddings
 from memory.reflections import ReflectionManager
-from tests.integration.reflection_writer import writer_text
+from tests.integration import store_fault_child as child
+from tests.integration.store_fault_child import writer_text
 
 pytestmark = pytest.mark.integration
 WRITER = Path(__file__).with_name("reflection_writer.py")
@@ -42,12 +44,27 @@ def test_saved_in_one_process_found_from_another(tmp_path):
     assert reader.get_relevant_reflections("keylatex0", k=1)[0].id == "late-0"
 
 
-def test_four_writers_of_250_lose_nothing(tmp_path):
-    procs = [start(tmp_path, f"p{n}", 250) for n in range(4)]
+@pytest.fixture(scope="module")
+def ctx():
+    """Writers fork from a preloaded forkserver: a separate process each, without the seconds
+    a fresh interpreter spends importing (on a loaded 2-core machine: most of this file's time)."""
+    found = multiprocessing.get_context("forkserver")
+    found.set_forkserver_preload(["tests.integration.store_fault_child"])
+    return found
+
+
+def test_four_writers_of_250_lose_nothing(tmp_path, ctx):
+    acks = [tmp_path / f"ack{n}.txt" for n in range(4)]
+    procs = [
+        ctx.Process(target=child.write, args=(str(tmp_path), f"p{n}", 250, False, str(acks[n])))
+        for n in range(4)
+    ]
     for proc in procs:
-        out, err = proc.communicate(timeout=600)
-        assert proc.returncode == 0, err
-        assert len(out.split()) == 250
+        proc.start()
+    for proc, ack in zip(procs, acks, strict=True):
+        proc.join(600)
+        assert proc.exitcode == 0
+        assert len(ack.read_text().split()) == 250
     m = ReflectionManager.open(tmp_path, HashingEmbeddings())
     ids = {r.id for r in m.list_reflections()}
     assert len(ids) == 1000 and ids == {f"p{n}-{i}" for n in range(4) for i in range(250)}
@@ -58,24 +75,28 @@ def test_four_writers_of_250_lose_nothing(tmp_path):
     assert index.ntotal == 1000 and in_index == in_db
     for probe in random.Random(3).sample(sorted(ids), 20):
         tag, i = probe.split("-")
-        # hashed words can share a bucket (see reflection_writer.py), so probes use the whole
+        # hashed words can share a bucket (see writer_text), so probes use the whole
         # text and the record must be among the few best, not always first
         best = m.get_relevant_reflections("\n".join(writer_text(tag, int(i))), k=10)
         assert probe in [r.id for r in best]
 
 
 @pytest.mark.parametrize("bulk", [False, True], ids=["single", "bulk+index-writes"])
-def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, bulk):
-    rng = random.Random(11)
-    acknowledged: list[str] = []
+def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, ctx, bulk):
+    rng, ack = random.Random(11), tmp_path / "ack.txt"
+    ack.touch()
     for round_ in range(6 if bulk else 10):
-        proc = start(tmp_path, f"k{round_}", 10_000, *(["--bulk"] if bulk else []))
-        first = proc.stdout.readline()  # wait until it is really saving
-        assert first, proc.stderr.read()
+        args = (str(tmp_path), f"k{round_}", 10**6, bulk, str(ack))
+        proc = ctx.Process(target=child.write, args=args)
+        proc.start()
+        before, waited = len(ack.read_text().split()), time.monotonic()
+        while len(ack.read_text().split()) == before:  # wait until it is really saving
+            assert proc.is_alive() and time.monotonic() - waited < 120, "the writer never saved"
+            time.sleep(0.005)
         time.sleep(rng.uniform(0.0, 0.3))
         os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate(timeout=60)
-        acknowledged += [first.strip(), *out.split()]
+        proc.join(60)
+        acknowledged = ack.read_text().split()
         m = ReflectionManager.open(tmp_path, HashingEmbeddings())  # opens after every kill
         have = {r.id for r in m.list_reflections()}
         missing = [i for i in acknowledged if i not in have]
@@ -86,7 +107,7 @@ def test_kill_9_mid_save_keeps_every_acknowledged_save(tmp_path, bulk):
     assert_index_holds_each_records_own_vector(m)
     last_of_round = {i.split("-")[0]: i for i in acknowledged}
     for probe in last_of_round.values():  # findable by its own text, through the manager's API
-        tag, i = probe.split("-")
+        tag, i = probe.split("-")[:2]
         found = m.get_relevant_reflections("\n".join(writer_text(tag, int(i))), k=10)
         assert probe in [r.id for r in found], f"{probe} is stored but not found"
     leftovers = [p.name for p in (tmp_path / "memory").iterdir() if p.suffix == ".tmp"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -77,3 +78,67 @@ def test_a_stuck_thread_is_named_and_left_behind(tmp_path):
     )
     assert done.returncode == 0 and "hung-socket" in done.stderr
     assert seconds < 10
+
+
+GRAPH = """
+import os, signal, sys, threading, time
+from typing import TypedDict
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from cli.execution import _drive
+from cli.progress import Progress
+from cli.shutdown import PromptInterrupts, exit_promptly
+from core.context import Context
+
+class S(TypedDict, total=False):
+    x: int
+
+def slow(state):
+    os.write(1, b"started\\n")  # one write: two threads print at once
+    for _ in range(300):
+        time.sleep(0.1)
+    return {}
+
+builder = StateGraph(S)
+for name in sys.argv[1].split(","):
+    builder.add_node(name, slow)
+    builder.add_edge(START, name)
+    builder.add_edge(name, END)
+graph = builder.compile(checkpointer=InMemorySaver())
+try:
+    with PromptInterrupts(lambda: print("forced", flush=True), grace_s=1.0):
+        config = {"configurable": {"thread_id": "t"}, "callbacks": []}
+        _drive(graph, {"x": 0}, config, Context(), Progress({}, 0, out=sys.stderr))
+except KeyboardInterrupt:  # as main.py does: report, then a bounded exit
+    print("normal path", flush=True)
+    time.sleep(2)  # longer than the grace: the watchdog must not fire out here
+    exit_promptly(130, threads_wait_s=1)
+"""
+
+
+def _interrupt(nodes: str) -> tuple[int, str, float]:
+    child = subprocess.Popen(
+        [sys.executable, "-c", GRAPH, nodes],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline() == "started\n"
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out = child.communicate(timeout=60)[0]
+    return child.returncode, out, time.monotonic() - sent
+
+
+def test_ctrl_c_while_parallel_nodes_run_exits_within_the_grace():
+    # Without the watchdog, LangGraph waits ~30 s for both nodes to finish.
+    code, out, seconds = _interrupt("a,b")
+    assert code == 130 and out.count("forced") + out.count("normal path") == 1, out
+    assert seconds < 10
+
+
+def test_ctrl_c_in_a_main_thread_node_takes_the_normal_path():
+    code, out, _ = _interrupt("a")
+    assert code == 130 and "normal path" in out and "forced" not in out

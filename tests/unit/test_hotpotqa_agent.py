@@ -66,3 +66,30 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
     assert hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820") is None
     (lesson,) = _reflections_in(tmp_path)
     assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry
+
+
+def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  # noqa: F811
+    from evals import hotpotqa_jobs
+    from evals.hotpotqa import HotpotQuestion
+
+    prompts = []
+
+    def script(prompt, title, tools, messages):
+        prompts.append(prompt)
+        return (
+            {"reflection": "Read the birth year."}
+            if title == "EpisodeLesson"
+            else {"answer": "1815"}
+        )
+
+    wire(script)
+    q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
+    hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820")
+    paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
+    on = make_answer_fn(model="local", max_retries=0, home=str(tmp_path), graph_name="direct")
+    assert on(q.question, paragraphs) == ("1815", ["1815"])
+    assert "Read the birth year." in prompts[-1] and "born in 1815" in prompts[-1]
+    off = make_answer_fn(model="local", max_retries=0, home=str(tmp_path), graph_name="direct",
+                         reflections=False)  # fmt: skip
+    off(q.question, paragraphs)
+    assert "Read the birth year." not in prompts[-1] and len(prompts) == 3

@@ -154,6 +154,9 @@ def test_insights_are_not_stored_when_another_process_consolidated_meanwhile(tmp
 
 
 def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
+    import socket
+    import subprocess
+    import sys
     import time
 
     m = ReflectionManager.open(
@@ -161,10 +164,17 @@ def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
     )
     m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
     key = "consolidating:" + m.prefix
-    m.backend.records.set_meta(key, str(time.time() + 60))  # someone is working on it
-    assert m.maybe_consolidate() == [] and m.chat_model.calls == []
-    m.backend.records.set_meta(key, str(time.time() - 1))  # their lease ran out (a crash)
-    assert len(m.maybe_consolidate()) == 15
+    here = socket.gethostname()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    held = [f"{time.time() + 60} elsewhere 1", f"{time.time() + 60} {here} 1"]  # pid 1 lives
+    for lease in held:  # someone is working on it, on another host or on this one
+        m.backend.records.set_meta(key, lease)
+        assert m.maybe_consolidate() == [] and m.chat_model.calls == []
+    for lease in [f"{time.time() - 1} elsewhere 1", f"{time.time() + 60} {here} {dead}"]:
+        m.backend.records.set_meta(key, lease)  # ran out, or its holder was killed
+        m.save_many([refl("flight c", 1.0)])  # a new batch, due, each time
+        assert len(m.maybe_consolidate()) == 15
     assert m.backend.records.meta(key) == "", "the lease is released after the work"
 
 

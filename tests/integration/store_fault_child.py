@@ -1,0 +1,116 @@
+"""Child processes for the store's fault tests, started from a preloaded forkserver (no import
+cost per child), each of which is SIGKILLed — by the parent at a random moment, or by itself at
+a chosen point.
+
+An acknowledged save is a line in the `ack` file, appended and flushed after save returned: the
+kernel keeps it when the process is killed, so the parent knows exactly what was acknowledged.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from core.embeddings import HashingEmbeddings
+from memory.reflections import ReflectionManager
+from memory.schema import Reflection, ReflectionJudgment
+from tests.unit.fakes import ScriptedChatModel
+
+JUDGMENT = ReflectionJudgment(needs_retry=False, confidence=0.5, reasons=[])
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def writer_text(tag: str, i: int) -> tuple[str, str]:
+    """(task, reflection) of a writer's i-th record: what a probe searches for.
+
+    The tests use 256-bucket hashing embeddings, where two words can share a bucket. So fillers
+    carry exactly one word ("filler") and probes search with a record's whole text: a filler
+    once carried its counter (e.g. "268", three characters, so a word) whose bucket was that of
+    the key `keyk5x8`; 51 such fillers (cosine 1/sqrt(2)) then outranked the record
+    (2/sqrt(11)), and the kill -9 test failed on machines where that key was the last one
+    acknowledged.
+    """
+    return f"writer task key{tag}x{i}", f"lesson from writer key{tag}x{i}"
+
+
+def write(home: str, tag: str, count: int, bulk: bool, ack: str) -> None:
+    """Save `count` reflections (each with 300 fillers when `bulk`, so index files get written
+    often and kills land there too); append each id to `ack` once its save returned."""
+    manager = ReflectionManager.open(home, HashingEmbeddings())
+    with open(ack, "a", buffering=1) as out:
+        for i in range(count):
+            task, lesson = writer_text(tag, i)
+            r = Reflection(id=f"{tag}-{i}", task=task, reflection=lesson, judgment=JUDGMENT)
+            if bulk:  # fillers carry one word only: see writer_text
+                fillers = [
+                    Reflection(
+                        id=f"{tag}-{i}-f{j}", task="filler", reflection="x", judgment=JUDGMENT
+                    )
+                    for j in range(300)
+                ]
+                manager.save_many([*fillers, r])
+            else:
+                manager.save_reflection(r)
+            out.write(r.id + "\n")
+
+
+def scripted_model(die_on: str | None) -> ScriptedChatModel:
+    """Questions then insights; dies instead of answering the `die_on` schema (if given)."""
+
+    def respond(prompt, title, tools, messages):
+        if title == die_on:
+            die()
+        if title == "SalientQuestions":
+            return {"questions": ["How to search flights?", "What breaks bookings?"]}
+        return {"insights": ["Set the dates first.", "Compare two sites."]}
+
+    return ScriptedChatModel(responder=respond, calls=[])
+
+
+def consolidate(home: str, die_at: str) -> None:
+    """Consolidate the store's pending batch, dying at `die_at`: "model" (while the model is
+    asked), "store" (inside the transaction that stores insights and marks the batch, before
+    it commits) or "committed" (right after that commit, before the index is updated)."""
+    manager = ReflectionManager.open(home, HashingEmbeddings(), consolidation_threshold=0.5)
+    manager.chat_model = scripted_model("Insights" if die_at == "model" else None)
+    records = manager.backend.records
+    if die_at == "store":
+        real_set = records._meta_set
+
+        def meta_then_die(key: str, value: str) -> None:
+            real_set(key, value)
+            if key.startswith("consolidated_seq:"):
+                die()
+
+        records._meta_set = meta_then_die  # type: ignore[method-assign]
+    if die_at == "committed":
+        real_put = records.put_many_claiming
+
+        def put_then_die(*args, **kwargs):
+            real_put(*args, **kwargs)
+            die()
+
+        records.put_many_claiming = put_then_die  # type: ignore[method-assign]
+    manager.maybe_consolidate()
+
+
+def install_index_and_die(home: str) -> None:
+    """Save 10 more reflections, then write the index file and die between installing it and
+    recording its checksum (the recorded one is the older file's)."""
+    manager = ReflectionManager.open(home, HashingEmbeddings())
+    manager.save_many(
+        [Reflection(task=f"late {i}", reflection="x", judgment=JUDGMENT) for i in range(10)]
+    )
+    real = os.replace
+
+    def replace_then_die(src, dst) -> None:
+        real(src, dst)
+        if Path(dst).suffix == ".faiss":
+            die()
+
+    os.replace = replace_then_die  # type: ignore[assignment]
+    manager.backend.save_index()

@@ -1,0 +1,53 @@
+"""A tiny real HotpotQA run in Reflexion's protocol on the embedded model: one dev question,
+answered from its paragraphs (`direct`: the product's graphs take several CPU-minutes per
+question here, so their wiring is covered by the scripted-model unit tests); a wrong answer gets
+a lesson from the real reflector, saved in the arm's store, and a second trial that reads it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from evals.hotpotqa import exact_match_score, f1_score, load_hotpotqa
+from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion
+
+pytestmark = pytest.mark.integration
+pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
+DEV60 = (
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+)
+
+
+def _lessons(home: Path) -> list:
+    from core.models import get_embeddings
+    from memory.langgraph_store import ProjectStore
+    from memory.store_memory import StoreMemory
+
+    store = ProjectStore.open(home, get_embeddings("local"))
+    try:
+        return StoreMemory(store).list_reflections()
+    finally:
+        store.close()
+
+
+def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
+    gold = load_hotpotqa(DEV60, limit=1)[0].answer
+    s = ReflexionSettings(file=DEV60, out=tmp_path / "out", arms=["reflections"], trials=2,
+                          limit=1, graph="direct")  # fmt: skip
+    progress = io.StringIO()
+    records = sorted(run_reflexion(s, out=progress).records(), key=lambda r: r["trial"])
+    for r in records:
+        assert r["error"] is None, r["error"]  # a crash is a failure, never a skip
+        assert r["calls"] == 1 and r["answer"].strip()
+        assert r["em"] == exact_match_score(r["answer"], gold)
+        assert r["f1"] == f1_score(r["answer"], gold)[0]
+    lessons = _lessons(tmp_path / "out" / "memory" / "reflections")
+    if records[0]["em"]:
+        assert len(records) == 1 and not lessons  # solved at once: nothing to learn
+    else:
+        assert records[0]["reflection_error"] is None
+        assert len(lessons) == 1 and lessons[0].judgment.needs_retry
+        assert len(records) == 2
+    assert "[hotpotqa-reflexion trial 1/2] 1/1 score" in progress.getvalue()
