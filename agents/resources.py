@@ -57,6 +57,7 @@ def reflection_manager(ctx: WebAgentContext) -> ReflectionManager:
         ctx.embedding_model,
         ctx.memory_namespace,
         chat_model=chat_model(ctx.reflector_model),
+        min_relevance=ctx.min_relevance,
     )
 
 

@@ -119,12 +119,14 @@ def _category(exc: BaseException) -> tuple[str, int] | None:
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
-    """The exception and what caused it, outermost first (wrappers often hide the real cause)."""
+    """The exception and its explicit causes (`raise ... from`), outermost first: wrappers
+    often hide the real cause. An implicit __context__ is not followed: a bug raised while
+    handling a typed error must still be reported as a bug."""
     seen: list[BaseException] = []
     current: BaseException | None = exc
     while current is not None and current not in seen and len(seen) < 12:
         seen.append(current)
-        current = current.__cause__ or current.__context__
+        current = current.__cause__
     return seen
 
 

@@ -31,10 +31,13 @@ class MemorySettings:
         default="default", metadata={"description": "Project/user namespace for memories."}
     )
     min_relevance: float = field(
-        default=0.0,
+        # calibrated for all-MiniLM-L6-v2 by bench/relevance_floor.py on HotpotQA: 93% of
+        # same-subject pairs pass it, 1.8% of unrelated pairs do
+        default=0.27,
         metadata={
             "description": "Relevance floor: a memory reaches a prompt only if its cosine "
-            "similarity to the prompt's subject is at least this."
+            "similarity to the prompt's subject is at least this (0.27 suits the default "
+            "MiniLM embeddings; recalibrate with bench/relevance_floor.py for others)."
         },
     )
 

@@ -263,6 +263,8 @@ def open_reflection_manager(
     embedding_spec: str = "local",
     namespace: str = "default",
     chat_model: BaseChatModel | None = None,
+    *,
+    min_relevance: float | None = None,
 ) -> ReflectionManager:
     """One manager per (home, embedding spec, namespace) per process; one backend per home.
 
@@ -283,4 +285,6 @@ def open_reflection_manager(
             _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
         if chat_model is not None:
             _OPEN[key].chat_model = chat_model
+        if min_relevance is not None:  # the relevance floor (core.context.MemorySettings)
+            _OPEN[key].min_relevance = min_relevance
         return _OPEN[key]

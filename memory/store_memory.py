@@ -7,7 +7,7 @@
     memory.relevant_workflows("who wrote X?", k=3)
 
 Namespaces (any BaseStore: InMemoryStore, `langgraph dev`'s store, the project's ProjectStore):
-  ("reflections", *namespace parts)  key = reflection id, value = Reflection as JSON
+  ("reflections", *namespace parts)  key = reflection id, value = Reflection as JSON + "text"
   ("trajectories", website)          key = trajectory id, value = Trajectory as JSON (not indexed)
   ("workflows", website)             key = workflow name, value = workflow_value(w)
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
 
-from memory.reflections import namespace_path
+from memory.reflections import embedding_text, namespace_path
 from memory.schema import Reflection
 from memory.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
@@ -38,7 +38,9 @@ from memory.workflow_types import Provenance, Workflow
 log = logging.getLogger(__name__)
 
 REFLECTIONS, TRAJECTORIES, WORKFLOWS = "reflections", "trajectories", "workflows"
-REFLECTION_FIELDS = ["task", "reflection"]  # what a reflection is found by
+# what a reflection is found by: task and lesson as ONE text (as the project's store and the
+# relevance floor's calibration embed it; per-field vectors would match on a short task alone)
+REFLECTION_FIELDS = ["text"]
 WORKFLOW_FIELDS = ["search_text"]  # name + description, as AWM embedded them
 POOL = 5  # candidates fetched per wanted item, before the floor and the re-ranking
 LIST_LIMIT = 10_000
@@ -92,6 +94,7 @@ class StoreMemory:
         the run, task and attempt it came from) is stored beside the reflection's fields."""
         if self.store is not None:
             value = {**meta, **reflection.model_dump(mode="json")}
+            value["text"] = embedding_text(reflection)
             self.store.put(self.reflections_ns, reflection.id, value, index=REFLECTION_FIELDS)
         return reflection.id
 

@@ -139,8 +139,13 @@ def retrieve(
     website: str | None = None,
     rerank: Reranker | None = None,
     rng: random.Random | None = None,
+    min_relevance: float | None = None,
 ) -> list[ScoredWorkflow]:
-    """Top-k workflows for `query` by `mode` ('semantic', 'random' or 'first' = file order)."""
+    """Top-k workflows for `query` by `mode` ('semantic', 'random' or 'first' = file order).
+
+    `min_relevance` (semantic mode) drops workflows whose cosine similarity to the query is
+    below it, so workflows about something else never reach a prompt.
+    """
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}")
     pool = k * 3 if rerank else k
@@ -148,6 +153,8 @@ def retrieve(
         if embeddings is None:
             raise ValueError("semantic retrieval needs embeddings (core.models.get_embeddings)")
         hits = get_index(home, embeddings).search(query, pool, website)
+        if min_relevance is not None:
+            hits = [h for h in hits if h.score >= min_relevance]
     else:
         store = WorkflowStore(home)
         workflows = store.load()
@@ -208,6 +215,7 @@ def relevant_workflows_text(
     k: int = 3,
     embeddings: Embeddings | None,
     website: str | None = None,
+    min_relevance: float | None = None,
 ) -> str:
     """Formatted workflows most relevant to `query` for a prompt; "" when there are none.
 
@@ -217,5 +225,13 @@ def relevant_workflows_text(
     if k <= 0:
         return ""
     mode = "semantic" if embeddings is not None else "first"
-    hits = retrieve(query, home=home, k=k, mode=mode, embeddings=embeddings, website=website)
+    hits = retrieve(
+        query,
+        home=home,
+        k=k,
+        mode=mode,
+        embeddings=embeddings,
+        website=website,
+        min_relevance=min_relevance,
+    )
     return format_workflows(h.workflow for h in hits)

@@ -70,6 +70,16 @@ def test_each_error_maps_to_its_exit_code(exc, kind, code):
     assert "\n" not in failure.message and failure.message
 
 
+def test_a_bug_while_handling_a_typed_error_is_still_a_bug():
+    try:
+        try:
+            raise ModelSpecError("unknown model")
+        except ModelSpecError:
+            raise TypeError("bug in the handler")  # noqa: B904 (the point of the test)
+    except TypeError as exc:
+        assert errors.classify(exc).exit_code == 5
+
+
 def test_messages_say_what_to_do():
     assert errors.classify(KeyboardInterrupt()).message == "interrupted"
     hint = errors.classify(KeyboardInterrupt("resume with: main.py run --resume abc"))

@@ -111,3 +111,24 @@ def test_generative_rerank_prefers_supported_recent(home: Path) -> None:
         rerank=generative_rerank(relevance_weight=0.0),
     )
     assert hits[0].workflow.name == "book_hotel"
+
+
+def test_min_relevance_drops_unrelated_workflows(tmp_path):
+    from core.embeddings import HashingEmbeddings
+    from memory.workflow_retrieval import retrieve
+    from memory.workflow_types import Provenance, Workflow
+    from memory.workflows import WorkflowStore
+
+    steps = ["click('a')", "click('b')"]
+    WorkflowStore(tmp_path).save(
+        "shop",
+        [
+            Workflow("search_product", "search a product by name", steps, Provenance()),
+            Workflow("checkout_cart", "pay for the items in the cart", steps, Provenance()),
+        ],
+    )
+    emb = HashingEmbeddings(256)
+    kw = {"home": tmp_path, "k": 2, "embeddings": emb}
+    assert len(retrieve("search product name", **kw)) == 2
+    kept = retrieve("search product name", min_relevance=0.3, **kw)
+    assert [h.workflow.name for h in kept] == ["search_product"]

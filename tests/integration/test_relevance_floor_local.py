@@ -1,0 +1,86 @@
+"""The default relevance floor on the real MiniLM embeddings and real HotpotQA texts: memories
+about one question's subject stay out of an unrelated question's prompts, and reach a related
+one's (the graph runs on the scripted model; the store embeds with MiniLM)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from core.context import Context
+from graphs import build_reflective_graph
+from memory.schema import Reflection, ReflectionJudgment
+from memory.store_memory import StoreMemory
+from tests.conftest import SHARED_DATA
+from tests.unit.research_script import Script, run, wire  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.integration
+HOTPOT = SHARED_DATA / "hotpotqa" / "distractor_dev60.json"
+
+
+class QuestionScript(Script):
+    """Plans a run around one HotpotQA question: its goal and tasks are the question's."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(plan=[f"Find the answer to: {question}", f"Find sources for: {question}"])
+        self.question = question
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "Goal":
+            return {"description": f"Answer the question: {self.question}"}
+        if title == "OptimizedGoal":
+            return {"description": f"Answer with sources: {self.question}", "metrics": ["cited"]}
+        return super().__call__(prompt, title, tools, messages)
+
+
+def _lessons(record: dict) -> list[tuple[str, str]]:
+    """Reflections a run on this question could have left: its subjects' supporting facts."""
+    ctx = dict(zip(record["context"]["title"], record["context"]["sentences"], strict=True))
+    facts = zip(record["supporting_facts"]["title"], record["supporting_facts"]["sent_id"],
+                strict=True)  # fmt: skip
+    return [(f"Find what the documents say about {t}", ctx[t][i]) for t, i in facts]
+
+
+def _fill(store, record: dict) -> list[str]:
+    memory, texts = StoreMemory(store), []
+    for task, lesson in _lessons(record):
+        judgment = ReflectionJudgment(needs_retry=False, confidence=0.9, verdict="pass")
+        memory.save_reflection(Reflection(task=task, reflection=lesson, judgment=judgment))
+        texts.append(lesson)
+    return texts
+
+
+@pytest.fixture(scope="module")
+def records():
+    if not HOTPOT.exists():
+        pytest.fail(f"shared HotpotQA data missing at {HOTPOT}")
+    return json.loads(HOTPOT.read_text())
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from core.models import get_embeddings
+
+    return get_embeddings("local")
+
+
+def _prompts_seen(use, minilm, stored_from: dict, asked: dict) -> tuple[list[str], list[str]]:
+    store = InMemoryStore(index={"dims": 384, "embed": minilm})
+    lessons = _fill(store, stored_from)
+    model = use(QuestionScript(asked["question"]))
+    run(build_reflective_graph(), Context(max_retries=0), asked["question"], store=store)
+    return [c["prompt"] for c in model.calls], lessons
+
+
+def test_memories_on_one_subject_stay_out_of_an_unrelated_run(wire, minilm, records):  # noqa: F811
+    prompts, lessons = _prompts_seen(wire, minilm, stored_from=records[0], asked=records[7])
+    assert prompts and lessons
+    leaked = [x for x in lessons for p in prompts if x[:60] in p]
+    assert leaked == [], f"unrelated memories reached a prompt: {leaked}"
+
+
+def test_memories_on_the_same_subject_reach_the_run(wire, minilm, records):  # noqa: F811
+    prompts, lessons = _prompts_seen(wire, minilm, stored_from=records[0], asked=records[0])
+    assert any(x[:60] in p for x in lessons for p in prompts)
