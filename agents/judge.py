@@ -16,6 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -163,12 +164,16 @@ class LLMJudge:
         return cls(get_chat_model(spec), **kwargs)
 
     def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
-        prompt = FUZZY_MATCH.format(question=question, reference=reference, pred=pred)
+        prompt = FUZZY_MATCH.format(
+            question=data(question), reference=data(reference), pred=data(pred)
+        )
         verdict = self._ask(FuzzyVerdict, prompt, _read_fuzzy)
         return 1.0 if verdict.verdict == "correct" else 0.0
 
     def ua_match(self, pred: str, reference: str, question: str) -> float:
-        prompt = UNACHIEVABLE_MATCH.format(question=question, reference=reference, pred=pred)
+        prompt = UNACHIEVABLE_MATCH.format(
+            question=data(question), reference=data(reference), pred=data(pred)
+        )
         return 1.0 if self._ask(ReasonVerdict, prompt, _read_reason).verdict == "same" else 0.0
 
     def judge_episode(
@@ -176,10 +181,10 @@ class LLMJudge:
     ) -> EpisodeJudgment:
         """Success or failure, with reasons, for a run that has no reference answer."""
         prompt = EPISODE_SUCCESS.format(
-            task=task,
-            trajectory=format_trajectory(steps, self.max_trajectory_chars),
-            final_url=final_url or "(unknown)",
-            answer=answer or "(none)",
+            task=data(task),
+            trajectory=data(format_trajectory(steps, self.max_trajectory_chars)),
+            final_url=data(final_url or "(unknown)"),
+            answer=data(answer or "(none)"),
         )
         return self._ask(EpisodeJudgment, prompt, _read_episode)
 

@@ -18,6 +18,7 @@ from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from memory.schema import Reflection, ReflectionJudgment
 from prompts.episode_reflection import EPISODE_REFLECTION
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
@@ -50,8 +51,11 @@ def reflect_on_attempt(
     """Write and save the lesson of one judged attempt; returns the reflection id."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
+    # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.
     prompt = EPISODE_REFLECTION.format(
-        task=task, attempt=text[:MAX_ATTEMPT_CHARS] or "(no action taken)", outcome=outcome
+        task=data(task),
+        attempt=data(text[:MAX_ATTEMPT_CHARS] or "(no action taken)"),
+        outcome=data(outcome),
     )
     lesson = ask_structured(model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"])
     if lesson is None or not lesson.reflection.strip():

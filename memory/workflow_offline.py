@@ -20,11 +20,13 @@ from pydantic import BaseModel, ValidationError, field_validator
 from memory.workflow_induction import InductionResult, Mind2WebDrafts, induce
 from memory.workflow_types import Provenance
 from memory.workflows import WorkflowStore
+from prompts.untrusted import data
 from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
 
 log = logging.getLogger(__name__)
 
 ACTION_LINE = re.compile(r"^\[[^\]]*\]\s.*->\s*(CLICK|TYPE:\s?.*|SELECT:\s?.*)$")
+_SEPARATOR = re.compile(r"\s*->\s*(?=CLICK$|TYPE:|SELECT:)")
 
 
 class Example(BaseModel):
@@ -98,8 +100,19 @@ def group_examples(examples: list[Example]) -> dict[str, dict[str, dict[str, lis
 
 
 def format_example(numbered: tuple[int, Example]) -> str:
+    """One example for the induction prompt, its task and actions escaped (prompts/untrusted.py):
+    annotated examples come from files and past pages, so they cannot open a section."""
     n, ex = numbered
-    return "\n".join([f"## Query {n}: {ex.task}", "Actions:", *ex.actions])
+    return "\n".join([f"## Query {n}: {data(ex.task)}", "Actions:", *map(_action, ex.actions)])
+
+
+def _action(line: str) -> str:
+    """A Mind2Web line with its element text and value escaped; the ` -> ` between them is the
+    format the model copies, and with every `<` escaped it can open no tag."""
+    found = _SEPARATOR.search(line)
+    if found is None:
+        return data(line)
+    return data(line[: found.start()]) + found.group() + data(line[found.end() :])
 
 
 def format_examples(examples: list[Example]) -> str:
@@ -144,7 +157,7 @@ def induce_offline(
             for site, site_examples in sites.items():
                 if website and site != website:
                     continue
-                header = f"Website: {domain}, {sub}, {site}"
+                header = data(f"Website: {domain}, {sub}, {site}")
                 result = induce(
                     model=model,
                     spec=spec,

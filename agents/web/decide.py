@@ -31,6 +31,7 @@ from agents.web.workflow_choice import Options, call_options, compose_call, desc
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
 from memory.budget import approximate_tokens
+from prompts.untrusted import data
 from prompts.web import FEEDBACK, NO_HISTORY, NO_MEMORY, WEB_DECIDE, WEB_SYSTEM
 
 log = logging.getLogger(__name__)
@@ -136,16 +137,22 @@ def build_messages(
     calls: str = "",
 ) -> list[SystemMessage | HumanMessage]:
     """System prompt + the turn: task, memory sections, workflow actions (`calls`), previous
-    actions, feedback, page."""
+    actions, feedback, page.
+
+    Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
+    model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
+    section; memory sections are escaped whole, their inner `<ref_i>`/`<run_i>` tags included.
+    Only the prompt text is escaped: ids and enums are read from the raw observation.
+    """
     body = WEB_DECIDE.format(
-        task=task,
-        reflections=memory.get("reflections") or NO_MEMORY,
-        workflows=memory.get("workflows") or NO_MEMORY,
-        trajectories=memory.get("trajectories") or NO_MEMORY,
-        workflow_actions=calls or NO_MEMORY,
-        history=format_history(history),
-        feedback=FEEDBACK.format(reason=feedback) if feedback else "",
-        observation=observation,
+        task=data(task),
+        reflections=data(memory.get("reflections") or NO_MEMORY),
+        workflows=data(memory.get("workflows") or NO_MEMORY),
+        trajectories=data(memory.get("trajectories") or NO_MEMORY),
+        workflow_actions=data(calls or NO_MEMORY),
+        history=data(format_history(history)),
+        feedback=FEEDBACK.format(reason=data(feedback)) if feedback else "",
+        observation=data(observation),
     )
     return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
 

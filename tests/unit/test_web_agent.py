@@ -104,7 +104,7 @@ def test_prompt_carries_memory_history_feedback_and_page():
     body = human.text
     for tag in ("task", "past_reflections", "workflows", "past_trajectories", "page", "feedback"):
         assert f"<{tag}>" in body and f"</{tag}>" in body
-    assert "<ref_0>R</ref_0>" in body and "## buy" in body and "<run_0>P" in body
+    assert "&lt;ref_0&gt;R&lt;/ref_0&gt;" in body and "## buy" in body and "&lt;run_0&gt;P" in body
     assert "[invalid: no element [3]]" in body and "[7] button 'Buy'" in body
     assert body.index("<task>") < body.index("<page>")
 

@@ -86,14 +86,14 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
     assert out["success"] is True and out["judged_by"] == "llm-judge" and out["reward"] is None
     assert out["tokens"] > 0
     assert "Click Buy once" in prompts[0] and "## buy_item" in prompts[0]
-    assert "<run_0>" not in prompts[0]  # nothing recorded yet
+    assert "&lt;run_0&gt;" not in prompts[0]  # nothing recorded yet
     runs = TrajectoryLog(isolated_home).load("shop", successful_only=False)
     assert len(runs) == 1 and runs[0].success and runs[0].id == out["trajectory_id"]
     assert len([c for c in model.calls if c["title"] == "EpisodeJudgment"]) == 1
 
     second = _run(ShopEnv(), use_workflows=False)  # the first run is now procedural memory
     assert second["success"] is True
-    assert "<run_0>" in prompts[2] and "Buy the item" in prompts[2]
+    assert "&lt;run_0&gt;" in prompts[2] and "Buy the item" in prompts[2]
     assert "## buy_item" not in prompts[2]
 
 
