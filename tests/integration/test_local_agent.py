@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 from langgraph.graph import END, START, StateGraph
+from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
 
 from graphs import Context, build_reflective_graph
@@ -22,6 +24,14 @@ QUESTION = (
 )
 
 
+PLACEHOLDER = "(no result)"
+
+
+def words(text: str) -> set[str]:
+    """Content words (5+ letters), to tell an answer drawn from the results from one that is not."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]{5,}", text)}
+
+
 class Parent(TypedDict, total=False):
     query: str
     final_output: str
@@ -32,20 +42,31 @@ class Parent(TypedDict, total=False):
 
 
 def test_reflective_graph_as_subgraph_on_the_embedded_model():
-    """End to end offline, and embedded as a node of another app's graph."""
+    """End to end offline, and embedded as a node of another app's graph (with its Store)."""
+    from memory.studio_index import embed
+
     parent = StateGraph(Parent, context_schema=Context)
     parent.add_node("research", build_reflective_graph().compile())
     parent.add_node("check", lambda s: {"checked": bool(s.get("final_output", "").strip())})
     parent.add_edge(START, "research")
     parent.add_edge("research", "check")
     parent.add_edge("check", END)
+    store = InMemoryStore(index={"dims": 384, "embed": embed})
     ctx = Context(corpus_dir=str(CORPUS), use_browser=False, max_retries=1)
-    out = parent.compile().invoke({"query": QUESTION}, context=ctx)
+    out = parent.compile(store=store).invoke({"query": QUESTION}, context=ctx)
 
     assert out["checked"] is True
-    assert 1 <= len(out["tasks"]) <= 5 and len(out["results"]) == len(out["tasks"])
-    assert all(r.strip() for r in out["results"])
-    assert len(out["reflection_ids"]) >= len(out["tasks"])  # one per attempt
+    tasks, results, final = out["tasks"], out["results"], out["final_output"].strip()
+    assert 1 <= len(tasks) <= 5 and len(results) == len(tasks)
+    assert any(r.strip() and r != PLACEHOLDER for r in results), results
+    # the aggregator wrote it (not the blank-answer fallback), drawing on the run's results
+    assert final != PLACEHOLDER and final != "\n\n".join(r for r in results if r != PLACEHOLDER)
+    assert words(final) & words(" ".join(results)), (final, results)
+    saved = store.search(("reflections", "default"), limit=50)
+    assert {i.key for i in saved} == set(out["reflection_ids"])
+    assert len(saved) >= len(tasks)  # one per attempt
+    verdicts = [i.value["judgment"]["verdict"] for i in saved]
+    assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
 
 
 def test_cli_run_json_on_the_embedded_model(tmp_path):
@@ -74,6 +95,9 @@ def test_cli_run_json_on_the_embedded_model(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     out = json.loads(result.stdout)
-    assert out["final_output"].strip() and out["llm_calls"] >= 4
+    final = out["final_output"].strip()
+    assert final and final != PLACEHOLDER and out["llm_calls"] >= 4
+    assert any(r != PLACEHOLDER for r in out["results"]), out["results"]
+    assert words(final) & words(" ".join(out["results"])), (final, out["results"])
     assert "[decompose_query]" in result.stderr and "thread:" in result.stderr
     assert (tmp_path / "checkpoints.sqlite").exists()

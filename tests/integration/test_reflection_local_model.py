@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from memory.reflections import ReflectionManager
@@ -14,29 +10,10 @@ from memory.schema import Reflection, ReflectionJudgment
 pytestmark = pytest.mark.integration
 
 
-SMOKE = (
-    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
-    "print(get_chat_model('local').invoke('Say OK.').content)"
-)
-
-
 @pytest.fixture(scope="module")
 def local_model():
+    # Only a missing optional part skips: a model that crashes or answers badly fails the test.
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-    # A crash inside llama.cpp would take the whole test session down; probe it in a child.
-    root = str(Path(__file__).resolve().parents[2])
-    probe = subprocess.run(
-        [sys.executable, "-c", SMOKE.format(root=root)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    if probe.returncode != 0:
-        pytest.skip(
-            f"the embedded local model does not run here (exit {probe.returncode}): "
-            f"{probe.stderr.strip().splitlines()[:1]}"
-        )
     from core.models import get_chat_model
 
     return get_chat_model("local")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,25 +17,12 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 AWM = ROOT.parent / "shared" / "data" / "awm"
-SMOKE = (
-    "import sys; sys.path.insert(0, {root!r}); from core.models import get_chat_model; "
-    "print(get_chat_model('local').invoke('Say OK.').content)"
-)
 
 
 @pytest.fixture(scope="module")
 def local_model():
+    # Only a missing optional part skips: a model that crashes or answers badly fails the test.
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-    # A crash inside llama.cpp would end the whole test session; probe it in a child first.
-    probe = subprocess.run(
-        [sys.executable, "-c", SMOKE.format(root=str(ROOT))],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    if probe.returncode != 0:
-        pytest.skip(f"the embedded local model does not run here (exit {probe.returncode})")
     from core.models import get_chat_model
 
     return get_chat_model("local")
@@ -60,10 +45,10 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) 
     store = WorkflowStore(tmp_path)
     assert store.updates()[-1]["website"] == "delta"
     path = tmp_path / "workflows" / "delta.txt"
-    if result.kept:
-        parsed = parse_workflows(path.read_text(), where=str(path))
-        assert parsed.problems == []
-        assert [w.name for w in parsed.workflows] == [w.name for w in result.kept]
+    assert result.kept, f"no workflow survived post-processing: {result.dropped}"
+    parsed = parse_workflows(path.read_text(), where=str(path))
+    assert parsed.problems == []
+    assert [w.name for w in parsed.workflows] == [w.name for w in result.kept]
     for w in store.load("delta"):
         assert len(w.steps) >= 2 and all(looks_like_action(s) for s in w.steps)
         assert w.name not in WORKED_EXAMPLE_WORKFLOW_NAMES

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from graphs import reflective_graph, single_path_graph
+from graphs import reflective_graph, single_path_graph, web_agent_graph
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -14,6 +14,27 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
     [(reflective_graph, "reflective_agent"), (single_path_graph, "single_path_agent")],
 )
 def test_mermaid_snapshot(graph, name):
+    expected = (SNAPSHOTS / f"{name}.mmd").read_text()
+    assert graph.get_graph().draw_mermaid() == expected, (
+        f"{name} was rewired; if intended, regenerate tests/unit/snapshots/{name}.mmd"
+    )
+
+
+def _task_graph(graph):
+    return dict(graph.get_subgraphs())["run_task"]
+
+
+@pytest.mark.parametrize(
+    ("graph", "name"),
+    [
+        (_task_graph(reflective_graph), "reflective_task"),
+        (_task_graph(single_path_graph), "single_path_task"),
+        (web_agent_graph, "web_agent"),
+    ],
+)
+def test_inner_mermaid_snapshot(graph, name):
+    """The per-task subgraphs (execute → reflect → retry loop, or execute only) and the web
+    agent: the outer drawings show `run_task` as one box, so its wiring is pinned here."""
     expected = (SNAPSHOTS / f"{name}.mmd").read_text()
     assert graph.get_graph().draw_mermaid() == expected, (
         f"{name} was rewired; if intended, regenerate tests/unit/snapshots/{name}.mmd"
