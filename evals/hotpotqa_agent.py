@@ -13,6 +13,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field
 
 from agents import resources
+from agents.research.answer_text import short_answer_text
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
@@ -46,11 +47,10 @@ DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded 
 
 def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
     model = resources.chat_model(model_spec)
-    out = ask_structured(
-        model, ShortAnswer, SHORT_ANSWER.format(question=question, text=text[:limit]),
-        max_tokens=ROLE_BUDGETS["short_answer"],
-    )  # fmt: skip
-    return (out.answer if out else text.split("\n", 1)[0]).strip()
+    prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
+    out = ask_structured(model, ShortAnswer, prompt, max_tokens=ROLE_BUDGETS["short_answer"])
+    # an answer cut from truncated JSON began with `);` or `}`: keep only the words
+    return short_answer_text(out.answer if out else text)
 
 
 # "direct" is no agent: one model call answers from the paragraphs (with past reflections in

@@ -5,12 +5,25 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.research.answer_text import cited_sources, clean_answer, with_sources
 from agents.research.memory_context import as_data, memory_block
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
 from memory.reflections import format_reflections
+from prompts import execute
 from prompts.aggregate import AGGREGATOR
 from prompts.untrusted import data
+
+# the prompts whose fixed text may come back in an answer: this one, and the executor's, whose
+# wording reaches the results the answer is written from
+ECHOED_PROMPTS = (
+    AGGREGATOR,
+    execute.EXECUTOR_TASK,
+    execute.GROUNDED_ANSWER,
+    execute.RETRY_NOTE,
+    execute.TOOL_LIMIT_NOTE,
+)
 
 
 def _results_block(tasks: list[str], results: list[str | None]) -> str:
@@ -37,8 +50,11 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         results=_results_block(tasks, results),
         run_reflections=format_reflections(as_data(run_reflections)) or "(none)",
     )
-    answer = resources.chat_model(ctx.aggregator_model).invoke(prompt).text.strip()
+    model = with_max_tokens(resources.chat_model(ctx.aggregator_model), ROLE_BUDGETS["aggregate"])
+    answer = clean_answer(model.invoke(prompt).text, prompts=ECHOED_PROMPTS)
     if not answer:
         # a blank final answer loses the run's work; fall back to the task results themselves
-        answer = "\n\n".join(r for r in results if r and r != "(no result)")
-    return {"final_output": answer}
+        found = "\n\n".join(r for r in results if r and r != "(no result)")
+        answer = clean_answer(found, prompts=ECHOED_PROMPTS)
+    # the prompt asks to keep the results' sources; a small model often drops them
+    return {"final_output": with_sources(answer, cited_sources(results))}

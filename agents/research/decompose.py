@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, field_validator
 from agents import resources
 from agents.research.memory_context import memory_block
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.decompose import DECOMPOSER
@@ -78,6 +79,7 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     goal = state.get("optimized_goal") or state["query"]
     model = resources.chat_model(ctx.planner_model)
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    out = ask_structured(model, DecomposedTasks, DECOMPOSER.format(memory=memory, goal=data(goal)))
+    prompt = DECOMPOSER.format(memory=memory, goal=data(goal))
+    out = ask_structured(model, DecomposedTasks, prompt, max_tokens=ROLE_BUDGETS["decompose"])
     tasks, depends_on = clean_tasks(out.tasks if out else [], goal)
     return {"tasks": tasks, "depends_on": depends_on}

@@ -22,6 +22,7 @@ from agents import resources
 from agents.research.executor_agent import EXECUTOR, ExecutorRun
 from agents.research.memory_context import memory_block
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import TaskState
 from memory.budget import context_window
 from prompts.execute import (
@@ -104,7 +105,9 @@ def _evidence(steps: list[dict[str, Any]]) -> str:
 
 
 def _answer_from(ctx: Context, task: str, evidence: str, retry: dict[str, str]) -> str:
-    model = resources.chat_model(ctx.executor_model)
+    model = with_max_tokens(
+        resources.chat_model(ctx.executor_model), ROLE_BUDGETS["grounded_answer"]
+    )
     prompt = GROUNDED_ANSWER.format(task=data(task), evidence=evidence, **retry)
     return model.invoke(prompt).text
 
@@ -137,7 +140,8 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         **retry,
     )
     with resources.open_tools(ctx) as tools:
-        model = resources.chat_model(ctx.executor_model)
+        # tool choices and the agent's own short answer share the executor's budget
+        model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
         run = ExecutorRun(model, tools, EXECUTOR_SYSTEM.format(memory=memory), ctx.max_tool_steps)
         # EXECUTOR is named here so LangGraph finds it as this node's subgraph
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)

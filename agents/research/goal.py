@@ -12,6 +12,7 @@ from agents import resources
 from agents.research.memory_context import memory_block
 from agents.research.tasks import new_run_id
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
@@ -44,10 +45,18 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     model = resources.chat_model(ctx.planner_model)
     query = state["query"]
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
-    goal = ask_structured(model, Goal, GOAL_CREATOR.format(memory=memory, query=data(query)))
+    goal = ask_structured(
+        model,
+        Goal,
+        GOAL_CREATOR.format(memory=memory, query=data(query)),
+        max_tokens=ROLE_BUDGETS["goal"],
+    )
     goal_text = _usable(goal.description if goal else "", fallback=query)
     smart = ask_structured(
-        model, OptimizedGoal, PROMPT_OPTIMIZER.format(memory=memory, goal=data(goal_text))
+        model,
+        OptimizedGoal,
+        PROMPT_OPTIMIZER.format(memory=memory, goal=data(goal_text)),
+        max_tokens=ROLE_BUDGETS["smart_goal"],
     )
     return {
         "run_id": new_run_id(),
@@ -66,7 +75,8 @@ def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
     ctx = runtime.context
     goal = state.get("optimized_goal") or state["query"]
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    shape = resources.chat_model(ctx.planner_model).invoke(
+    model = resources.chat_model(ctx.planner_model)
+    shape = with_max_tokens(model, ROLE_BUDGETS["response_shape"]).invoke(
         RESPONSE_OPTIMIZER.format(memory=memory, goal=data(goal))
     )
     return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}

@@ -15,6 +15,7 @@ from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
 from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
+from core.output_budget import ROLE_BUDGETS
 from core.state import TaskState
 from core.structured import ask_structured
 from memory.schema import Reflection, ReflectionJudgment
@@ -25,11 +26,15 @@ UNJUDGED_LESSON = "No usable verdict: the reflector's output could not be read."
 
 
 class ReflectionOutput(BaseModel):
-    """What the reflector model returns; the id and bookkeeping are added here."""
+    """What the reflector model returns; the id and bookkeeping are added here.
 
-    reflection: str = Field(description="2-3 sentences of lessons.")
+    The verdict comes first: output cut at the reflector's budget is closed and validated, so a
+    run-on lesson loses its end, not the verdict.
+    """
+
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
+    reflection: str = Field(description="2-3 sentences of lessons.")
     reasons: list[str] = Field(max_length=5)
 
     @field_validator("confidence", mode="before")
@@ -86,7 +91,7 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         task=data(task),
         result=data(result),
     )
-    out = ask_structured(model, ReflectionOutput, prompt)
+    out = ask_structured(model, ReflectionOutput, prompt, max_tokens=ROLE_BUDGETS["reflect"])
     reflection = judged(task, out, rid) if out else unjudged(task, result, rid)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)

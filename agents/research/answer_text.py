@@ -1,0 +1,147 @@
+"""Answer hygiene: a model's answer without repeated sentences, echoed instructions, JSON debris,
+and with the sources its task results cite.
+
+On the embedded model the final answer repeated whole paragraphs and echoed the prompt's own
+instructions, and short answers cut from truncated JSON began with `);` or `}`. A small model
+cannot be asked out of this; the text is cleaned after it is written:
+
+    answer = clean_answer(raw, prompts=(AGGREGATOR,))
+    answer = with_sources(answer, cited_sources(results))
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_PLACEHOLDER = re.compile(r"\{\w+\}")
+_TAG = re.compile(r"</?[a-z_]+>")
+# a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
+_JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
+_LEADING_DEBRIS = " \t\n)]};:,.|"
+_TRAILING_DEBRIS = " \t\n{[(;:,|\\"
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+SHINGLE = 5  # words per run compared with the prompts' fixed text
+ECHO_SHARE = 0.75  # a sentence whose words are mostly runs copied from a prompt echoes it
+_SOURCE_LABEL = re.compile(r"\bsources?\s*:\s*([^\n)]+)", re.I)
+_FILE_NAME = re.compile(r"\b[\w.-]+\.(?:md|txt|jsonl|json|html?|pdf|csv)\b")
+
+
+def _norm(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _shingles(words: Sequence[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i : i + SHINGLE]) for i in range(len(words) - SHINGLE + 1)}
+
+
+class PromptEcho:
+    """Recognises sentences copied from prompt templates (their fixed text, not their fields)."""
+
+    def __init__(self, prompts: Iterable[str]) -> None:
+        self.sentences: set[str] = set()
+        self.shingles: set[tuple[str, ...]] = set()
+        for prompt in prompts:
+            fixed = _TAG.sub("\n", _PLACEHOLDER.sub("\n", prompt))
+            for line in fixed.splitlines():
+                for sentence in _SENTENCE_END.split(line.strip(" -")):
+                    norm = _norm(sentence)
+                    if len(norm.split()) >= 3:
+                        self.sentences.add(norm)
+            self.shingles |= _shingles(_norm(fixed).split())
+
+    def echoes(self, sentence: str) -> bool:
+        norm = _norm(sentence)
+        if not norm:
+            return False
+        if norm in self.sentences:
+            return True
+        if len(norm) > 12 and any(f" {norm} " in f" {s} " for s in self.sentences):
+            return True  # a fragment of an instruction sentence
+        words = norm.split()
+        covered: set[int] = set()
+        for i in range(len(words) - SHINGLE + 1):
+            if tuple(words[i : i + SHINGLE]) in self.shingles:
+                covered.update(range(i, i + SHINGLE))
+        return len(covered) >= ECHO_SHARE * len(words)
+
+
+def strip_debris(text: str) -> str:
+    """`text` without stray brackets, semicolons, quotes or a JSON key at its ends."""
+    text = _JSON_KEY.sub("", text) if text.lstrip()[:1] in '{["' else text
+    previous = None
+    while text != previous:
+        previous = text
+        text = text.lstrip(_LEADING_DEBRIS).rstrip(_TRAILING_DEBRIS)
+        for closer, opener in _PAIRS.items():  # a closer with no opener is debris
+            if text.endswith(closer) and text.count(closer) > text.count(opener):
+                text = text[:-1]
+        if text.count('"') % 2:  # an unpaired quote at either end
+            text = text[1:] if text.startswith('"') else text.rstrip('"')
+    return text.strip()
+
+
+def _from_json(text: str) -> str:
+    """The first string value when the whole text is a JSON object (a model's raw output)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict):
+        return next((v for v in value.values() if isinstance(v, str)), text)
+    return text
+
+
+def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
+    """Each sentence once (compared normalised), no sentence echoing `prompts`, no debris.
+
+    Lines and paragraph breaks are kept; a line left empty goes, and so do doubled blank lines.
+    """
+    echo = PromptEcho(prompts)
+    seen: set[str] = set()
+    lines: list[str] = []
+    for raw_line in _from_json(text.strip()).splitlines():
+        kept = []
+        for sentence in _SENTENCE_END.split(raw_line.strip()):
+            norm = _norm(sentence)
+            if not norm or norm in seen or echo.echoes(sentence):
+                continue
+            seen.add(norm)
+            kept.append(sentence)
+        line = " ".join(kept)
+        if line or (lines and lines[-1]):  # one blank line between paragraphs, at most
+            lines.append(line)
+    return strip_debris("\n".join(lines))
+
+
+def short_answer_text(text: str) -> str:
+    """A short answer (a name, a date, yes/no) without JSON debris around it."""
+    text = strip_debris(_from_json(text.strip()).splitlines()[0] if text.strip() else "")
+    quoted = len(text) > 1 and text[0] == text[-1] == '"'
+    return text[1:-1].strip() if quoted else text
+
+
+def cited_sources(results: Iterable[str | None]) -> list[str]:
+    """The sources the task results name (`source: X`, `Sources: a, b`, file names), in order."""
+    found: list[str] = []
+    for result in results:
+        for labelled in _SOURCE_LABEL.findall(result or ""):
+            found.extend(s for s in re.split(r"[,;]", labelled))
+        found.extend(_FILE_NAME.findall(result or ""))
+    out: list[str] = []
+    for source in (strip_debris(s) for s in found):
+        if source and len(source) <= 120 and source.lower() not in {o.lower() for o in out}:
+            out.append(source)
+    return out
+
+
+def with_sources(answer: str, sources: Sequence[str]) -> str:
+    """`answer` naming every source in `sources`: those it omits go on a final Sources: line."""
+    missing = [s for s in sources if not re.search(rf"(?<!\w){re.escape(s)}(?!\w)", answer, re.I)]
+    if not missing:
+        return answer
+    line = "Sources: " + ", ".join(missing)
+    return f"{answer}\n\n{line}" if answer else line

@@ -1,0 +1,181 @@
+"""One run on the embedded model, current code beside a baseline commit, in one invocation.
+
+    python -m bench.embedded_run [--baseline 0221fe5] [--question Q] [--repeats 1]
+                                 [--hotpotqa N] [--json]
+
+Each side runs `main.py --home TMP run QUESTION --corpus examples/corpus --max-retries 1 --json`
+as its own process in a fresh home (no memories, no cached checkpoints): the current code from
+this checkout, the baseline from a `git worktree add --detach` of `--baseline` in a temp dir,
+both with this venv's python and the same corpus folder. With `--repeats N` the sides alternate
+(current first, then baseline first, ...) so machine load hits both alike; `seconds` is the
+median process wall time (model loading included), `llm_calls` and `tokens` the median run's.
+Prints one JSON object: `current`, `baseline` and `ratio` = current ÷ baseline seconds
+(target ≤ 0.5). `--hotpotqa N` adds each side's `eval hotpotqa` EM/F1 on the first N dev
+questions (2-3 minutes per question per side on the embedded model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_QUESTION = "Who created Wallace and Gromit?"
+DEFAULT_BASELINE = "0221fe5"
+CORPUS = ROOT / "examples" / "corpus"
+HOTPOTQA_FILE = ROOT.parent / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+TARGET_RATIO = 0.5
+SIDES = ("current", "baseline")
+
+# runner(side, checkout, home) -> one run's measures; swapped out in tests
+Runner = Callable[[str, Path, str], dict[str, Any]]
+
+
+def run_command(question: str, home: str, corpus: Path = CORPUS) -> list[str]:
+    run = ["run", question, "--corpus", str(corpus), "--max-retries", "1", "--json"]
+    return [sys.executable, "main.py", "--home", home, *run]
+
+
+def last_json(stdout: str) -> dict[str, Any]:
+    """The last line of `stdout` that is a JSON object (the CLI's --json output)."""
+    for line in reversed(stdout.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                return value
+    raise ValueError(f"no JSON object in the output: {stdout[-500:]!r}")
+
+
+def timed(cmd: list[str], checkout: Path) -> tuple[float, dict[str, Any]]:
+    """Wall seconds and the parsed --json output of `cmd` run in `checkout` (its own code)."""
+    started = time.perf_counter()
+    done = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 1):  # 1: the run finished without a final answer
+        tail = done.stderr[-800:]
+        raise RuntimeError(f"{' '.join(cmd[1:5])} in {checkout} exited {done.returncode}: {tail}")
+    return seconds, last_json(done.stdout)
+
+
+def cli_runner(question: str) -> Runner:
+    def run(side: str, checkout: Path, home: str) -> dict[str, Any]:
+        seconds, out = timed(run_command(question, home), checkout)
+        tokens = out.get("tokens") or {}
+        return {
+            "seconds": round(seconds, 2),
+            "run_seconds": out.get("elapsed_s"),
+            "llm_calls": out.get("llm_calls"),
+            "tokens": {"input": tokens.get("input"), "output": tokens.get("output")},
+            "final_output": out.get("final_output", ""),
+        }
+
+    return run
+
+
+def side_order(repeat: int) -> tuple[str, ...]:
+    """Alternate which side goes first, so warm caches and load favour neither."""
+    return SIDES if repeat % 2 == 0 else SIDES[::-1]
+
+
+def compare(runner: Runner, checkouts: dict[str, Path], repeats: int) -> dict[str, list[dict]]:
+    runs: dict[str, list[dict]] = {side: [] for side in SIDES}
+    for repeat in range(repeats):
+        for side in side_order(repeat):
+            with tempfile.TemporaryDirectory(prefix=f"embedded-{side}-") as home:
+                runs[side].append(runner(side, checkouts[side], home))
+    return runs
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median-time run's measures, with the median seconds and every run's seconds."""
+    ordered = sorted(runs, key=lambda r: r["seconds"])
+    median_run = ordered[(len(ordered) - 1) // 2]
+    return {
+        **median_run,
+        "seconds": round(statistics.median(r["seconds"] for r in runs), 2),
+        "all_seconds": [r["seconds"] for r in runs],
+    }
+
+
+def assemble(
+    runs: dict[str, list[dict[str, Any]]], *, question: str, baseline_rev: str
+) -> dict[str, Any]:
+    current, baseline = summarise(runs["current"]), summarise(runs["baseline"])
+    ratio = current["seconds"] / baseline["seconds"] if baseline["seconds"] else None
+    return {
+        "question": question,
+        "baseline_rev": baseline_rev,
+        "repeats": len(runs["current"]),
+        "current": current,
+        "baseline": baseline,
+        "ratio": round(ratio, 3) if ratio is not None else None,
+        "target_ratio": TARGET_RATIO,
+    }
+
+
+@contextmanager
+def baseline_checkout(rev: str) -> Iterator[Path]:
+    """A detached worktree of `rev` in a temp dir, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="embedded-baseline-") as parent:
+        path = Path(parent) / "checkout"
+        add = ["git", "worktree", "add", "--detach", "--quiet", str(path), rev]
+        subprocess.run(add, cwd=ROOT, check=True, capture_output=True)
+        try:
+            yield path
+        finally:
+            remove = ["git", "worktree", "remove", "--force", str(path)]
+            subprocess.run(remove, cwd=ROOT, check=False, capture_output=True)
+
+
+def hotpotqa(checkout: Path, limit: int, home: str) -> dict[str, Any]:
+    """`eval hotpotqa` on the first `limit` dev questions (both CLIs print em/f1 with --json)."""
+    evaluate = ["eval", "hotpotqa", "--file", str(HOTPOTQA_FILE), "--limit", str(limit)]
+    cmd = [sys.executable, "main.py", "--home", home, *evaluate, "--max-retries", "1", "--json"]
+    seconds, out = timed(cmd, checkout)
+    scores = {key: out.get(key) for key in ("questions", "em", "f1", "calls")}
+    return {**scores, "seconds": round(seconds, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--question", default=DEFAULT_QUESTION, help="the question to run")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="baseline commit")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per side, alternating")
+    parser.add_argument(
+        "--hotpotqa", type=int, default=0, metavar="N", help="also EM/F1 on the first N dev Qs"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.hotpotqa < 0:
+        parser.error("--repeats must be at least 1 and --hotpotqa at least 0")
+    with baseline_checkout(args.baseline) as base:
+        checkouts = {"current": ROOT, "baseline": base}
+        runs = compare(cli_runner(args.question), checkouts, args.repeats)
+        result = assemble(runs, question=args.question, baseline_rev=args.baseline)
+        for side in SIDES if args.hotpotqa else ():
+            with tempfile.TemporaryDirectory(prefix=f"hotpotqa-{side}-") as home:
+                result[side]["hotpotqa"] = hotpotqa(checkouts[side], args.hotpotqa, home)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        for side in SIDES:
+            r = result[side]
+            print(f"{side:9} {r['seconds']:7.1f} s  {r['llm_calls']} calls  tokens {r['tokens']}")
+        print(f"ratio     {result['ratio']} (current ÷ baseline seconds; target ≤ {TARGET_RATIO})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Answer hygiene: repeated sentences, echoed prompt text, JSON debris and missing sources."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.research.aggregate import ECHOED_PROMPTS
+from agents.research.answer_text import (
+    cited_sources,
+    clean_answer,
+    short_answer_text,
+    strip_debris,
+    with_sources,
+)
+from core import models
+from core.context import Context
+from evals.hotpotqa_agent import short_answer
+from graphs import build_reflective_graph
+from tests.unit.fakes import ScriptedChatModel
+from tests.unit.research_script import Script, run, wire
+
+__all__ = ["wire"]
+
+ANSWER = "Nick Park created Creature Comforts (source: Nick_Park.md)."
+REPETITIVE = "\n\n".join(
+    [
+        f"{ANSWER} It matched zoo animals with people talking about their homes.",
+        f"{ANSWER} It matched zoo animals with people talking about their homes.",
+        "nick park created creature comforts (source: Nick_Park.md)!",
+    ]
+)
+
+
+def test_repeated_sentences_and_paragraphs_go_once():
+    out = clean_answer(REPETITIVE, prompts=ECHOED_PROMPTS)
+    assert out.count("Creature Comforts") == 1 and out.count("zoo animals") == 1
+
+
+def test_lines_echoing_the_prompts_are_removed():
+    leaky = (
+        f"{ANSWER}\nUse only facts from the results; keep their sources. Follow the answer shape.\n"
+        "Your previous attempt was judged not good enough: fix what the reflection points out."
+    )
+    assert clean_answer(leaky, prompts=ECHOED_PROMPTS) == ANSWER
+
+
+def test_answers_that_share_words_with_the_prompt_stay():
+    answer = "The answer to the request: Creature Comforts, by Nick Park (source: Nick_Park.md)."
+    assert clean_answer(answer, prompts=ECHOED_PROMPTS) == answer
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "); Creature Comforts",
+        '} Creature Comforts"}',
+        '{"answer": "Creature Comforts"}',
+        '{"answer": "Creature Comforts',
+        "Creature Comforts;",
+        ',"Creature Comforts"',
+    ],
+)
+def test_json_debris_is_stripped_from_short_answers(raw):
+    assert short_answer_text(raw) == "Creature Comforts"
+
+
+def test_balanced_brackets_are_kept():
+    assert strip_debris("Nick Park (source: Nick_Park.md)") == "Nick Park (source: Nick_Park.md)"
+    assert strip_debris("Wallace and Gromit [1]") == "Wallace and Gromit [1]"
+
+
+def test_sources_the_results_cite_are_named():
+    results = ["Nick Park (source: Nick_Park.md) made it.", "See Creature_Comforts.md.", None]
+    assert cited_sources(results) == ["Nick_Park.md", "Creature_Comforts.md"]
+    answer = with_sources("Creature Comforts, by Nick Park (Nick_Park.md).", cited_sources(results))
+    assert answer.endswith("\n\nSources: Creature_Comforts.md")
+    assert (
+        with_sources("Nick_Park.md and creature_comforts.md", cited_sources(results)).count(
+            "Sources:"
+        )
+        == 0
+    )
+
+
+class Repetitive(Script):
+    """Writes a final answer that repeats itself, echoes the prompt and drops its sources."""
+
+    def __call__(self, prompt, title, tools, messages):
+        if not title and not tools and "<answer_shape>" in prompt:
+            line = "The mathematician was born in 1815. Follow the answer shape."
+            return f"{line}\n\n{line}\n\n{line}\n}}"
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_aggregate_results_cleans_the_final_answer(wire):
+    wire(Repetitive())
+    _, _, state = run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada"
+
+
+def test_hotpotqa_short_answer_drops_debris(monkeypatch):
+    model = ScriptedChatModel(responder=lambda *a: {"answer": '"); Nick Park'}, calls=[])
+    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
+    assert short_answer("local", "Who created Wallace and Gromit?", "text") == "Nick Park"

@@ -1,0 +1,81 @@
+"""Every research node sends its role's output budget (core.output_budget) with its model call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import models
+from core.context import Context
+from core.output_budget import ROLE_BUDGETS
+from graphs import build_reflective_graph
+from tests.unit.fakes import ScriptedChatModel
+from tests.unit.research_script import Script, run, wire
+
+__all__ = ["wire"]
+
+ROLE_OF_SCHEMA = {
+    "Goal": "goal",
+    "OptimizedGoal": "smart_goal",
+    "DecomposedTasks": "decompose",
+    "ReflectionOutput": "reflect",
+}
+
+
+class BudgetedModel(ScriptedChatModel):
+    """A scripted model with an output-limit field, so with_max_tokens can set it; each call
+    records the limit it was made with."""
+
+    max_tokens: int | None = None
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any):
+        result = super()._generate(messages, stop, run_manager, **kw)
+        self.calls[-1]["max_tokens"] = self.max_tokens
+        return result
+
+
+def role_of(call: dict[str, Any]) -> str:
+    if call["title"]:
+        return ROLE_OF_SCHEMA[call["title"]]
+    if call["tools"]:
+        return "executor"
+    if "<search_results>" in call["prompt"]:
+        return "grounded_answer"
+    if "<answer_shape>" in call["prompt"]:
+        return "aggregate"
+    return "response_shape"
+
+
+def budgets_sent(wire, monkeypatch, script: Script) -> dict[str, set[int | None]]:
+    wire(script)
+    model = BudgetedModel(responder=script, calls=[])
+    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
+    run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    sent: dict[str, set[int | None]] = {}
+    for call in model.calls:
+        sent.setdefault(role_of(call), set()).add(call["max_tokens"])
+    assert model.max_tokens is None  # the shared model itself is never changed
+    return sent
+
+
+def test_every_node_sends_its_roles_budget(wire, monkeypatch):
+    sent = budgets_sent(wire, monkeypatch, Script())
+    roles = ("goal", "smart_goal", "response_shape", "decompose", "executor", "reflect")
+    assert {role: sent[role] for role in (*roles, "aggregate")} == {
+        role: {ROLE_BUDGETS[role]} for role in (*roles, "aggregate")
+    }
+
+
+def test_grounded_answer_sends_its_budget(wire, monkeypatch):
+    sent = budgets_sent(wire, monkeypatch, Script(use_tools=False))
+    assert sent["grounded_answer"] == {ROLE_BUDGETS["grounded_answer"]}
+    assert sent["executor"] == {ROLE_BUDGETS["executor"]}
+
+
+def test_budgets_leave_room_for_what_each_call_must_say():
+    # tool choices and verdicts in tens of tokens; answers bounded but not starved
+    assert ROLE_BUDGETS["goal"] <= 64 and ROLE_BUDGETS["response_shape"] <= 64
+    assert ROLE_BUDGETS["executor"] <= 160 and ROLE_BUDGETS["reflect"] <= 160
+    assert ROLE_BUDGETS["short_answer"] <= 32
+    # a reflection (verdict, confidence, 2-3 sentences, up to 5 reasons) and 5 planned tasks fit
+    assert ROLE_BUDGETS["reflect"] >= 128 and ROLE_BUDGETS["decompose"] >= 160
+    assert ROLE_BUDGETS["aggregate"] > ROLE_BUDGETS["grounded_answer"]
