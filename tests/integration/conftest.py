@@ -1,9 +1,16 @@
-"""Integration-test fixtures: the tally of the store's fault suite, printed in pytest's summary.
+"""Integration-test fixtures: the tally of the fault and hostile-input suite, printed as one block
+in pytest's summary, each line only when its tests ran and only with what they measured:
 
-    store faults: K kills survived, M malformed inputs tried (D damaged files, H hostile
-    imports), L acknowledged records lost
+    fault and hostile-input suite:
+      store faults: K kills survived, M malformed inputs tried (D damaged files, H hostile
+        imports), L acknowledged records lost
+      escape attempts: B blocked out of T tried (env b/t, tools b/t), C connections reached
+        the logging server
+      fault injection: K kills (N at node boundaries, S right after a reflection save),
+        D duplicate reflections, R re-runs of finished work
 
-(tests/integration/test_store_faults.py and test_store_hostile_input.py add to it.)
+(test_store_faults.py and test_store_hostile_input.py add the store keys, test_browser_guard.py
+the escape_* keys, test_fault_injection.py the injection_* keys, all through `tally`.)
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-STORE_FAULTS: Counter = Counter()  # one per pytest session: what the summary line reports
+STORE_FAULTS: Counter = Counter()  # one per pytest session: what the summary block reports
 
 
 @pytest.fixture
@@ -20,13 +27,53 @@ def tally() -> Counter:
     return STORE_FAULTS
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    if not STORE_FAULTS:
-        return
-    c = STORE_FAULTS
-    terminalreporter.write_line(
+def _store_line(c: Counter) -> str:
+    return (
         f"store faults: {c['kills']} kills survived, "
         f"{c['damaged'] + c['hostile']} malformed inputs tried "
         f"({c['damaged']} damaged files, {c['hostile']} hostile imports), "
         f"{c['lost']} acknowledged records lost"
     )
+
+
+def _escape_line(c: Counter) -> str:
+    sides = ", ".join(
+        f"{side} {c[f'escape_blocked_{side}']}/{c[f'escape_tried_{side}']}"
+        for side in ("env", "tools")
+        if c[f"escape_tried_{side}"]
+    )
+    return (
+        f"escape attempts: {c['escape_blocked']} blocked out of {c['escape_tried']} tried "
+        f"({sides}), {c['escape_leaked']} connections reached the logging server"
+    )
+
+
+def _injection_line(c: Counter) -> str:
+    return (
+        f"fault injection: {c['injection_kills']} kills "
+        f"({c['injection_boundary_kills']} at node boundaries, "
+        f"{c['injection_save_kills']} right after a reflection save), "
+        f"{c['injection_duplicates']} duplicate reflections, "
+        f"{c['injection_reruns']} re-runs of finished work"
+    )
+
+
+def summary_lines(c: Counter) -> list[str]:
+    """The block's lines for the parts of the suite that recorded something."""
+    lines = []
+    if any(c[k] for k in ("kills", "damaged", "hostile", "lost")):
+        lines.append(_store_line(c))
+    if c["escape_tried"]:
+        lines.append(_escape_line(c))
+    if c["injection_runs"]:
+        lines.append(_injection_line(c))
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    lines = summary_lines(STORE_FAULTS)
+    if not lines:
+        return
+    terminalreporter.write_line("fault and hostile-input suite:")
+    for line in lines:
+        terminalreporter.write_line("  " + line)

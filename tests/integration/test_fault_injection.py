@@ -85,7 +85,7 @@ def duplicates(home: Path) -> tuple[int, int, set[str]]:
     return len(items), sum(n - 1 for n in keys.values() if n > 1), trajectories
 
 
-def test_sigkill_at_node_boundaries_and_after_saves_loses_and_repeats_nothing(tmp_path):
+def test_sigkill_at_node_boundaries_and_after_saves_loses_and_repeats_nothing(tmp_path, tally):
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
     runs = {
@@ -102,7 +102,13 @@ def test_sigkill_at_node_boundaries_and_after_saves_loses_and_repeats_nothing(tm
         final_ids += state["reflection_ids"]
     kills = sum(r["kills"] for r in runs.values())
     reran = [e for r in runs.values() for e in r["reruns"]]
-    print(f"\nfault injection: {kills} kills, {dups} duplicate reflections, {len(reran)} re-runs")
+    # for the suite's summary (tests/integration/conftest.py), recorded before any assertion
+    tally["injection_runs"] += 1
+    tally["injection_kills"] += kills
+    tally["injection_save_kills"] += runs["after-save"]["kills"]
+    tally["injection_boundary_kills"] += kills - runs["after-save"]["kills"]
+    tally["injection_duplicates"] += dups
+    tally["injection_reruns"] += len(reran)
     assert kills >= 20 and runs["after-save"]["kills"] >= 3
     assert dups == 0 and stored == len(final_ids) == len(set(final_ids)) == 3 * 4
     assert trajectory_ids == set(final_ids)  # one trajectory per attempt, under the same id
