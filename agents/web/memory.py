@@ -25,11 +25,14 @@ def similar_trajectories(
     k: int,
     website: str | None = None,
     embeddings: Embeddings | None = None,
+    min_relevance: float | None = None,
 ) -> list[Trajectory]:
     """The `k` recorded runs (successful or not) whose task is most similar to `task`.
 
     MMInA's procedural memory: both outcomes are useful (what worked, what did not). Similarity
-    is cosine over embeddings when given, else shared words; the newest run wins ties.
+    is cosine over embeddings when given, else shared words; the newest run wins ties. With
+    embeddings, `min_relevance` (the relevance floor) drops runs whose cosine is below it, so
+    runs of an unrelated task never reach the prompt.
     """
     if k <= 0:
         return []
@@ -45,6 +48,8 @@ def similar_trajectories(
         words = set(task.lower().split())
         scores = [len(words & set(r.task.lower().split())) / (len(words) or 1) for r in runs]
     order = sorted(range(len(runs)), key=lambda i: (scores[i], i), reverse=True)
+    if embeddings is not None and min_relevance is not None:
+        order = [i for i in order if scores[i] >= min_relevance]
     return [runs[i] for i in order[:k]]
 
 

@@ -43,7 +43,8 @@ def env_config(ctx: WebAgentContext) -> EnvConfig:
 def gather_memory(
     ctx: WebAgentContext, task: str, website: str | None, workflows: str | None
 ) -> dict[str, str]:
-    """Reflections, workflows and similar past runs for the prompt (looked up once per run)."""
+    """Reflections, workflows and similar past runs for the prompt (looked up once per run),
+    each past the relevance floor `ctx.min_relevance`."""
     manager = resources.reflection_manager(ctx)
     reflections = manager.format_reflections(
         manager.get_relevant_reflections(task, k=ctx.reflections_k)
@@ -57,6 +58,7 @@ def gather_memory(
             k=ctx.workflows_k,
             embeddings=resources.embeddings(ctx),
             website=website,
+            min_relevance=ctx.min_relevance,
         )
     runs = similar_trajectories(
         task,
@@ -64,6 +66,7 @@ def gather_memory(
         k=ctx.trajectories_k,
         website=website,
         embeddings=resources.embeddings(ctx),
+        min_relevance=ctx.min_relevance,
     )
     return {
         "reflections": reflections,
