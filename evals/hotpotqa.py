@@ -122,14 +122,16 @@ def default_runner(
     graph: str = "reflective",
     reflections: bool = True,
     callbacks: Sequence[Any] = (),
+    embedding_model: str = "local",
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
     to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
-    prompts (and workflows too, so an arm differs from another only by reflections)."""
+    prompts (and workflows too, so an arm differs from another only by reflections);
+    `embedding_model` embeds memory searches."""
     from evals.hotpotqa_agent import make_answer_fn
 
     return make_answer_fn(
         model=model, max_retries=max_retries, home=home, graph_name=graph,
-        reflections=reflections, callbacks=callbacks,
+        reflections=reflections, callbacks=callbacks, embedding_model=embedding_model,
     )  # fmt: skip

@@ -67,18 +67,20 @@ def make_answer_fn(
     graph_name: str = "reflective",
     reflections: bool = True,
     callbacks: Sequence[Any] = (),
+    embedding_model: str = "local",
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
     With `reflections` the graph is compiled with the project's store under `home` (as the CLI
     does: past reflections and workflows in its prompts, its own saved there);
     `reflections=False` compiles it without a store, so memory is off (the memory-off arm).
-    `callbacks` see every model call (e.g. a call counter).
+    `callbacks` see every model call (e.g. a call counter). Memory search embeds with
+    `embedding_model` and keeps only memories past Context's relevance floor.
     """
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
     if graph_name == "direct":
-        return _direct_answer_fn(model, home, reflections, callbacks)
+        return _direct_answer_fn(model, home, reflections, callbacks, embedding_model)
     if graph_name == "single-path":
         from graphs.single_path import build_single_path_graph as build
     else:
@@ -95,6 +97,7 @@ def make_answer_fn(
             use_browser=False,
             home=home,
             corpus_dir=_corpus_for(question, paragraphs, home),
+            embedding_model=embedding_model,
         )
         with project_store(home, ctx.embedding_model, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
@@ -123,18 +126,25 @@ def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterat
         store.close()
 
 
-def _direct_answer_fn(model: str, home: str, reflections: bool, callbacks: Sequence[Any]):
+def _direct_answer_fn(
+    model: str, home: str, reflections: bool, callbacks: Sequence[Any], embedding_model: str
+):
     from memory.reflections import format_reflections
     from memory.store_memory import StoreMemory
 
     config: RunnableConfig = {"callbacks": list(callbacks)}
+    # the graphs' memory settings: the relevance floor keeps unrelated lessons out
+    ctx = Context(home=home, embedding_model=embedding_model)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         text = "\n".join(f"{p.title}: {p.text}" for p in paragraphs)
         lessons = ""
-        with project_store(home, "local", on=reflections) as store:
+        with project_store(home, ctx.embedding_model, on=reflections) as store:
             if store is not None:
-                lessons = format_reflections(StoreMemory(store).relevant_reflections(question, 3))
+                memory = StoreMemory(store, min_relevance=ctx.min_relevance)
+                lessons = format_reflections(
+                    memory.relevant_reflections(question, ctx.reflections_k)
+                )
         if lessons:
             text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}"
         cut: RunnableLambda[str, str] = RunnableLambda(

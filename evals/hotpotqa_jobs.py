@@ -9,6 +9,7 @@ so any AnswerFn can be evaluated, in this process or on Ray.
 from __future__ import annotations
 
 import importlib
+import inspect
 import time
 from functools import lru_cache
 from typing import Any
@@ -46,13 +47,22 @@ def _runner(spec: str) -> Any:
     return runner
 
 
+def _accepts(fn: Any, name: str) -> bool:
+    """Does `fn` take the keyword `name`? (Builders written before it was passed do not.)"""
+    params = inspect.signature(fn).parameters.values()
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
+
+
 def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
-    runner?, arm?, trial?, reflect_on_failure?. Returns the scored record."""
+    runner?, arm?, trial?, reflect_on_failure?, embedding_model? (passed to a builder that
+    takes it). Returns the scored record."""
     q = _questions(str(payload["file"]))[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
     kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
+    if "embedding_model" in payload and _accepts(build, "embedding_model"):
+        kwargs["embedding_model"] = payload["embedding_model"]
     started, error, answer = time.perf_counter(), None, ""
     try:
         answer_fn = build(**kwargs, callbacks=[counter])

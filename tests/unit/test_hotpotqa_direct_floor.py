@@ -1,0 +1,76 @@
+"""`--graph direct` reads past lessons through the relevance floor (Context's default) and with
+the embeddings the run names, so lessons about another question stay out of its prompt."""
+
+from __future__ import annotations
+
+from core import models
+from core.embeddings import HashingEmbeddings
+from evals import hotpotqa_jobs
+from evals.hotpotqa import Paragraph
+from evals.hotpotqa_agent import make_answer_fn, project_store
+from memory.schema import Reflection, ReflectionJudgment
+from memory.store_memory import StoreMemory
+from tests.unit.research_script import wire  # noqa: F401  (fixture)
+
+ADA = [
+    ("When was Ada Lovelace born?", "Lovelace biography dates come first."),
+    ("Whose daughter was Ada Lovelace?", "Lovelace parents: check Byron."),
+]
+PARAGRAPHS = [Paragraph("Seine", ["The Seine flows through Paris."])]
+
+
+def _fill(home: str) -> None:
+    with project_store(home, "local") as store:
+        memory = StoreMemory(store)
+        for task, lesson in ADA:
+            judgment = ReflectionJudgment(needs_retry=True, confidence=0.9, verdict="fail")
+            memory.save_reflection(Reflection(task=task, reflection=lesson, judgment=judgment))
+
+
+def _direct_prompt(wire, home: str, question: str, **kw) -> str:  # noqa: F811
+    prompts: list[str] = []
+    wire(lambda prompt, *a: prompts.append(prompt) or {"answer": "x"})
+    make_answer_fn(model="local", max_retries=0, home=home, graph_name="direct", **kw)(
+        question, PARAGRAPHS
+    )
+    return prompts[-1]
+
+
+def test_unrelated_lessons_stay_out_of_the_direct_prompt(wire, tmp_path):  # noqa: F811
+    wire(lambda *a: {"answer": "x"})
+    _fill(str(tmp_path))
+    unrelated = _direct_prompt(wire, str(tmp_path), "Which river flows through Paris?")
+    assert "Lovelace" not in unrelated and "Lessons from earlier attempts" not in unrelated
+    related = _direct_prompt(wire, str(tmp_path), "Where was Ada Lovelace born?")
+    assert "Lovelace biography dates come first." in related
+
+
+def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path, monkeypatch):  # noqa: F811
+    specs: list[str] = []
+
+    def embeddings(spec: str = "local") -> HashingEmbeddings:
+        specs.append(spec)
+        return HashingEmbeddings(384)
+
+    wire(lambda *a: {"answer": "1815"})
+    monkeypatch.setattr(models, "get_embeddings", embeddings)
+    monkeypatch.setattr(hotpotqa_jobs, "_questions", lambda path: {"q": _question()})
+    payload = {
+        "file": "f",
+        "id": "q",
+        "model": "local",
+        "max_retries": 0,
+        "graph": "direct",
+        "home": str(tmp_path),
+        "reflections": True,
+        "embedding_model": "hashing:384",
+    }
+    record = hotpotqa_jobs.answer_question(payload, None)
+    assert record["error"] is None and record["em"]
+    assert specs and set(specs) == {"hashing:384"}
+
+
+def _question():
+    from evals.hotpotqa import HotpotQuestion
+
+    return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", tuple(PARAGRAPHS))
