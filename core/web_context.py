@@ -30,6 +30,13 @@ class WebAgentContext(MemorySettings):
         metadata={"description": "Offer the prompt's workflows as callable actions "
                   "(name(arg=...), arguments chosen from the task and the page)."},
     )  # fmt: skip
+    record_runs: bool = field(
+        default=True,
+        metadata={
+            "description": "Record each run's trajectory (and induce from it); off freezes "
+            "memory, as in an offline evaluation's test phase."
+        },
+    )
     online_induction: str = field(
         default="rule",
         metadata={"description": "After a successful run: 'rule', 'llm' or 'off' (only record)."},

@@ -5,7 +5,8 @@
     workflow-actions  workflows in the prompt and callable as high-level actions (AWM's
                       action variant; needs the web agent's `workflow_actions` setting)
     reflections       lessons from earlier attempts (reflection memory) only
-    everything        all of the above, plus similar past runs in the prompt (MMInA)
+    everything        all of the above, plus similar past runs in the prompt (MMInA; offline,
+                      only the training phase's runs: test episodes are never recorded)
 
 Each arm has its own data directory per task family, so arms never see each other's memory.
 """
@@ -78,11 +79,13 @@ def arm_context(
     max_steps: int,
     online_induction: str,
     embedding_model: str = "local",
+    frozen: bool = False,
 ) -> WebAgentContext:
     """The web agent's Context for one episode of `arm`, memory under `home`.
 
-    `online_induction` is 'rule'/'llm' in the online setting, 'off' offline (memory frozen);
-    it applies only to arms that use workflows.
+    `online_induction` is 'rule'/'llm' in the online setting, 'off' offline; it applies only to
+    arms that use workflows. `frozen` (the offline test phase) records nothing: no trajectory,
+    so no test episode ever becomes a past run or a workflow of a later one.
     """
     settings: dict[str, object] = dict(
         executor_model=model,
@@ -96,6 +99,7 @@ def arm_context(
         trajectories_k=2 if arm.past_runs else 0,
         online_induction=online_induction if arm.workflows else "off",
         judge_runs=False,  # MiniWoB's reward is the judge
+        record_runs=not frozen,
     )
     if arm.workflow_actions:
         settings["workflow_actions"] = True

@@ -30,11 +30,13 @@ async def _graph_episode(resources: WorkerResources, family: str, seed: int, ctx
 
 def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: arm, setting, phase, family, seed, position, home, model, max_steps,
-    online_induction, embedding_model, reflect (write a lesson afterwards)."""
+    online_induction, embedding_model, reflect (write a lesson afterwards), frozen (record
+    nothing: the offline test phase)."""
     arm = ARMS[payload["arm"]]
     ctx = arm_context(
         arm, model=payload["model"], home=payload["home"], max_steps=payload["max_steps"],
         online_induction=payload["online_induction"], embedding_model=payload["embedding_model"],
+        frozen=bool(payload.get("frozen")),
     )  # fmt: skip
     family, seed = payload["family"], int(payload["seed"])
     started, error, state = time.perf_counter(), None, {}

@@ -2,7 +2,8 @@
 
 offline: each workflow arm first induces workflows from the scripted oracle's demonstrations on
   the training seeds (the annotated examples); arms with reflections first run the training
-  seeds and reflect on each; then every arm runs the test seeds with its memory frozen.
+  seeds and reflect on each; then every arm runs the test seeds with its memory frozen (no
+  induction, no lessons, no trajectory recorded, so no test episode is a later one's past run).
 online: each arm streams the test seeds of each family in order; after every episode judged a
   success by MiniWoB's reward the web agent induces workflows (arms with workflows), and after
   every episode arms with reflections write its lesson; both are used from the next episode.
@@ -111,7 +112,7 @@ def _chain(s: AwmSettings, arm: Arm, family: str) -> list[Job]:
     for i in range(s.episodes):
         seed = s.test_seed + i
         payload = {**base, "phase": "test", "seed": seed, "position": i,
-                   "reflect": online and arm.reflections}  # fmt: skip
+                   "reflect": online and arm.reflections, "frozen": not online}  # fmt: skip
         jobs.append(Job(f"{prefix}/test/{seed}", s.job_fn, payload, chain=chain))
     return jobs
 

@@ -199,12 +199,10 @@ async def finish(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
         trajectory_id = await asyncio.to_thread(_record, ctx, state, success, judged_by)
     finally:
         await web_session.close(run_id)
-    return {
-        "reward": reward,
-        "success": success,
-        "judged_by": judged_by,
-        "trajectory_id": trajectory_id,
-    }
+    update: dict[str, Any] = {"reward": reward, "success": success, "judged_by": judged_by}
+    if trajectory_id is not None:
+        update["trajectory_id"] = trajectory_id
+    return update
 
 
 def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
@@ -227,8 +225,13 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
     return verdict.success, "llm-judge"
 
 
-def _record(ctx: WebAgentContext, state: WebAgentState, success: bool, judged_by: str) -> str:
-    """Record the trajectory; after a success, online induction may update the workflows."""
+def _record(
+    ctx: WebAgentContext, state: WebAgentState, success: bool, judged_by: str
+) -> str | None:
+    """Record the trajectory; after a success, online induction may update the workflows.
+    Nothing is recorded (None) when memory is frozen (`ctx.record_runs` off)."""
+    if not ctx.record_runs:
+        return None
     website = state.get("website") or "general"
     steps = state.get("steps") or []
     if ctx.online_induction in ("rule", "llm"):
