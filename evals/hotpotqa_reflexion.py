@@ -1,6 +1,10 @@
 """HotpotQA in Reflexion's protocol (Shinn et al. 2023): trial 1 on every question, each next
 trial only on the questions the previous trial got wrong (exact match), lessons carried
-between trials in the product's own reflection memory (one data directory per arm).
+between trials in the product's own reflection memory.
+
+As in Reflexion, reflections belong to one question: each (arm, question) has its own data
+directory (OUT/memory/ARM/QID), so trial 1 sees no lesson, trial k sees only the lessons of
+that question's earlier trials, and the results do not depend on question order or workers.
 
 Arms: `reflections` (after a wrong answer the reflector writes a lesson; past reflections are
 in every prompt) and `no-reflections` (the same retries, no reflection memory in any prompt:
@@ -57,13 +61,19 @@ class ReflexionSettings:
 
     def identity(self) -> dict[str, Any]:
         return {"file": str(self.file), "model": self.model, "graph": self.graph,
-                "max_retries": self.max_retries, "runner": self.runner}  # fmt: skip
+                "max_retries": self.max_retries, "runner": self.runner,
+                "memory": "per-question"}  # fmt: skip
+
+
+def question_home(out: Path, arm: str, qid: str) -> Path:
+    """The data directory of one question's reflection memory in one arm."""
+    return out / "memory" / arm / qid
 
 
 def _job(s: ReflexionSettings, arm: str, trial: int, qid: str) -> Job:
     payload = {
         "file": str(s.file), "id": qid, "model": s.model, "graph": s.graph,
-        "max_retries": s.max_retries, "home": str(s.out / "memory" / arm),
+        "max_retries": s.max_retries, "home": str(question_home(s.out, arm, qid)),
         "reflections": arm == "reflections", "runner": s.runner, "arm": arm, "trial": trial,
         "embedding_model": s.embedding_model,
         "reflect_on_failure": arm == "reflections" and trial < s.trials,

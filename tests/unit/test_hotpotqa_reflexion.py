@@ -29,7 +29,7 @@ def runner(
     in memory (and memory is on); never on question 3."""
 
     def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
-        SEEN.append((Path(home).name, question))
+        SEEN.append((Path(home).parent.name, question))
         lesson = Path(home) / "lessons" / str(abs(hash(question)))
         helped = reflections and lesson.exists()
         right = question == QS[0].question or (helped and question != QS[3].question)
@@ -66,10 +66,11 @@ def test_trials_run_on_failures_and_reflections_help_only_their_arm(settings) ->
     assert curves == {"reflections": [0.25, 0.75, 0.75], "no-reflections": [0.25, 0.25, 0.25]}
     asked = [q for arm, q in SEEN if arm == "reflections"]
     assert len(asked) == 4 + 3 + 1  # trial 2: the 3 failures; trial 3: question 3 only
-    lessons = list((settings.out / "memory" / "reflections" / "lessons").iterdir())
-    assert (
-        len(lessons) == 3 and not (settings.out / "memory" / "no-reflections" / "lessons").exists()
+    lessons = list((settings.out / "memory" / "reflections").glob("*/lessons/*"))
+    assert len(lessons) == 3 and not list(
+        (settings.out / "memory").glob("no-reflections/*/lessons")
     )
+    assert {p.parent.parent.name for p in lessons} == {q.id for q in QS[1:]}  # one per question
 
 
 def test_rerun_resumes_every_trial(settings) -> None:
@@ -114,3 +115,40 @@ def test_cli_prints_curve_beside_published_endpoints(
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert summary["plots"]["curve.png"]["reflections"][1] == [2, 0.75]
     assert (tmp_path / "r" / "trials.jsonl").is_file()
+
+
+def any_lesson_runner(
+    *, model: str, max_retries: int, home: str, graph: str, reflections: bool, callbacks: Any
+) -> Any:
+    """Right whenever any lesson is in its memory (so a lesson of another question would help
+    too); never on question 3. Records how many lessons each call saw."""
+
+    def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
+        folder = Path(home) / "lessons"
+        seen = len(list(folder.iterdir())) if reflections and folder.is_dir() else 0
+        SEEN.append((Path(home).name, f"{question} lessons={seen}"))
+        right = seen > 0 and question != QS[3].question
+        return (GOLD[question] if right else "no idea"), []
+
+    return answer_fn
+
+
+def _outcomes(log: Any) -> dict[str, tuple[bool, str]]:
+    return {r["key"]: (bool(r["em"]), r["answer"]) for r in log.records()}
+
+
+def test_each_question_has_its_own_lessons_whatever_the_order(settings, tmp_path) -> None:
+    """Reflexion's protocol: trial 1 sees no lesson, trial k only its question's lessons, so
+    the same questions in the reverse order give the same results."""
+    data = json.loads(DEV60.read_text())[:4]
+    reverse = tmp_path / "reverse.json"
+    reverse.write_text(json.dumps(data[::-1]))
+    settings.runner = f"{__name__}:any_lesson_runner"
+    forward = _outcomes(run_reflexion(settings, out=io.StringIO()))
+    first_trial = [seen for _, seen in SEEN[:8]]  # both arms' trial 1
+    assert all(seen.endswith("lessons=0") for seen in first_trial), first_trial
+    assert all(int(seen.rsplit("=", 1)[1]) <= 2 for _, seen in SEEN)  # its own trials only
+    settings.file, settings.out = reverse, tmp_path / "reverse"
+    backward = _outcomes(run_reflexion(settings, out=io.StringIO()))
+    assert forward == backward
+    assert sum(em for em, _ in forward.values()) == 3  # trial 2 solves all but question 3
