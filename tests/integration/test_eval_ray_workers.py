@@ -6,11 +6,11 @@ import time
 from typing import Any
 
 import pytest
+import ray  # noqa: F401  - in the dev extras CI installs: a missing Ray fails, never skips
 
 from evals.workers import Job, run_jobs
 
 pytestmark = pytest.mark.integration
-pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'reflective-agent[eval]'")
 
 TASKS = ["click-button", "enter-text", "login-user"]
 OUTCOME = ("key", "family", "seed", "success", "raw_reward", "steps", "actions", "utterance")
