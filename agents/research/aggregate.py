@@ -11,18 +11,22 @@ from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
 from memory.reflections import format_reflections
-from prompts import execute
+from prompts import execute, goal, reflect
 from prompts.aggregate import AGGREGATOR
 from prompts.untrusted import data
 
-# the prompts whose fixed text may come back in an answer: this one, and the executor's, whose
-# wording reaches the results the answer is written from
+# the prompts whose fixed text may come back in an answer: this one, and those whose wording
+# reaches it through the goal, the answer shape, the results and the reflections
 ECHOED_PROMPTS = (
     AGGREGATOR,
+    goal.GOAL_CREATOR,
+    goal.PROMPT_OPTIMIZER,
+    goal.RESPONSE_OPTIMIZER,
     execute.EXECUTOR_TASK,
     execute.GROUNDED_ANSWER,
     execute.RETRY_NOTE,
     execute.TOOL_LIMIT_NOTE,
+    reflect.REFLECTOR,
 )
 
 
@@ -51,10 +55,12 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         run_reflections=format_reflections(as_data(run_reflections)) or "(none)",
     )
     model = with_max_tokens(resources.chat_model(ctx.aggregator_model), ROLE_BUDGETS["aggregate"])
-    answer = clean_answer(model.invoke(prompt).text, prompts=ECHOED_PROMPTS)
+    # the answer shape is instructions too (a model wrote them): copied back, they are no answer
+    echoed = (*ECHOED_PROMPTS, state.get("optimized_response", ""))
+    answer = clean_answer(model.invoke(prompt).text, prompts=echoed)
     if not answer:
         # a blank final answer loses the run's work; fall back to the task results themselves
         found = "\n\n".join(r for r in results if r and r != "(no result)")
-        answer = clean_answer(found, prompts=ECHOED_PROMPTS)
+        answer = clean_answer(found, prompts=echoed)
     # the prompt asks to keep the results' sources; a small model often drops them
     return {"final_output": with_sources(answer, cited_sources(results))}

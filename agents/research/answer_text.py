@@ -26,6 +26,10 @@ _TRAILING_DEBRIS = " \t\n{[(;:,|\\"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 SHINGLE = 5  # words per run compared with the prompts' fixed text
 ECHO_SHARE = 0.75  # a sentence whose words are mostly runs copied from a prompt echoes it
+# a prompt's section tags arrive escaped (prompts/untrusted.py); copied back, they are prompt text
+_ESCAPED_TAG = re.compile(r"&lt;/?[a-z_]+|&#\d+")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_NUMBER_LINE = re.compile(r"[\d\s.,/:-]*")  # a date or a number is an answer
 _SOURCE_LABEL = re.compile(r"\bsources?\s*:\s*([^\n)]+)", re.I)
 _FILE_NAME = re.compile(r"\b[\w.-]+\.(?:md|txt|jsonl|json|html?|pdf|csv)\b")
 
@@ -95,6 +99,16 @@ def _from_json(text: str) -> str:
     return text
 
 
+def _keep(sentence: str, seen: set[str], echo: PromptEcho) -> bool:
+    """Not a repeat (nor a repeat cut off at the budget), not prompt text, not escaped markup."""
+    norm = _norm(sentence)
+    if not norm or norm in seen or _ESCAPED_TAG.search(sentence):
+        return False
+    if len(norm.split()) >= 3 and any(s.startswith(norm + " ") for s in seen):
+        return False  # the start of a sentence already given: a repeat cut at the budget
+    return not echo.echoes(sentence)
+
+
 def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
     """Each sentence once (compared normalised), no sentence echoing `prompts`, no debris.
 
@@ -106,12 +120,12 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
     for raw_line in _from_json(text.strip()).splitlines():
         kept = []
         for sentence in _SENTENCE_END.split(raw_line.strip()):
-            norm = _norm(sentence)
-            if not norm or norm in seen or echo.echoes(sentence):
-                continue
-            seen.add(norm)
-            kept.append(sentence)
+            if _keep(sentence, seen, echo):
+                seen.add(_norm(sentence))
+                kept.append(sentence)
         line = " ".join(kept)
+        if not _LETTERS.search(line) and not _NUMBER_LINE.fullmatch(line):
+            line = ""  # brackets and a stray letter or code point: debris
         if line or (lines and lines[-1]):  # one blank line between paragraphs, at most
             lines.append(line)
     return strip_debris("\n".join(lines))

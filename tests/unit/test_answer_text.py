@@ -49,6 +49,23 @@ def test_answers_that_share_words_with_the_prompt_stay():
     assert clean_answer(answer, prompts=ECHOED_PROMPTS) == answer
 
 
+def test_a_leaky_embedded_answer_keeps_only_its_answer():
+    # the shape of a real run's output: the answer shape echoed, escaped prompt markup, a
+    # reflection's wording, and the answer repeated until the budget cut it
+    shape = "The goal is to create a section of the final answer that has 2-4 short lines."
+    raw = (
+        f"{shape}\n{ANSWER}\n"
+        '&lt;section text="Your Workflow" /*title */\n&#10783659_A+B++{\n'
+        f"The task must be done again.\n\n{ANSWER}\nThe goal is to create a section of"
+    )
+    assert clean_answer(raw, prompts=(*ECHOED_PROMPTS, shape)) == ANSWER
+
+
+def test_a_truncated_repeat_goes_and_numbers_stay():
+    raw = "Ada Lovelace was born in London in 1815.\n1815\nAda Lovelace was born in"
+    assert clean_answer(raw) == "Ada Lovelace was born in London in 1815.\n1815"
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -83,12 +100,14 @@ def test_sources_the_results_cite_are_named():
 
 
 class Repetitive(Script):
-    """Writes a final answer that repeats itself, echoes the prompt and drops its sources."""
+    """Writes a final answer that repeats itself, echoes the prompt and the answer shape, and
+    drops its sources."""
 
     def __call__(self, prompt, title, tools, messages):
         if not title and not tools and "<answer_shape>" in prompt:
             line = "The mathematician was born in 1815. Follow the answer shape."
-            return f"{line}\n\n{line}\n\n{line}\n}}"
+            shape = "A direct answer, then facts with sources."  # the script's answer shape
+            return f"{line}\n\n{line}\n\n{shape}\n\n{line}\n}}"
         return super().__call__(prompt, title, tools, messages)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from core import models
@@ -13,6 +14,7 @@ from tests.unit.research_script import Script, run, wire
 
 __all__ = ["wire"]
 
+LOCK = threading.Lock()
 ROLE_OF_SCHEMA = {
     "Goal": "goal",
     "OptimizedGoal": "smart_goal",
@@ -28,8 +30,9 @@ class BudgetedModel(ScriptedChatModel):
     max_tokens: int | None = None
 
     def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any):
-        result = super()._generate(messages, stop, run_manager, **kw)
-        self.calls[-1]["max_tokens"] = self.max_tokens
+        with LOCK:  # parallel tasks call from several threads: calls[-1] must be this call
+            result = super()._generate(messages, stop, run_manager, **kw)
+            self.calls[-1]["max_tokens"] = self.max_tokens
         return result
 
 
