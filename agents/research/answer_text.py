@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _PLACEHOLDER = re.compile(r"\{\w+\}")
+# a template slot copied into an answer: `{ description }`
+_SLOT = re.compile(r" *\{\{?\s*\w+\s*\}\}?")
 _TAG = re.compile(r"</?[a-z_]+>")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
@@ -119,7 +121,7 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
     lines: list[str] = []
     for raw_line in _from_json(text.strip()).splitlines():
         kept = []
-        for sentence in _SENTENCE_END.split(raw_line.strip()):
+        for sentence in _SENTENCE_END.split(_SLOT.sub("", raw_line).strip()):
             if _keep(sentence, seen, echo):
                 seen.add(_norm(sentence))
                 kept.append(sentence)

@@ -61,6 +61,11 @@ def test_a_leaky_embedded_answer_keeps_only_its_answer():
     assert clean_answer(raw, prompts=(*ECHOED_PROMPTS, shape)) == ANSWER
 
 
+def test_an_answer_of_template_slots_is_empty():
+    assert clean_answer("{ description }\n{{answer}}") == ""
+    assert clean_answer("Nick Park {description} made it.") == "Nick Park made it."
+
+
 def test_a_truncated_repeat_goes_and_numbers_stay():
     raw = "Ada Lovelace was born in London in 1815.\n1815\nAda Lovelace was born in"
     assert clean_answer(raw) == "Ada Lovelace was born in London in 1815.\n1815"
