@@ -73,7 +73,9 @@ def responder(log_dir: Path):
             return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
         if "<search_results>" in prompt:
             return "Grounded: 1815 (source: ada.md)"
-        return "FINAL: Ada Lovelace, born 1815, wrote the first program."
+        if "<answer_shape>" in prompt:  # the aggregator
+            return "FINAL: Ada Lovelace, born 1815, wrote the first program."
+        return "A direct answer, then facts with sources."  # the answer shape
 
     return respond
 
