@@ -33,7 +33,14 @@ from pydantic import PrivateAttr
 from core.local_chat import fit_to_context
 from core.model_errors import ModelUnavailable
 from core.server_structured import AdaptiveStructured, method_runnable
-from core.server_tools import ACT, act_tool, plain_history, unwrap_act
+from core.server_tools import (
+    ACT,
+    act_tool,
+    has_tool_traffic,
+    plain_history,
+    plain_turns,
+    unwrap_act,
+)
 
 log = logging.getLogger(__name__)
 DEFAULT_SERVER_CONTEXT = 4096
@@ -62,6 +69,11 @@ class OpenAICompatibleChat(ChatOpenAI):
     @property
     def is_server(self) -> bool:
         return bool(self.openai_api_base)
+
+    @property
+    def tool_style(self) -> str:
+        """How tools are offered: the spec's `tools=`, else one named tool on a server."""
+        return self.tool_mode or ("named" if self.is_server else "native")
 
     @property
     def token_counts_are_estimates(self) -> bool:
@@ -105,6 +117,12 @@ class OpenAICompatibleChat(ChatOpenAI):
 
     # --- calls: connection errors become ModelUnavailable; an overflow is learned and retried ---
 
+    def _sendable(self, messages: list[BaseMessage], kwargs: dict) -> list[BaseMessage]:
+        """Tool traffic as plain turns when no tool is bound (core.server_tools.plain_turns)."""
+        if self.tool_style == "native" or kwargs.get("tools") or not has_tool_traffic(messages):
+            return messages
+        return plain_turns(messages)
+
     def _unavailable(self, exc: Exception) -> ModelUnavailable:
         where = self.openai_api_base or "the OpenAI API"
         what = (
@@ -139,6 +157,7 @@ class OpenAICompatibleChat(ChatOpenAI):
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
+        messages = self._sendable(messages, kwargs)
         try:
             try:
                 return super()._generate(messages, stop, run_manager, **kwargs)
@@ -152,6 +171,7 @@ class OpenAICompatibleChat(ChatOpenAI):
     async def _agenerate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
+        messages = self._sendable(messages, kwargs)
         try:
             try:
                 return await super()._agenerate(messages, stop, run_manager, **kwargs)
@@ -164,6 +184,7 @@ class OpenAICompatibleChat(ChatOpenAI):
     def _stream(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> Iterator[ChatGenerationChunk]:
+        messages = self._sendable(messages, kwargs)
         try:
             try:
                 chunks = super()._stream(messages, stop, run_manager, **kwargs)
@@ -182,6 +203,7 @@ class OpenAICompatibleChat(ChatOpenAI):
     async def _astream(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> AsyncIterator[ChatGenerationChunk]:
+        messages = self._sendable(messages, kwargs)
         try:
             async for chunk in super()._astream(messages, stop, run_manager, **kwargs):
                 yield chunk
@@ -207,7 +229,7 @@ class OpenAICompatibleChat(ChatOpenAI):
         return AdaptiveStructured(build, self._state, forced=forced).runnable(name)
 
     def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Runnable:
-        mode = self.tool_mode or ("named" if self.is_server else "native")
+        mode = self.tool_style
         structured = "ls_structured_output_format" in kwargs  # function_calling: one named tool
         open_choice = tool_choice in (None, "auto", "any", "required")
         if mode == "native" or structured or not open_choice or not tools:

@@ -5,7 +5,8 @@ with `auto` or `required`, but do honour a *named* tool choice, and constrain it
 the tool's JSON schema. So each step offers one tool, `act`, whose arguments are the embedded
 model's tool-choice schema — `{"tool": NAME, "args": {...}}` or `{"final_answer": TEXT}` — and
 names it; the reply is turned back into ordinary tool calls or a final answer. Earlier tool
-traffic is sent as plain text turns (servers' chat templates often cannot render it).
+traffic is sent as plain text turns (servers' chat templates often cannot render it), also
+in a call with no tools bound.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
+    ToolMessage,
     convert_to_messages,
 )
 from langchain_core.prompt_values import PromptValue
 
-from core.local_chat import merge_same_role, to_chat_messages, tools_prompt
+from core.local_chat import to_chat_messages, tools_prompt
 from core.local_schema import bounded_schema, parse_json_prefix, tool_choice_schema
 
 ACT = "act"
@@ -50,10 +52,18 @@ def plain_history(value: Any, tools: list[dict[str, Any]]) -> list[BaseMessage]:
         messages = [HumanMessage(value)]
     else:
         messages = convert_to_messages(value)
-    chat = merge_same_role(
-        [{"role": "system", "content": tools_prompt(tools)}, *to_chat_messages(messages)]
-    )
-    return [_ROLE[m["role"]](m["content"]) for m in chat]
+    return plain_turns([SystemMessage(tools_prompt(tools)), *messages])
+
+
+def has_tool_traffic(messages: list[BaseMessage]) -> bool:
+    return any(isinstance(m, ToolMessage) or getattr(m, "tool_calls", None) for m in messages)
+
+
+def plain_turns(messages: list[BaseMessage]) -> list[BaseMessage]:
+    """Tool calls and results as plain text turns. Also for a call with no tools bound (the
+    executor's answer after its tool-step limit): such servers reject tool traffic sent raw
+    (llama-cpp-python's: HTTP 500, an assistant turn's `content` must be a string)."""
+    return [_ROLE[m["role"]](m["content"]) for m in to_chat_messages(messages)]
 
 
 def _act_calls(message: AIMessage) -> list[dict[str, Any]]:

@@ -167,6 +167,25 @@ def test_named_act_tool_on_a_server_becomes_a_real_tool_call():
     assert "Result of tool search_corpus" in json.dumps(sent["messages"])
 
 
+def test_tool_traffic_with_no_tools_bound_is_sent_as_plain_turns():
+    """After its tool-step limit the executor asks with no tools; llama-cpp-python's server
+    answers HTTP 500 to an assistant turn whose content is null (a raw tool call)."""
+    server = Server(lambda body: (200, completion({"role": "assistant", "content": "Nick Park"})))
+    history = [
+        HumanMessage("Who created Wallace and Gromit?"),
+        AIMessage("", tool_calls=[{"name": "search_corpus", "args": {"query": "W"}, "id": "c0"}]),
+        ToolMessage("Nick Park created them.", tool_call_id="c0", name="search_corpus"),
+        HumanMessage("Answer from what the tools returned."),
+    ]
+    assert server.model().invoke(history).text == "Nick Park"
+    sent = server.bodies[0]["messages"]
+    assert all(isinstance(m["content"], str) and "tool_calls" not in m for m in sent)
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert "Result of tool search_corpus" in sent[2]["content"]
+    server.model(tool_mode="native").invoke(history)
+    assert server.bodies[1]["messages"][1]["tool_calls"]  # forced native: sent as it is
+
+
 def test_a_recorded_final_answer_cut_at_its_budget_is_text():
     server = Server(lambda body: (200, recorded("llama_cpp_python_named_tool_call.json")))
     message = server.model().bind_tools([search_corpus]).invoke("Who created Wallace and Gromit?")
