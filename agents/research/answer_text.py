@@ -135,7 +135,9 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
 
 def short_answer_text(text: str) -> str:
     """A short answer (a name, a date, yes/no) without JSON debris around it."""
-    text = strip_debris(_from_json(text.strip()).splitlines()[0] if text.strip() else "")
+    # the first line with words in it: a cut answer may open with a line of debris (`}`)
+    lines = (strip_debris(line) for line in _from_json(text.strip()).splitlines())
+    text = next((line for line in lines if line), "")
     quoted = len(text) > 1 and text[0] == text[-1] == '"'
     return text[1:-1].strip() if quoted else text
 
