@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evals.hotpotqa import exact_match_score, f1_score, load_hotpotqa
-from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion
+from evals.hotpotqa_reflexion import ReflexionSettings, question_home, run_reflexion
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
@@ -33,7 +33,8 @@ def _lessons(home: Path) -> list:
 
 
 def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
-    gold = load_hotpotqa(DEV60, limit=1)[0].answer
+    question = load_hotpotqa(DEV60, limit=1)[0]
+    gold = question.answer
     s = ReflexionSettings(file=DEV60, out=tmp_path / "out", arms=["reflections"], trials=2,
                           limit=1, graph="direct")  # fmt: skip
     progress = io.StringIO()
@@ -43,7 +44,7 @@ def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
         assert r["calls"] == 1 and r["answer"].strip()
         assert r["em"] == exact_match_score(r["answer"], gold)
         assert r["f1"] == f1_score(r["answer"], gold)[0]
-    lessons = _lessons(tmp_path / "out" / "memory" / "reflections")
+    lessons = _lessons(question_home(tmp_path / "out", "reflections", question.id))
     if records[0]["em"]:
         assert len(records) == 1 and not lessons  # solved at once: nothing to learn
     else:
