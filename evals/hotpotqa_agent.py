@@ -45,12 +45,20 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded model's context
 
 
+SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
+
+
 def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
     model = resources.chat_model(model_spec)
     prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
-    out = ask_structured(model, ShortAnswer, prompt, max_tokens=ROLE_BUDGETS["short_answer"])
-    # an answer cut from truncated JSON began with `);` or `}`: keep only the words
-    return short_answer_text(out.answer if out else text)
+    answer = ""
+    for _ in range(SHORT_ANSWER_ATTEMPTS):
+        out = ask_structured(model, ShortAnswer, prompt, max_tokens=ROLE_BUDGETS["short_answer"])
+        # an answer cut from truncated JSON began with `);` or `}`: keep only the words
+        answer = short_answer_text(out.answer if out else text)
+        if answer:
+            break
+    return answer
 
 
 # "direct" is no agent: one model call answers from the paragraphs (with past reflections in

@@ -98,5 +98,5 @@ def test_eval_miniwob_cli_json(tmp_path: Path) -> None:
     assert 0.0 <= out["success_rate"] <= 1.0 and out["total_tokens"] > 0
     assert out["tasks"][0]["task"] == "click-button" and out["tasks"][0]["episodes"] == 2
     assert Path(out["report"]).is_file() and Path(out["report"]).parent == tmp_path / "reports"
-    assert "[1/2]" in result.stderr and "[2/2]" in result.stderr  # progress on stderr
+    assert "[miniwob] 1/2 " in result.stderr and "[miniwob] 2/2 " in result.stderr  # progress
     assert out["trajectories_recorded"] == 2

@@ -93,3 +93,14 @@ def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  
                          reflections=False)  # fmt: skip
     off(q.question, paragraphs)
     assert "Read the birth year." not in prompts[-1] and len(prompts) == 3
+
+
+def test_a_short_answer_of_debris_only_is_asked_again(wire, tmp_path):  # noqa: F811
+    """Seen on the embedded model: an answer holding only `}` left the answer empty."""
+    replies = iter([{"answer": "}"}, {"answer": "Nick Park"}])
+    wire(lambda prompt, title, tools, messages: next(replies))
+    fn = make_answer_fn(
+        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+    )
+    paragraphs = [Paragraph("Nick Park", ["Nick Park created Wallace and Gromit."])]
+    assert fn("Who created Wallace and Gromit?", paragraphs) == ("Nick Park", ["Nick Park"])
