@@ -78,6 +78,8 @@ _ORDINALS = {"1st": 0, "2nd": 1, "3rd": 2}
 
 
 def focus_text(u: str, nodes: list[TreeNode]) -> list[str]:
+    # Match the utterance first: a multi-task run picks the first planner that accepts a page.
+    match(r"^Focus into the", u)
     nth = re.search(r"the (1st|2nd|3rd) input", u)
     return [f"click [{node_id(nodes, 'textbox', nth=_ORDINALS[nth.group(1)] if nth else 0)}]"]
 

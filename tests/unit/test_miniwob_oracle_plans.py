@@ -65,6 +65,23 @@ def test_task_is_picked_by_what_the_page_contains() -> None:
     assert _pick(tasks, "Select DKkQH, x and click Submit.", CHECKBOXES) == "click-checkboxes"
 
 
+def test_focus_oracle_does_not_claim_other_pages_with_a_textbox() -> None:
+    # 'Simple Math Task' is not the title-cased task name, so the pick falls back to planners.
+    page = (
+        "[2] RootWebArea 'Simple Math Task' focused: True\n"
+        "\t[36] StaticText 'Solve the math problem and type your answer into the textbox.'\n"
+        "\t[51] StaticText '3 - 6 ='\n\t[3] textbox ''\n\t[19] button 'Submit'"
+    )
+    u = "Solve the math problem and type your answer into the textbox. Press submit when done."
+    with pytest.raises(OracleCannotSolve, match="does not match"):
+        PLANNERS["focus-text-2"](u, parse_tree(page))
+    assert _pick(["focus-text-2", "simple-arithmetic"], u, page) == "simple-arithmetic"
+    assert PLANNERS["focus-text-2"]("Focus into the 2nd input textbox.", parse_tree(LOGIN)) == [
+        "click [3]"
+    ]
+    assert PLANNERS["focus-text"]("Focus into the textbox.", parse_tree(LOGIN)) == ["click [2]"]
+
+
 def test_policy_plays_its_plan_then_stops() -> None:
     policy = OraclePolicy("login-user")
     utterance = 'Enter the username "a" and the password "b" into the text fields and press login.'
