@@ -25,6 +25,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _config_in(folder: Path) -> Path:
+    """The project's langgraph.json with its paths made absolute, written into `folder`."""
+    text = (ROOT / "langgraph.json").read_text()
+    config = json.loads(text.replace('"./', f'"{ROOT}/').replace('"."', f'"{ROOT}"'))
+    path = folder / "langgraph.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
 @pytest.fixture
 def dev_server(tmp_path):
     port = _free_port()
@@ -41,8 +50,12 @@ def dev_server(tmp_path):
             "127.0.0.1",
             "--port",
             str(port),
+            "--config",
+            str(_config_in(tmp_path)),
         ],
-        cwd=ROOT,
+        # the in-memory server keeps its threads and store under ./.langgraph_api of its working
+        # directory: a fresh one per test, so no earlier run's items are in this store
+        cwd=tmp_path,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
