@@ -27,14 +27,16 @@ def die() -> None:
 def writer_text(tag: str, i: int) -> tuple[str, str]:
     """(task, reflection) of a writer's i-th record: what a probe searches for.
 
-    The tests use 256-bucket hashing embeddings, where two words can share a bucket. So fillers
-    carry exactly one word ("filler") and probes search with a record's whole text: a filler
-    once carried its counter (e.g. "268", three characters, so a word) whose bucket was that of
-    the key `keyk5x8`; 51 such fillers (cosine 1/sqrt(2)) then outranked the record
-    (2/sqrt(11)), and the kill -9 test failed on machines where that key was the last one
-    acknowledged.
+    The tests use 256-bucket hashing embeddings, where two words can share a bucket, and probes
+    search with a record's whole text. So fillers carry exactly one word ("filler"): a filler
+    once carried its counter, whose bucket was that of the key `keyk5x8`, and 51 such fillers
+    outranked the record. And a record carries four words of its own, not one: with the key
+    alone, 1 key in 256 shared its bucket, so ~17 of ~4,500 records had the probe's very vector
+    (equal relevance, and recency ranks the newer first), and `k2-417` fell out of the top 10
+    under twins from later rounds. Four words make a twin a ~1e-9 chance per pair.
     """
-    return f"writer task key{tag}x{i}", f"lesson from writer key{tag}x{i}"
+    key = f"key{tag}x{i}"  # searched alone by some tests
+    return f"writer task {key}", f"lesson from writer {key} {tag}a{i} {tag}b{i} {tag}c{i}"
 
 
 def write(home: str, tag: str, count: int, bulk: bool, ack: str) -> None:
