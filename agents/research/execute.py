@@ -98,6 +98,13 @@ def _run_agent(
     return (last.text if isinstance(last, AIMessage) and not last.tool_calls else ""), messages
 
 
+def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
+    """An "answer" that only restates a tool call (`Calling corpus_search({...})`, the way
+    earlier calls appear in a small model's transcript, or the call's JSON) answers nothing."""
+    text = answer.strip().removeprefix("Calling ").lstrip('{"').removeprefix('tool": "')
+    return any(text.startswith(t.name) for t in tools)
+
+
 def _evidence(steps: list[dict[str, Any]]) -> str:
     return "\n".join(
         f"<{data(s['tool'])}>\n{data(s['observation'])}\n</{data(s['tool'])}>" for s in steps
@@ -146,7 +153,8 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         # EXECUTOR is named here so LangGraph finds it as this node's subgraph
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
         steps = trajectory_of(messages)
-        if steps and not answer.strip():  # stopped at the step limit: keep and use the evidence
+        # stopped at the step limit, or "answered" with a tool call: answer from the evidence
+        if steps and (not answer.strip() or echoes_a_tool_call(answer, tools)):
             answer = _answer_from(ctx, task, _evidence(steps), retry)
         if not steps:
             grounded, grounding_steps = _grounded(ctx, tools, task, retry)

@@ -1,0 +1,20 @@
+"""An executor "answer" that only restates a tool call is no answer (seen on the embedded model)."""
+
+from langchain_core.tools import tool
+
+from agents.research.execute import echoes_a_tool_call
+
+
+@tool
+def corpus_search(query: str) -> str:
+    """Search local documents."""
+    return query
+
+
+def test_a_restated_tool_call_is_no_answer():
+    tools = [corpus_search]
+    assert echoes_a_tool_call('Calling corpus_search({"query": "Nick Park"})', tools)
+    assert echoes_a_tool_call('{"tool": "corpus_search", "args": {"query": "x"}}', tools)
+    assert echoes_a_tool_call("corpus_search(query='x')", tools)
+    assert not echoes_a_tool_call("Nick Park created Wallace and Gromit (source: nick.md).", tools)
+    assert not echoes_a_tool_call("Calling it a classic, Nick Park's film won.", tools)
