@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evals.hotpotqa import exact_match_score, f1_score, load_hotpotqa
+from evals.hotpotqa_agent import SHORT_ANSWER_ATTEMPTS
 from evals.hotpotqa_reflexion import ReflexionSettings, question_home, run_reflexion
 
 pytestmark = pytest.mark.integration
@@ -41,7 +42,8 @@ def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
     records = sorted(run_reflexion(s, out=progress).records(), key=lambda r: r["trial"])
     for r in records:
         assert r["error"] is None, r["error"]  # a crash is a failure, never a skip
-        assert r["calls"] == 1 and r["answer"].strip()
+        # one call, or two when the first answer held no words (evals.hotpotqa_agent)
+        assert 1 <= r["calls"] <= SHORT_ANSWER_ATTEMPTS and r["answer"].strip()
         assert r["em"] == exact_match_score(r["answer"], gold)
         assert r["f1"] == f1_score(r["answer"], gold)[0]
     lessons = _lessons(question_home(tmp_path / "out", "reflections", question.id))
