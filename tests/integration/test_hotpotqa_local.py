@@ -43,7 +43,8 @@ def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
     for r in records:
         assert r["error"] is None, r["error"]  # a crash is a failure, never a skip
         # one call, or two when the first answer held no words (evals.hotpotqa_agent)
-        assert 1 <= r["calls"] <= SHORT_ANSWER_ATTEMPTS and r["answer"].strip()
+        # the tiny model may give no words twice: recorded as an empty, wrong answer, not a crash
+        assert 1 <= r["calls"] <= SHORT_ANSWER_ATTEMPTS and isinstance(r["answer"], str)
         assert r["em"] == exact_match_score(r["answer"], gold)
         assert r["f1"] == f1_score(r["answer"], gold)[0]
     lessons = _lessons(question_home(tmp_path / "out", "reflections", question.id))
