@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.integration.processes import stop
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "examples" / "corpus"
@@ -79,11 +80,7 @@ def dev_server(tmp_path):
             )
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         log.close()
 
 

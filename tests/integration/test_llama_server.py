@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from tests.conftest import ROOT
+from tests.integration.processes import stop
 
 pytestmark = pytest.mark.integration
 CTX = 2048
@@ -87,12 +88,7 @@ def llama_server(tmp_path: Path) -> Iterator[str]:
         _wait_until_up(proc, url, log)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def _run_cli(url: str, home: Path) -> subprocess.CompletedProcess:
