@@ -13,11 +13,16 @@ EXECUTOR_TASK = """<overall_goal>
 </overall_goal>
 <task>
 {task}
-</task>{dependencies}{retry}
+</task>{evidence}{dependencies}{retry}
 <instructions>
-Complete the task. Use the tools to find facts; do not invent them. When you have enough,
-answer with the facts you found and name their sources.{retry_note}
+Complete the task. Use the search results and the tools to find facts; do not invent them.
+When you have enough, answer with the facts you found and name their sources.{retry_note}
 </instructions>"""
+
+EVIDENCE_SECTION = """
+<search_results_for_the_task>
+{evidence}
+</search_results_for_the_task>"""
 
 DEPENDENCIES_SECTION = """
 <results_this_task_builds_on>
@@ -50,5 +55,5 @@ the source of each.{retry_note}
 </instructions>"""
 )
 
-TOOL_LIMIT_NOTE = """You have used all your tool calls for this task. Answer now, using only
+TOOL_LIMIT_NOTE = """No more tool calls for this task. Answer now, using only
 what the tools returned above; name the source of each fact."""

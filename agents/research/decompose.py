@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
 from agents.research.memory_context import memory_block
+from agents.tools.grounding import copies_placeholder
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
@@ -49,7 +50,8 @@ def _key(task: str) -> str:
 def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], list[list[int]]]:
     """Usable tasks and their dependencies as 0-based indices of earlier kept tasks.
 
-    Drops empty, junk (fewer than 3 words or no letters) and duplicate tasks, keeps at most 5,
+    Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied) and
+    duplicate tasks, keeps at most 5,
     and drops dependencies on dropped, later or the same tasks (the model numbers from 1).
     If nothing usable remains, the goal itself becomes the single task.
     """
@@ -60,7 +62,8 @@ def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], li
     for number, planned in enumerate(candidates, 1):
         task = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", str(planned.task)).strip()
         key = _key(task)
-        if len(key.split()) < 3 or not re.search(r"[^\W\d_]", task) or key in seen:
+        junk = len(key.split()) < 3 or not re.search(r"[^\W\d_]", task)
+        if junk or key in seen or copies_placeholder(task):
             continue
         if len(tasks) == MAX_TASKS:
             break

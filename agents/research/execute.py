@@ -1,10 +1,11 @@
 """execute_task: the executor agent (agents/research/executor_agent.py) runs one attempt at a task.
 
+Evidence first: the search tools are queried with the task before the agent starts, and their
+results are in its prompt, so a model that answers at once (the embedded model mostly does)
+answers from evidence in one call, and the agent's tool steps look further only when needed.
 A retry's prompt carries the previous attempt and the reflection on it; a task that builds on
-earlier tasks sees their results. When the agent uses its tool steps up, it answers from what
-its tools returned. When the model makes no tool call (the embedded model often answers from
-nothing), the search tools are queried with the task and the model answers from their
-results, so every answer rests on evidence.
+earlier tasks sees their results. When the agent uses its tool steps up, or "answers" with a
+tool call, the model answers from everything its tools returned.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from core.state import TaskState
 from memory.budget import context_window
 from prompts.execute import (
     DEPENDENCIES_SECTION,
+    EVIDENCE_SECTION,
     EXECUTOR_SYSTEM,
     EXECUTOR_TASK,
     GROUNDED_ANSWER,
@@ -119,20 +121,20 @@ def _answer_from(ctx: Context, task: str, evidence: str, retry: dict[str, str]) 
     return model.invoke(prompt).text
 
 
-def _grounded(
-    ctx: Context, tools: list[BaseTool], task: str, retry: dict[str, str]
+def _first_search(
+    ctx: Context, tools: list[BaseTool], task: str
 ) -> tuple[str, list[dict[str, Any]]]:
-    """Search with the task itself, then have the model answer from what was found."""
+    """The prompt section with what the search tools found for the task, and its step."""
     from agents.tools.grounding import ground
 
     model = resources.chat_model(ctx.executor_model)
-    # ~0.6 characters of evidence per token of context, capped: small models read slowly
-    budget = min(6000, context_window(model, ctx.executor_model) * 5 // 8)
+    # ~0.4 characters of evidence per token of context, capped: small models read slowly
+    budget = min(4000, context_window(model, ctx.executor_model) * 2 // 5)
     evidence = ground(task, tools, max_chars=budget)
     if not evidence.strip():
         return "", []
     step = {"tool": "search", "args": {"query": task}, "observation": evidence[:MAX_OBSERVATION]}
-    return _answer_from(ctx, task, evidence, retry), [step]
+    return EVIDENCE_SECTION.format(evidence=evidence), [step]
 
 
 def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
@@ -140,26 +142,25 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
     retry = _retry(state)
     memory = memory_block(resources.memory(runtime), ctx, task, ctx.executor_model)
-    prompt = EXECUTOR_TASK.format(
-        task=data(task),
-        goal=data(state.get("optimized_goal", "")),
-        dependencies=_dependencies_section(state),
-        **retry,
-    )
     with resources.open_tools(ctx) as tools:
+        section, first = _first_search(ctx, tools, task)
+        prompt = EXECUTOR_TASK.format(
+            task=data(task),
+            goal=data(state.get("optimized_goal", "")),
+            evidence=section,
+            dependencies=_dependencies_section(state),
+            **retry,
+        )
         # tool choices and the agent's own short answer share the executor's budget
         model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
-        run = ExecutorRun(model, tools, EXECUTOR_SYSTEM.format(memory=memory), ctx.max_tool_steps)
+        system = EXECUTOR_SYSTEM.format(memory=memory)
+        run = ExecutorRun(model, tools, system, ctx.max_tool_steps, topic=task)
         # EXECUTOR is named here so LangGraph finds it as this node's subgraph
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
-        steps = trajectory_of(messages)
+        steps = first + trajectory_of(messages)
         # stopped at the step limit, or "answered" with a tool call: answer from the evidence
         if steps and (not answer.strip() or echoes_a_tool_call(answer, tools)):
             answer = _answer_from(ctx, task, _evidence(steps), retry)
-        if not steps:
-            grounded, grounding_steps = _grounded(ctx, tools, task, retry)
-            if grounded.strip():
-                answer, steps = grounded, grounding_steps
     return {
         "task_index": state["task_index"],  # so each update says which task it is about
         "result": answer.strip() or "(no result)",

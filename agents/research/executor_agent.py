@@ -7,7 +7,10 @@ Its model, tools and tool-step limit come per run, through the agent's context:
 
 `RunModelAndTools` puts the run's model and tools into each model call and executes the run's
 tools by name. When the agent has used its tool steps, the next model call gets no tools and a
-note to answer from what the tools returned, so the evidence is kept and used, not thrown away.
+note to answer from what the tools returned, so the evidence is kept and used, not thrown away;
+so does a call that repeats one the agent already made (its result is in the transcript). A
+search query that has left the task's topic (a small model invents URLs) is replaced by the
+task's keywords before it runs, and the transcript shows the query that ran.
 """
 
 from __future__ import annotations
@@ -19,11 +22,18 @@ from typing import Any
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 
+from agents.tools.grounding import SearchTool, on_topic_query
 from prompts.execute import TOOL_LIMIT_NOTE
 from prompts.untrusted import data
 
@@ -36,6 +46,7 @@ class ExecutorRun:
     tools: Sequence[BaseTool]
     system: str = ""
     max_tool_steps: int = 6
+    topic: str = ""  # the task: search queries are kept on it
     by_name: dict[str, BaseTool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +81,34 @@ def tool_steps(messages: Sequence[BaseMessage]) -> int:
     return sum(isinstance(m, ToolMessage) for m in messages)
 
 
+def _calls(message: BaseMessage) -> list[tuple[str, str]]:
+    if not isinstance(message, AIMessage):
+        return []
+    return [(c["name"], repr(sorted(c["args"].items()))) for c in message.tool_calls]
+
+
+def repeated_last_call(messages: Sequence[BaseMessage]) -> bool:
+    """Did the agent's last step only repeat calls it had made before (same tool, same args)?"""
+    steps = [m for m in messages if _calls(m)]
+    if len(steps) < 2:
+        return False
+    earlier = {call for m in steps[:-1] for call in _calls(m)}
+    return all(call in earlier for call in _calls(steps[-1]))
+
+
+def keep_on_topic(response: Any, run: ExecutorRun) -> Any:
+    """The model's search calls with their queries kept on the run's topic (on_topic_query)."""
+    messages = getattr(response, "result", None) or [response]
+    for message in messages:
+        if not isinstance(message, AIMessage) or not run.topic:
+            continue
+        for call in message.tool_calls:
+            query = call["args"].get("query")
+            if isinstance(run.by_name.get(call["name"]), SearchTool) and isinstance(query, str):
+                call["args"]["query"] = on_topic_query(query, run.topic)
+    return response
+
+
 class RunModelAndTools(AgentMiddleware):
     """Per-run model and tools, and the tool-step limit that ends in an answer from evidence."""
 
@@ -78,16 +117,16 @@ class RunModelAndTools(AgentMiddleware):
     ) -> ModelResponse:
         run = _run_of(request.runtime)
         system = SystemMessage(run.system) if run.system else None
-        if tool_steps(request.messages) >= run.max_tool_steps:
+        done = tool_steps(request.messages) >= run.max_tool_steps
+        if done or repeated_last_call(request.messages):
             messages = [*request.messages, HumanMessage(TOOL_LIMIT_NOTE)]
             return handler(
                 request.override(
                     model=run.model, tools=[], messages=messages, system_message=system
                 )
             )
-        return handler(
-            request.override(model=run.model, tools=list(run.tools), system_message=system)
-        )
+        with_tools = request.override(model=run.model, tools=list(run.tools), system_message=system)
+        return keep_on_topic(handler(with_tools), run)
 
     def wrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Any]

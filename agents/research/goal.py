@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from agents import resources
 from agents.research.memory_context import memory_block
 from agents.research.tasks import new_run_id
+from agents.tools.grounding import grounded, keywords
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
@@ -31,7 +32,8 @@ class OptimizedGoal(BaseModel):
     metrics: list[str] = Field(description="1-3 measurable success criteria.", max_length=3)
 
     def text(self) -> str:
-        criteria = "\n".join(f"- {m}" for m in self.metrics if m.strip())
+        # a criterion says something in words ("#1" or "-3.5" is a small model's filler)
+        criteria = "\n".join(f"- {m}" for m in self.metrics if len(keywords(m)) >= 2)
         return (
             f"{self.description}\nSuccess criteria:\n{criteria}" if criteria else self.description
         )
@@ -51,7 +53,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         GOAL_CREATOR.format(memory=memory, query=data(query)),
         max_tokens=ROLE_BUDGETS["goal"],
     )
-    goal_text = _usable(goal.description if goal else "", fallback=query)
+    goal_text = _usable(goal.description if goal else "", fallback=query, topic=query)
     smart = ask_structured(
         model,
         OptimizedGoal,
@@ -60,7 +62,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     )
     return {
         "run_id": new_run_id(),
-        "optimized_goal": _usable(smart.text() if smart else "", fallback=goal_text),
+        "optimized_goal": _usable(smart.text() if smart else "", fallback=goal_text, topic=query),
         # None empties the per-task lists: a new run on a thread that already ran one
         "results": None,
         "task_reports": None,
@@ -82,7 +84,9 @@ def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
     return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}
 
 
-def _usable(text: str, *, fallback: str) -> str:
-    """A model's text if it says something, else the fallback (tiny models return blanks)."""
+def _usable(text: str, *, fallback: str, topic: str = "") -> str:
+    """A model's text if it says something (on `topic`, when given), else the fallback: tiny
+    models return blanks, or a schema's field name ("{ description }") for the goal."""
     text = text.strip()
-    return text if len(text.split()) >= 3 else fallback
+    says_something = len(text.split()) >= 3 and grounded(text, topic)
+    return text if says_something else fallback

@@ -73,7 +73,7 @@ class Script:
             return self.executor(prompt, messages)
         if "<search_results>" in prompt:
             return "grounded: born 1815 (source: ada)"
-        if "used all your tool calls" in prompt:
+        if "No more tool calls" in prompt:
             return "from evidence: " + messages[-2].text[:60]
         if "<answer_shape>" in prompt:
             return "FINAL: Ada Lovelace, born 1815."

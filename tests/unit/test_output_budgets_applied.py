@@ -68,8 +68,15 @@ def test_every_node_sends_its_roles_budget(wire, monkeypatch):
     }
 
 
+class Echoing(Script):
+    """An executor that "answers" by restating a tool call: the answer comes from evidence."""
+
+    def executor(self, prompt, messages):
+        return "Calling corpus_search({'query': 'Ada'})"
+
+
 def test_grounded_answer_sends_its_budget(wire, monkeypatch):
-    sent = budgets_sent(wire, monkeypatch, Script(use_tools=False))
+    sent = budgets_sent(wire, monkeypatch, Echoing())
     assert sent["grounded_answer"] == {ROLE_BUDGETS["grounded_answer"]}
     assert sent["executor"] == {ROLE_BUDGETS["executor"]}
 

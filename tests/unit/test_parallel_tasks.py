@@ -98,8 +98,9 @@ def test_the_tool_step_limit_keeps_the_evidence(wire):
     assert all(r.startswith("from evidence: ") for r in state["results"])
     assert all("1815" in r for r in state["results"])  # the corpus text the tools returned
     runs = wire.store.search(("trajectories", "research"), limit=10)
-    assert [len(r.value["steps"]) for r in runs] == [2, 2, 2]
-    final_calls = [c for c in model.calls if "used all your tool calls" in c["prompt"]]
+    # the search for the task before the agent started, then the agent's two tool steps
+    assert [len(r.value["steps"]) for r in runs] == [3, 3, 3]
+    final_calls = [c for c in model.calls if "No more tool calls" in c["prompt"]]
     assert len(final_calls) == 3 and not any(c["tools"] for c in final_calls)
 
 

@@ -52,10 +52,17 @@ def test_max_retries_zero_never_retries(wire):
     assert nodes.count("execute_task") == 3
 
 
-def test_model_without_tool_calls_is_grounded(wire):
-    wire(Script(use_tools=False))
+def test_the_executor_starts_from_what_a_search_for_the_task_found(wire):
+    script = Script(use_tools=False)  # answers at once, with no tool call
+    model = wire(script)
     _, _, state = run(build_reflective_graph(), Context(), store=wire.store)
-    assert all(r.startswith("grounded:") for r in state["results"])
+    assert state["results"] == ["I think so."] * 3  # one call per attempt
+    executor_calls = [c for c in model.calls if c["tools"]]
+    assert len(executor_calls) == 3
+    for call in executor_calls:  # each prompt held the corpus text found for its task
+        assert "<search_results_for_the_task>" in call["prompt"] and "1815" in call["prompt"]
+    runs = wire.store.search(("trajectories", "research"), limit=10)
+    assert all(r.value["steps"][0]["action"].startswith("search(") for r in runs)
 
 
 def test_single_path_has_no_reflection(wire):

@@ -1,0 +1,92 @@
+"""A small model's drift is caught where it starts: a goal that copies a schema's field name, a
+criterion with no words, a search query that left the task, a tool call repeated in a loop."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from agents.research.executor_agent import ExecutorRun, keep_on_topic, repeated_last_call
+from agents.tools.grounding import (
+    copies_placeholder,
+    grounded,
+    keywords,
+    make_search_tool,
+    on_topic_query,
+)
+from core.context import Context
+from graphs import build_reflective_graph
+from tests.unit.research_script import TASKS, Script, run
+
+QUESTION = "Who created Wallace and Gromit?"
+
+
+def test_keywords_keep_topic_words_as_written():
+    assert keywords(QUESTION) == ["created", "Wallace", "Gromit"]
+    assert keywords("Who is it? 42 of the") == []
+
+
+def test_grounded_needs_a_shared_topic_word_and_no_placeholder():
+    assert grounded("Find who made Wallace and Gromit", QUESTION)
+    assert not grounded("https://www.example-webpage1234567890/docx?q=add", QUESTION)
+    assert not grounded("Wallace {title} Gromit", QUESTION)  # a placeholder spoils it
+    assert grounded("anything at all", "Who is it?")  # a source with no topic words
+    assert copies_placeholder("{ description }") and not copies_placeholder("a {b c} d")
+
+
+def test_an_off_topic_query_becomes_the_topic_keywords():
+    assert on_topic_query("Gromit creator", QUESTION) == "Gromit creator"
+    assert on_topic_query("https://www.googleapis.com/books/{title}", QUESTION) == (
+        "created Wallace Gromit"
+    )
+
+
+def _search_run(topic: str) -> ExecutorRun:
+    tool = make_search_tool(lambda q, k: q, name="corpus_search", description="Search.", k=3)
+    return ExecutorRun(model=None, tools=[tool], topic=topic)  # type: ignore[arg-type]
+
+
+def test_the_model_search_calls_are_kept_on_topic_before_they_run():
+    call = {"name": "corpus_search", "args": {"query": "http://x.example/{id}"}, "id": "1"}
+    other = {"name": "browser", "args": {"query": "http://x.example/"}, "id": "2"}
+    message = AIMessage("", tool_calls=[call, other])
+    keep_on_topic(message, _search_run(QUESTION))
+    assert message.tool_calls[0]["args"]["query"] == "created Wallace Gromit"
+    assert message.tool_calls[1]["args"]["query"] == "http://x.example/"  # not a search tool
+
+
+def _step(query: str, n: int) -> list:
+    call = {"name": "corpus_search", "args": {"query": query}, "id": str(n)}
+    return [AIMessage("", tool_calls=[call]), ToolMessage("found", tool_call_id=str(n))]
+
+
+def test_a_repeated_call_is_seen_and_a_new_one_is_not():
+    start = [HumanMessage("task")]
+    assert not repeated_last_call(start + _step("a", 1))
+    assert not repeated_last_call(start + _step("a", 1) + _step("b", 2))
+    assert repeated_last_call(start + _step("a", 1) + _step("b", 2) + _step("a", 3))
+
+
+class Looping(Script):
+    """A goal made of a schema's field name, and an executor that repeats one search forever."""
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "Goal":
+            return {"description": "{ description }"}
+        if title == "OptimizedGoal":
+            return {"description": "{ description }", "metrics": ["#1", "-3.5"]}
+        return super().__call__(prompt, title, tools, messages)
+
+    def executor(self, prompt, messages):
+        return {"tool": "corpus_search", "args": {"query": "Ada Lovelace"}}
+
+
+def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answer(wire):
+    model = wire(Looping(plan=[TASKS[0]]))
+    _, updates, state = run(build_reflective_graph(), Context(max_tool_steps=6), store=wire.store)
+    assert state["optimized_goal"] == "Who was Ada Lovelace?"
+    runs = wire.store.search(("trajectories", "research"), limit=10)
+    # the search for the task, the agent's search and its repeat, which ended the tool steps
+    assert [len(r.value["steps"]) for r in runs] == [3]
+    assert state["results"][0].startswith("from evidence: ")
+    answers = [c for c in model.calls if "No more tool calls" in c["prompt"]]
+    assert len(answers) == 1 and not answers[0]["tools"]
