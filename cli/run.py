@@ -60,7 +60,8 @@ def _add_tool_options(p: argparse.ArgumentParser) -> None:
         "--max-tool-steps",
         type=int,
         default=None,
-        help=f"tool calls per attempt, 1..{validate.MAX_TOOL_STEPS} (default 6)",
+        help=f"tool calls per attempt after a search for the task, 1..{validate.MAX_TOOL_STEPS}"
+        " (default 3)",
     )
     p.add_argument(
         "--corpus",

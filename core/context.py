@@ -72,7 +72,11 @@ class Context(MemorySettings):
         },
     )
     max_tool_steps: int = field(
-        default=6, metadata={"description": "Tool calls the executor may make per attempt."}
+        default=3,
+        metadata={
+            "description": "Tool calls the executor may make per attempt, after the search for"
+            " the task that starts it."
+        },
     )
     corpus_dir: str | None = field(
         default=None, metadata={"description": "Folder of local documents to search offline."}

@@ -11,6 +11,7 @@ tool call, the model answers from everything its tools returned.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -100,11 +101,15 @@ def _run_agent(
     return (last.text if isinstance(last, AIMessage) and not last.tool_calls else ""), messages
 
 
+_CALL = re.compile(r"\s*(?:Calling\s+\w+\s*\(|\{\s*\"tool\"\s*:)")
+
+
 def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
     """An "answer" that only restates a tool call (`Calling corpus_search({...})`, the way
-    earlier calls appear in a small model's transcript, or the call's JSON) answers nothing."""
-    text = answer.strip().removeprefix("Calling ").lstrip('{"').removeprefix('tool": "')
-    return any(text.startswith(t.name) for t in tools)
+    earlier calls appear in a small model's transcript, of any tool name, or the call's JSON)
+    answers nothing."""
+    text = answer.strip()
+    return bool(_CALL.match(text)) or any(text.startswith(t.name + "(") for t in tools)
 
 
 def _evidence(steps: list[dict[str, Any]]) -> str:

@@ -3,7 +3,7 @@ it as a subgraph of execute_task (Studio draws it; `stream(subgraphs=True)` show
 
 Its model, tools and tool-step limit come per run, through the agent's context:
 
-    EXECUTOR.invoke({"messages": [...]}, context=ExecutorRun(model, tools, system, 6))
+    EXECUTOR.invoke({"messages": [...]}, context=ExecutorRun(model, tools, system, 3))
 
 `RunModelAndTools` puts the run's model and tools into each model call and executes the run's
 tools by name. When the agent has used its tool steps, the next model call gets no tools and a
@@ -45,7 +45,7 @@ class ExecutorRun:
     model: BaseChatModel
     tools: Sequence[BaseTool]
     system: str = ""
-    max_tool_steps: int = 6
+    max_tool_steps: int = 3
     topic: str = ""  # the task: search queries are kept on it
     by_name: dict[str, BaseTool] = field(init=False)
 
