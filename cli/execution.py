@@ -71,17 +71,36 @@ def close_tools_bounded(timeout_s: float = CLOSE_TIMEOUT_S) -> None:
         log.warning("the browser did not close within %.0f s; leaving it to the OS", timeout_s)
 
 
+def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
+    """The run checkpoints under `home`; a damaged file is MemoryStoreDamagedError (exit 4)
+    naming the file and the fix, not a crash."""
+    from memory.record_types import MemoryStoreDamagedError
+
+    db = home / "checkpoints.sqlite"
+    conn = sqlite3.connect(db, check_same_thread=False)
+    saver = SqliteSaver(conn)
+    try:
+        saver.setup()
+        conn.execute("SELECT count(*) FROM checkpoints").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise MemoryStoreDamagedError(
+            f"checkpoint file {db} is damaged ({exc}); move it aside (mv {db} {db}.damaged) to "
+            "start afresh: its unfinished runs cannot be resumed, memories are not affected"
+        ) from exc
+    return conn, saver
+
+
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
     from core.models import get_embeddings
     from memory.langgraph_store import ProjectStore
 
-    db = Path(args.home) / "checkpoints.sqlite"
-    conn = sqlite3.connect(db, check_same_thread=False)
+    conn, saver = open_checkpoints(Path(args.home))
     # the project's persistent memory: reflections in SQLite + FAISS, workflows and
     # trajectories in their files under the home folder
     store = ProjectStore.open(ctx.home, get_embeddings(ctx.embedding_model))
     try:
-        graph = _builder(graph_name).compile(checkpointer=SqliteSaver(conn), store=store)
+        graph = _builder(graph_name).compile(checkpointer=saver, store=store)
         return _stream(args, ctx, graph, thread_id)
     finally:
         store.close()

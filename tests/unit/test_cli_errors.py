@@ -203,3 +203,17 @@ def test_a_damaged_memory_store_is_exit_4_with_the_fix(capsys, tmp_path):
     (line,) = captured.err.strip().splitlines()
     assert line.startswith("error: memory store") and "memory repair" in line
     assert json.loads(captured.out)["error"]["type"] == "memory_store_damaged"
+
+
+def test_a_damaged_checkpoint_file_is_exit_4_with_the_fix(tmp_path):
+    from cli.execution import open_checkpoints
+    from memory.record_types import MemoryStoreDamagedError
+
+    conn, _ = open_checkpoints(tmp_path)  # a fresh file is set up and usable
+    conn.close()
+    (tmp_path / "checkpoints.sqlite").write_bytes(b"not a database, not at all" * 200)
+    with pytest.raises(MemoryStoreDamagedError) as caught:
+        open_checkpoints(tmp_path)
+    failure = errors.classify(caught.value)
+    assert (failure.type, failure.exit_code) == ("memory_store_damaged", 4)
+    assert "checkpoints.sqlite" in failure.message and "mv " in failure.message
