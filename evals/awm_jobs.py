@@ -54,13 +54,20 @@ def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[s
         "reward": reward, "steps": len(steps), "tokens": int(state.get("tokens") or 0),
         "seconds": round(time.perf_counter() - started, 3),
         "stop": state.get("done_reason"), "error": error,
-        "actions": [s.get("action") for s in steps],
+        "actions": [_shown(s) for s in steps],
         "memory_in_prompt": {k: bool(v) for k, v in memory.items()},
         "worker_pid": os.getpid(),
     }  # fmt: skip
     if payload.get("reflect") and error is None:
         record["reflection_error"] = _reflect(ctx, record)
     return record
+
+
+def _shown(step: dict[str, Any]) -> str:
+    """A step as the results show it: its action, or what the model said when it did not
+    parse, and the workflow call that issued it, if any."""
+    text = step.get("action") or f"unparsed {str(step.get('raw') or '')[:60]!r}"
+    return f"{text} (via {step['call']})" if step.get("call") else text
 
 
 def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
@@ -73,7 +80,7 @@ def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
     try:
         reflect_on_attempt(
             get_chat_model(ctx.reflector_model), manager, task=record["utterance"],
-            attempt=[a for a in record["actions"] if a], success=record["success"],
+            attempt=record["actions"], success=record["success"],
             feedback=feedback,
         )  # fmt: skip
     except ReflectionFailed as err:

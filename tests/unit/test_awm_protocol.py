@@ -164,3 +164,14 @@ def test_cli_prints_tables_estimate_and_writes_report(
     assert (tmp_path / "experiments" / "awm-miniwob-online" / "results.jsonl").exists()
     assert main.main([*argv[:-2], "--families", "no-such-task"]) == 2
     assert "unknown MiniWoB task(s): no-such-task" in capsys.readouterr().err
+
+
+def test_results_show_unparsed_steps_and_the_workflow_call_behind_a_step():
+    from evals.awm_jobs import _shown
+
+    assert _shown({"action": None, "raw": '{"action_type": "cl'}) == (
+        'unparsed \'{"action_type": "cl\''
+    )
+    step = {"action": "type [3] [Ada]", "raw": "", "call": "enter_text(text='Ada')"}
+    assert _shown(step) == "type [3] [Ada] (via enter_text(text='Ada'))"
+    assert _shown({"action": "click [19]", "raw": "", "call": None}) == "click [19]"
