@@ -4,7 +4,8 @@ The server (the `server` extra of the same llama-cpp-python wheel) is started he
 embedded SmolLM2 GGUF with a 2048-token context, and the CLI is run as a user would. The run
 must finish with a judged answer and show that it adapted to this server: `json_schema` is
 refused (HTTP 500), so structured output falls back to `function_calling`; the server does not
-report its context size, so 2048 is learned from its overflow error.
+report its context size, so 2048 is learned from its overflow error (the question carries
+pasted notes longer than that).
 """
 
 from __future__ import annotations
@@ -91,11 +92,17 @@ def llama_server(tmp_path: Path) -> Iterator[str]:
         stop(proc)
 
 
+def long_question() -> str:
+    """The question with background notes pasted in, as users do: over 2048 tokens, so the
+    first call overflows this server's context whatever the model does afterwards."""
+    notes = "\n\n".join(p.read_text() for p in sorted((ROOT / "examples" / "corpus").iterdir()))
+    return f"{QUESTION}\n\nBackground notes:\n{notes}\n\n{notes}"
+
+
 def _run_cli(url: str, home: Path) -> subprocess.CompletedProcess:
-    """The CLI as a user runs it: -v for the adaptation log lines, --json for the result. Four
-    tool steps: the fifth executor call carries four search results, more than 2048 tokens."""
+    """The CLI as a user runs it: -v for the adaptation log lines, --json for the result."""
     options = "--corpus examples/corpus --no-browser --json --max-retries 0 --max-tool-steps 4"
-    command = [sys.executable, "main.py", "-v", "run", QUESTION, *options.split()]
+    command = [sys.executable, "main.py", "-v", "run", long_question(), *options.split()]
     # a generous timeout: a request that times out is retried while the server, one request at
     # a time, still works on the first, so a slow CPU would turn into a failed run
     command += ["--model", f"openai:smollm2@{url}#timeout=600", "--home", str(home)]
