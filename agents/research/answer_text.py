@@ -21,6 +21,8 @@ _PLACEHOLDER = re.compile(r"\{\w+\}")
 # a template slot copied into an answer: `{ description }`
 _SLOT = re.compile(r" *\{\{?\s*\w+\s*\}\}?")
 _TAG = re.compile(r"</?[a-z_]+>")
+# a prompt's section tag copied back unescaped: `<past_reflections>`, `<ref_0>`, `</ref_2>`
+_SECTION_TAG = re.compile(r"</?[a-z][a-z_]*(?:_\d+)?>")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
 _LEADING_DEBRIS = " \t\n)]};:,.|"
@@ -121,7 +123,8 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
     lines: list[str] = []
     for raw_line in _from_json(text.strip()).splitlines():
         kept = []
-        for sentence in _SENTENCE_END.split(_SLOT.sub("", raw_line).strip()):
+        bare = _SECTION_TAG.sub("", _SLOT.sub("", raw_line))
+        for sentence in _SENTENCE_END.split(bare.strip()):
             if _keep(sentence, seen, echo):
                 seen.add(_norm(sentence))
                 kept.append(sentence)

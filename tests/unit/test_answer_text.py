@@ -127,3 +127,12 @@ def test_hotpotqa_short_answer_drops_debris(monkeypatch):
     model = ScriptedChatModel(responder=lambda *a: {"answer": '"); Nick Park'}, calls=[])
     monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
     assert short_answer("local", "Who created Wallace and Gromit?", "text") == "Nick Park"
+
+
+def test_prompt_section_tags_copied_back_are_removed():
+    """Seen as the embedded model's final answers (bench.embedded_run, this session)."""
+    assert clean_answer("<past_reflections>") == ""
+    assert clean_answer("The answer to the request is:\n<ref_0>") == "The answer to the request is"
+    text = "<ref_0>\n\nNick Park created them.\n</ref_2>\n\nSee nick.md.\n</ref_3>"
+    assert clean_answer(text) == "Nick Park created them.\n\nSee nick.md."
+    assert clean_answer("Use a < b and b > c.") == "Use a < b and b > c."
