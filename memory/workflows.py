@@ -8,9 +8,13 @@ every change made by induction. Prompt-building nodes call
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
-from collections.abc import Iterable
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -97,9 +101,24 @@ class WorkflowStore:
         return self.dir / f"{website_stem(website)}.txt"
 
     # -- writing ---------------------------------------------------------------------------
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One writer at a time, across threads (parallel tasks induce at once) and processes:
+        an exclusive flock on <dir>/.lock, taken on its own open file each time."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
     def save(self, website: str, workflows: list[Workflow]) -> Path:
         """Replace a website's file with exactly these workflows (and their provenance)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        with self._writing():
+            return self._save(website, workflows)
+
+    def _save(self, website: str, workflows: list[Workflow]) -> Path:
         stem = website_stem(website)
         path = self.dir / f"{stem}.txt"
         if not workflows:
@@ -118,6 +137,10 @@ class WorkflowStore:
 
     def upsert(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
         """Add new workflows and replace same-named ones; returns (added, updated)."""
+        with self._writing():  # read, merge and write as one step: no update is lost
+            return self._upsert(website, workflows)
+
+    def _upsert(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
         current = {w.name: w for w in self.load(website)}
         added = updated = 0
         for w in workflows:
@@ -132,21 +155,22 @@ class WorkflowStore:
             else:
                 added += 1
             current[w.name] = w
-        self.save(website, list(current.values()))
+        self._save(website, list(current.values()))
         return added, updated
 
     def delete(self, name: str, website: str | None = None) -> int:
         """Delete workflows by name (in one website or all); returns how many were removed."""
         wanted = slugify(name)
         removed = 0
-        for path in [self.path_for(website)] if website else self.files():
-            if not path.exists():
-                continue
-            kept = [w for w in self._read(path)[0] if w.name != wanted]
-            gone = len(self._read(path)[0]) - len(kept)
-            if gone:
-                self.save(path.stem, kept)
-                removed += gone
+        with self._writing():
+            for path in [self.path_for(website)] if website else self.files():
+                if not path.exists():
+                    continue
+                kept = [w for w in self._read(path)[0] if w.name != wanted]
+                gone = len(self._read(path)[0]) - len(kept)
+                if gone:
+                    self._save(path.stem, kept)
+                    removed += gone
         return removed
 
     def log_update(self, entry: dict[str, object]) -> None:
@@ -166,6 +190,7 @@ class WorkflowStore:
 
 def _atomic_write(path: Path, text: str) -> None:
     # Write-then-rename so a reader never sees half a file (nodes may read while induction runs).
-    tmp = path.with_name(path.name + ".tmp")
+    # a name of its own per process and thread: two writers never rename each other's file
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)

@@ -65,3 +65,27 @@ def test_person_deleting_a_block_removes_it(tmp_path: Path) -> None:
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert [w.name for w in store.load()] == ["keep"]
+
+
+def test_parallel_upserts_lose_nothing_and_never_collide(tmp_path):
+    """Parallel tasks induce at once (seen in CI: two threads renamed one `.tmp` file)."""
+    import threading
+
+    store = WorkflowStore(tmp_path)
+    errors: list[BaseException] = []
+
+    def induce(i: int) -> None:
+        try:
+            for j in range(5):
+                store.upsert("research", [_wf(f"find_thing_{i}_{j}")])
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=induce, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(store.load("research")) == 40  # every thread's every workflow kept
+    assert not list((tmp_path / "workflows").glob("*.tmp"))
