@@ -49,7 +49,8 @@ def _shingles(words: Sequence[str]) -> set[tuple[str, ...]]:
 class PromptEcho:
     """Recognises sentences copied from prompt templates (their fixed text, not their fields)."""
 
-    def __init__(self, prompts: Iterable[str]) -> None:
+    def __init__(self, prompts: Iterable[str], *, share: float = ECHO_SHARE) -> None:
+        self.share = share  # of a sentence's words in runs copied from a prompt
         self.sentences: set[str] = set()
         self.shingles: set[tuple[str, ...]] = set()
         for prompt in prompts:
@@ -74,7 +75,7 @@ class PromptEcho:
         for i in range(len(words) - SHINGLE + 1):
             if tuple(words[i : i + SHINGLE]) in self.shingles:
                 covered.update(range(i, i + SHINGLE))
-        return len(covered) >= ECHO_SHARE * len(words)
+        return len(covered) >= self.share * len(words)
 
 
 def strip_debris(text: str) -> str:

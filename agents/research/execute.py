@@ -35,6 +35,7 @@ from prompts.execute import (
     GROUNDED_ANSWER,
     RETRY_NOTE,
     RETRY_SECTION,
+    TOOL_LIMIT_NOTE,
 )
 from prompts.untrusted import data
 
@@ -112,6 +113,16 @@ def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
     return bool(_CALL.match(text)) or any(text.startswith(t.name + "(") for t in tools)
 
 
+def _says_something(answer: str) -> bool:
+    """Does `answer` say more than the executor's own instructions? A sentence half made of
+    runs copied from them is theirs (seen: the tool-limit note paraphrased as the answer)."""
+    from agents.research.answer_text import PromptEcho
+
+    echo = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, TOOL_LIMIT_NOTE, RETRY_NOTE), share=0.5)
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", answer) if re.search(r"\w", s)]
+    return any(not echo.echoes(s) for s in sentences)
+
+
 def _evidence(steps: list[dict[str, Any]]) -> str:
     return "\n".join(
         f"<{data(s['tool'])}>\n{data(s['observation'])}\n</{data(s['tool'])}>" for s in steps
@@ -163,8 +174,9 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         # EXECUTOR is named here so LangGraph finds it as this node's subgraph
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
         steps = first + trajectory_of(messages)
-        # stopped at the step limit, or "answered" with a tool call: answer from the evidence
-        if steps and (not answer.strip() or echoes_a_tool_call(answer, tools)):
+        # stopped at the step limit, "answered" with a tool call or by copying its instructions
+        # back (seen: the tool-limit note): answer from the evidence
+        if steps and (echoes_a_tool_call(answer, tools) or not _says_something(answer)):
             answer = _answer_from(ctx, task, _evidence(steps), retry)
     return {
         "task_index": state["task_index"],  # so each update says which task it is about

@@ -20,3 +20,13 @@ def test_a_restated_tool_call_is_no_answer():
     assert not echoes_a_tool_call("Calling it a classic, Nick Park's film won.", tools)
     # a made-up tool name restated is no answer either (seen: `Calling tool_text({})`)
     assert echoes_a_tool_call("Calling tool_text({})", tools)
+
+
+def test_the_tool_limit_note_paraphrased_back_is_no_answer():
+    from agents.research.execute import _says_something
+
+    seen = "No more tool calls for this task. Answer now, using only the tools returned above; "
+    assert not _says_something(seen + "name the source of each fact")  # seen in CI
+    assert not _says_something("")
+    assert _says_something("Complete the task. Nick Park made Wallace and Gromit.")
+    assert _says_something("I think so.")
