@@ -21,6 +21,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.research.answer_text import PromptEcho
 from agents.research.executor_agent import EXECUTOR, ExecutorRun
 from agents.research.memory_context import memory_block
 from core.context import Context
@@ -113,14 +114,15 @@ def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
     return bool(_CALL.match(text)) or any(text.startswith(t.name + "(") for t in tools)
 
 
-def _says_something(answer: str) -> bool:
-    """Does `answer` say more than the executor's own instructions? A sentence half made of
-    runs copied from them is theirs (seen: the tool-limit note paraphrased as the answer)."""
-    from agents.research.answer_text import PromptEcho
+# the executor's own instructions: a sentence half made of runs copied from them is theirs
+_OWN_PROMPTS = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, TOOL_LIMIT_NOTE, RETRY_NOTE), share=0.5)
 
-    echo = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, TOOL_LIMIT_NOTE, RETRY_NOTE), share=0.5)
+
+def _says_something(answer: str) -> bool:
+    """Does `answer` say more than the executor's own instructions (seen: the tool-limit note
+    paraphrased back as the answer)?"""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", answer) if re.search(r"\w", s)]
-    return any(not echo.echoes(s) for s in sentences)
+    return any(not _OWN_PROMPTS.echoes(s) for s in sentences)
 
 
 def _evidence(steps: list[dict[str, Any]]) -> str:
