@@ -21,6 +21,7 @@ goto [url]              open a url
 go_back / go_forward    browser history
 stop [answer]           finish; put the answer in the brackets (empty if none is asked for)
 noop                    do nothing this turn
+name(arg='value', …)    a workflow action from <workflow_actions>: runs all its steps at once
 </action_space>
 
 <rules>
@@ -70,10 +71,21 @@ WEB_DECIDE = """<task>
 {observation}
 </page>
 
-Choose the next action. Fill `action_type`, then `element_id` (the [id] of the element, or ""
-when the action has none) and `text` (what to type, the key, the direction, the url or the
-answer; "" when none). A workflow action runs all its steps at once: give its name as
-`action_type` and its arguments in `args`, taken from the task."""
+{closing}"""
+
+# The closing instruction of an ordinary decision.
+ACTION_CLOSING = (
+    "Choose the next action. Fill `action_type`, then `element_id` (the [id] of the element, or"
+    ' "" when the action has none) and `text` (what to type, the key, the direction, the url or'
+    ' the answer; "" when none).'
+)
+
+# The closing instruction of the first, small choice when workflow actions are callable.
+CHOICE_CLOSING = (
+    "A workflow action in <workflow_actions> does a whole task like this one in one call. If one"
+    " of them does what <task> asks, answer its name as `action_type` and its arguments in"
+    " `args`, taken from the task; otherwise answer `step_by_step`."
+)
 
 # One line per callable workflow in <workflow_actions>.
 WORKFLOW_ACTION_LINE = "- {signature}: {description} ({steps} steps)"

@@ -2,9 +2,10 @@
 
 Shared by the web agent graph's `decide` node and the MiniWoB policy. The model fills
 `{action_type, element_id, text}`; the element id is an enum of the ids on the current page,
-so a small model cannot invent one. Given callable workflows (`actions=`), it may instead answer
-`{action_type: <workflow>, args: {...}}` with arguments from enums (agents.web.workflow_choice);
-the decision's action is then the call text, e.g. "login_user(username='ada')".
+so a small model cannot invent one. Given callable workflows (`actions=`), it is first asked to
+choose one of them, `{action_type: <workflow>, args: {...}}` with arguments from enums, or
+`step_by_step` (agents.web.workflow_choice); the decision's action is then the call text, e.g.
+"login_user(username='ada')", or the primitive action of a second, ordinary decision.
 A composed primitive is checked with `parse_action`; output that does not parse is still sent
 to the environment, which records it as invalid with the reason (shown to the model next turn)
 and ends the episode after 3 in a row. A model that gives
@@ -27,12 +28,26 @@ from langchain_core.outputs import ChatGeneration, LLMResult
 from pydantic import ValidationError
 
 from agents.web.workflow_actions import WorkflowAction
-from agents.web.workflow_choice import Options, call_options, compose_call, describe, with_calls
+from agents.web.workflow_choice import (
+    Options,
+    call_options,
+    choice_schema,
+    compose_call,
+    describe,
+)
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
 from memory.budget import approximate_tokens
 from prompts.untrusted import data
-from prompts.web import FEEDBACK, NO_HISTORY, NO_MEMORY, WEB_DECIDE, WEB_SYSTEM
+from prompts.web import (
+    ACTION_CLOSING,
+    CHOICE_CLOSING,
+    FEEDBACK,
+    NO_HISTORY,
+    NO_MEMORY,
+    WEB_DECIDE,
+    WEB_SYSTEM,
+)
 
 log = logging.getLogger(__name__)
 FALLBACK_ACTION = "noop"
@@ -135,6 +150,7 @@ def build_messages(
     memory: dict[str, str],
     feedback: str | None = None,
     calls: str = "",
+    closing: str = ACTION_CLOSING,
 ) -> list[SystemMessage | HumanMessage]:
     """System prompt + the turn: task, memory sections, workflow actions (`calls`), previous
     actions, feedback, page.
@@ -153,6 +169,7 @@ def build_messages(
         history=data(format_history(history)),
         feedback=FEEDBACK.format(reason=data(feedback)) if feedback else "",
         observation=data(observation),
+        closing=closing,
     )
     return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
 
@@ -175,10 +192,32 @@ async def decide_action(
     options = call_options(actions, task, observation) if actions else {}
     calls = describe(actions, options)
     messages = build_messages(task, observation, history, memory, feedback, calls)
-    schema = with_calls(action_schema(page_ids(observation)), options)
-    runnable = model.with_structured_output(schema)
     tally = _TokenTally()
     problems: list[str] = []
+    if options:  # first the few high-level choices: a workflow call, or step by step
+        asked = build_messages(task, observation, history, memory, feedback, calls, CHOICE_CLOSING)
+        answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
+        if answer is not None and compose_call(answer, options) is not None:
+            return _decision(model, asked, answer, options, tally)
+    schema = action_schema(page_ids(observation))
+    answer = await _ask(model, messages, schema, attempts, tally, problems)
+    if answer is not None:
+        return _decision(model, messages, answer, {}, tally)
+    log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
+    tokens = tally.total or _estimate(model, messages, "")
+    return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
+
+
+async def _ask(
+    model: BaseChatModel,
+    messages: list[Any],
+    schema: dict[str, Any],
+    attempts: int,
+    tally: _TokenTally,
+    problems: list[str],
+) -> dict[str, Any] | None:
+    """The model's answer under `schema` (bounded attempts); None, with `problems` noted."""
+    runnable = model.with_structured_output(schema)
     for _ in range(attempts):
         try:
             answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
@@ -186,13 +225,21 @@ async def decide_action(
             problems.append(str(err).splitlines()[0][:160])
             continue
         if isinstance(answer, dict):
-            action, valid, reason = _compose(answer, options)
-            tokens = tally.total or _estimate(model, messages, str(answer))
-            return WebDecision(action, str(answer), valid, reason, tokens)
+            return answer
         problems.append(f"not a JSON object: {answer!r:.120}")
-    log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
-    tokens = tally.total or _estimate(model, messages, "")
-    return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
+    return None
+
+
+def _decision(
+    model: BaseChatModel,
+    messages: list[Any],
+    answer: dict[str, Any],
+    options: Options,
+    tally: _TokenTally,
+) -> WebDecision:
+    action, valid, reason = _compose(answer, options)
+    tokens = tally.total or _estimate(model, messages, str(answer))
+    return WebDecision(action, str(answer), valid, reason, tokens)
 
 
 def _compose(answer: dict[str, Any], options: Options) -> tuple[str, bool, str | None]:

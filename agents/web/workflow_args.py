@@ -5,6 +5,9 @@ names an element (`click # checkbox '{checkbox}'`) may only be the name of such 
 the current page, those the task mentions first; a value to type (`{username}`) may be a quoted
 string or a word of the task, nearest after the placeholder's own words first ('the username
 "ada" and the password "x"' puts "ada" first for {username} and "x" first for {password}).
+When the task is an instance of the workflow's own template (its description with the
+placeholders, e.g. 'Enter "{text}" into the text field'), the value the template lines up with
+is the only candidate: the task says it outright.
 """
 
 from __future__ import annotations
@@ -63,8 +66,50 @@ def _after_words(param: str, value: str, task: str) -> float:
     return best
 
 
-def candidates(param: Param, task: str, observation: str, limit: int = MAX_CANDIDATES) -> list[str]:
+def aligned(template: str, task: str) -> dict[str, str]:
+    """Placeholder values where the task reads as `template` ({} when it does not).
+
+    The template may carry a preamble ("A successful run of: …"); spaces and case are loose.
+    """
+    for text in dict.fromkeys([template, template.split(": ", 1)[-1]]):
+        parts = re.split(r"\{([^{}]+)\}", text.strip().rstrip("."))
+        if len(parts) < 3:
+            continue
+        pattern = ""
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                pattern += r"\s+".join(map(re.escape, part.split(" ")))
+            elif f"(?P<{_group(part)}>" not in pattern:
+                pattern += f"(?P<{_group(part)}>.+?)"
+            else:
+                pattern += f"(?P={_group(part)})"
+        found = re.search(pattern + r"\.?\s*$", task.strip(), re.IGNORECASE)
+        if found:
+            names = parts[1::2]
+            return {name: found.group(_group(name)).strip() for name in names}
+    return {}
+
+
+def _group(name: str) -> str:
+    return "p_" + re.sub(r"\W", "_", name)
+
+
+def candidates(
+    param: Param,
+    task: str,
+    observation: str,
+    limit: int = MAX_CANDIDATES,
+    template: str = "",
+) -> list[str]:
     """The enum for one placeholder, most likely first; [] when nothing could fill it."""
+    first = aligned(template, task).get(param.name) if template else None
+    found = _candidates(param, task, observation, limit)
+    if first is None or (param.role is not None and first not in found):
+        return found
+    return [first]
+
+
+def _candidates(param: Param, task: str, observation: str, limit: int) -> list[str]:
     if param.role is not None:
         names = [n for _, role, n in page_elements(observation) if role == param.role and n]
         names = list(dict.fromkeys(names))

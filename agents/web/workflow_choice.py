@@ -1,9 +1,11 @@
-"""The grammar of a decision that may call a workflow: a primitive action OR one workflow call.
+"""The grammar of a decision that may call a workflow: one workflow call, or step by step.
 
-The decision schema becomes `oneOf` the primitive action object and one object per callable
-workflow, `{"action_type": <its name>, "args": {<placeholder>: <enum of candidates>}}`, so the
-model picks the action and every argument from closed lists. A workflow with a placeholder no
-candidate can fill right now is left out of this decision.
+When workflows are callable the model first makes a small choice (`choice_schema`): `oneOf` one
+object per callable workflow, `{"action_type": <its name>, "args": {<placeholder>: <enum of
+candidates>}}`, and `{"action_type": "step_by_step"}`; only on step_by_step is it asked for a
+primitive action. A small model picks among a few high-level actions far more reliably than it
+writes many low-level steps, and every argument comes from a closed list. A workflow with a
+placeholder no candidate can fill right now is left out of this decision.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from agents.web.workflow_actions import WorkflowAction, WorkflowCall
 from agents.web.workflow_args import candidates
 from prompts.web import WORKFLOW_ACTION_LINE
 
+STEP_BY_STEP = "step_by_step"  # the choice that declines every workflow
 # name -> placeholder -> allowed values (most likely first)
 Options = dict[str, dict[str, list[str]]]
 
@@ -23,7 +26,8 @@ def call_options(actions: Sequence[WorkflowAction], task: str, observation: str)
     """The workflows callable on this page, with the candidate values of each argument."""
     options: Options = {}
     for action in actions:
-        values = {p.name: candidates(p, task, observation) for p in action.params}
+        values = {p.name: candidates(p, task, observation, template=action.description)
+                  for p in action.params}  # fmt: skip
         if all(values.values()):
             options[action.name] = values
     return options
@@ -51,6 +55,18 @@ def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
     branch = {k: v for k, v in primitive.items() if k not in ("title", "description")}
     return {"title": primitive["title"], "description": primitive["description"],
             "oneOf": [*calls, branch]}  # fmt: skip
+
+
+def choice_schema(options: Options) -> dict[str, Any]:
+    """The first, small decision when workflows are callable: one of them, or step by step."""
+    step_by_step = {
+        "title": "WebChoice",
+        "description": "Call one workflow action, or act step by step.",
+        "type": "object",
+        "properties": {"action_type": {"type": "string", "enum": [STEP_BY_STEP]}},
+        "required": ["action_type"],
+    }
+    return with_calls(step_by_step, options)
 
 
 def compose_call(answer: dict[str, Any], options: Options) -> tuple[str, str | None] | None:

@@ -11,8 +11,8 @@ import pytest
 from agents.web import session as web_session
 from agents.web.decide import action_schema, decide_action, page_ids
 from agents.web.workflow_actions import as_action, callable_workflows, parse_call, perform
-from agents.web.workflow_args import Param, candidates
-from agents.web.workflow_choice import call_options, with_calls
+from agents.web.workflow_args import Param, aligned, candidates
+from agents.web.workflow_choice import STEP_BY_STEP, call_options, with_calls
 from browser.macro import Target
 from core.web_context import WebAgentContext
 from graphs.web_agent import build_web_agent_graph
@@ -100,6 +100,16 @@ def test_value_placeholders_rank_the_value_stated_after_their_name_first():
     assert len(candidates(Param("x"), "a b c d e f g h i j k l m n o p q r s t u v", "")) == 20
 
 
+def test_a_task_that_reads_as_the_workflows_template_gives_its_values_only():
+    task = TASK.format(u="karrie", p="the password")
+    assert aligned(LOGIN.description, task) == {"username": "karrie", "password": "the password"}
+    assert candidates(Param("password"), task, "", template=LOGIN.description) == ["the password"]
+    assert aligned("A successful run of: " + LOGIN.description, task)["username"] == "karrie"
+    other = 'Enter "bo" into the text field and press Submit.'
+    assert aligned(LOGIN.description, other) == {}
+    assert len(candidates(Param("username"), other, "", template=LOGIN.description)) > 1
+
+
 def test_the_grammar_offers_each_callable_workflow_with_enum_arguments():
     login = LoginEnv()
     obs = observation(login.tree()).text
@@ -141,6 +151,24 @@ def test_decide_can_choose_a_workflow_call_and_its_arguments_are_checked():
         decide_action(_model([wrong]), task, obs, [], {}, actions=[as_action(LOGIN)])
     )
     assert not decision.valid and "username" in decision.reason
+
+
+def test_declining_every_workflow_leads_to_an_ordinary_step():
+    obs, task = observation(LoginEnv().tree()).text, TASK.format(u="bo", p="pw")
+    asked: list[tuple[str, str]] = []
+
+    def reply(prompt, title, tools, messages):
+        asked.append((title, prompt))
+        if title == "WebChoice":
+            return {"action_type": STEP_BY_STEP}
+        return {"action_type": "click", "element_id": "25", "text": ""}
+
+    model = ScriptedChatModel(responder=reply, calls=[])
+    decision = asyncio.run(decide_action(model, task, obs, [], {}, actions=[as_action(LOGIN)]))
+    assert decision.action == "click [25]" and decision.valid
+    assert [t for t, _ in asked] == ["WebChoice", "WebAction"]
+    assert "step_by_step" in asked[0][1] and "login_user(username, password)" in asked[0][1]
+    assert "step_by_step" not in asked[1][1]
 
 
 # -- expansion ----------------------------------------------------------------------------------
