@@ -148,7 +148,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         "configurable": {"thread_id": thread_id},
         "callbacks": [counter],
         "recursion_limit": recursion_limit(ctx.max_retries),
-        "max_concurrency": ctx.max_concurrency,  # tasks (and their nodes) running at once
+        "max_concurrency": ctx.task_concurrency,  # tasks (and their nodes) running at once
     }
     snapshot = graph.get_state(config)
     if args.resume and not snapshot.next:

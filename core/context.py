@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.model_spec import parse_spec
+
 DEFAULT_MODEL = "local"
 
 
@@ -66,9 +68,11 @@ class Context(MemorySettings):
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
     )
     max_concurrency: int = field(
-        default=4,
+        default=0,
         metadata={
-            "description": "Tasks run at once (independent tasks fan out; 1 = one at a time)."
+            "description": "Tasks run at once (independent tasks fan out; 1 = one at a time;"
+            " 0 = 4, or 1 when the executor is the embedded model: its calls queue on one"
+            " instance, and two tasks taking turns would spoil each other's prompt cache)."
         },
     )
     max_tool_steps: int = field(
@@ -99,3 +103,10 @@ class Context(MemorySettings):
     induction_every: int = field(
         default=1, metadata={"description": "Update workflows after every N successful tasks."}
     )
+
+    @property
+    def task_concurrency(self) -> int:
+        """How many tasks run at once (`max_concurrency`, its 0 resolved)."""
+        if self.max_concurrency > 0:
+            return self.max_concurrency
+        return 1 if parse_spec(self.executor_model).provider is None else 4

@@ -55,5 +55,3 @@ the source of each.{retry_note}
 </instructions>"""
 )
 
-TOOL_LIMIT_NOTE = """No more tool calls for this task. Answer now, using only
-what the tools returned above; name the source of each fact."""

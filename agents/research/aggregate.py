@@ -25,7 +25,6 @@ ECHOED_PROMPTS = (
     execute.EXECUTOR_TASK,
     execute.GROUNDED_ANSWER,
     execute.RETRY_NOTE,
-    execute.TOOL_LIMIT_NOTE,
     reflect.REFLECTOR,
 )
 

@@ -36,7 +36,6 @@ from prompts.execute import (
     GROUNDED_ANSWER,
     RETRY_NOTE,
     RETRY_SECTION,
-    TOOL_LIMIT_NOTE,
 )
 from prompts.untrusted import data
 
@@ -115,11 +114,11 @@ def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
 
 
 # the executor's own instructions: a sentence half made of runs copied from them is theirs
-_OWN_PROMPTS = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, TOOL_LIMIT_NOTE, RETRY_NOTE), share=0.5)
+_OWN_PROMPTS = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_NOTE), share=0.5)
 
 
 def _says_something(answer: str) -> bool:
-    """Does `answer` say more than the executor's own instructions (seen: the tool-limit note
+    """Does `answer` say more than the executor's own instructions (seen: its instructions
     paraphrased back as the answer)?"""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", answer) if re.search(r"\w", s)]
     return any(not _OWN_PROMPTS.echoes(s) for s in sentences)
@@ -177,7 +176,7 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
         steps = first + trajectory_of(messages)
         # stopped at the step limit, "answered" with a tool call or by copying its instructions
-        # back (seen: the tool-limit note): answer from the evidence
+        # back: answer from the evidence
         if steps and (echoes_a_tool_call(answer, tools) or not _says_something(answer)):
             answer = _answer_from(ctx, task, _evidence(steps), retry)
     return {

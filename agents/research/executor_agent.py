@@ -6,16 +6,20 @@ Its model, tools and tool-step limit come per run, through the agent's context:
     EXECUTOR.invoke({"messages": [...]}, context=ExecutorRun(model, tools, system, 3))
 
 `RunModelAndTools` puts the run's model and tools into each model call and executes the run's
-tools by name. When the agent has used its tool steps, the next model call gets no tools and a
-note to answer from what the tools returned, so the evidence is kept and used, not thrown away;
-so does a call that repeats one the agent already made (its result is in the transcript). A
+tools by name. When the agent has used its tool steps, or proposes only calls it already made
+(their results are in the transcript; a search for no words beyond an earlier query's, the
+search execute_task made for the task included), it stops there without another model call, and
+execute_task answers from the evidence gathered (one call; a small model asked to answer inside
+its tool transcript mostly copied a call or the note back, so that call was wasted). A
 search query that has left the task's topic (a small model invents URLs) is replaced by the
-task's keywords before it runs, and the transcript shows the query that ran.
+task's keywords before it runs, and the transcript shows the query that ran. The tools that
+read or act on a page are offered once a page is open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +29,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
-    HumanMessage,
     SystemMessage,
     ToolMessage,
 )
@@ -33,8 +36,8 @@ from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 
-from agents.tools.grounding import SearchTool, on_topic_query
-from prompts.execute import TOOL_LIMIT_NOTE
+from agents.tools.browser_tools import PAGE_TOOLS, page_opened
+from agents.tools.grounding import SearchTool, keywords, on_topic_query
 from prompts.untrusted import data
 
 
@@ -81,19 +84,57 @@ def tool_steps(messages: Sequence[BaseMessage]) -> int:
     return sum(isinstance(m, ToolMessage) for m in messages)
 
 
-def _calls(message: BaseMessage) -> list[tuple[str, str]]:
+Signature = tuple[str, "str | frozenset[str]"]
+_URL = re.compile(r"\w+://\S+")
+
+
+def _signature(call: Mapping[str, Any], run: ExecutorRun | None) -> Signature:
+    """A call as compared for repeats; a search is its query's topic words (URLs dropped)."""
+    query = call["args"].get("query")
+    if run is not None and isinstance(run.by_name.get(call["name"]), SearchTool):
+        if isinstance(query, str):
+            return call["name"], _words(query)
+    return call["name"], repr(sorted(call["args"].items()))
+
+
+def _words(query: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in keywords(_URL.sub(" ", query)))
+
+
+def _calls(message: BaseMessage, run: ExecutorRun | None = None) -> list[Signature]:
     if not isinstance(message, AIMessage):
         return []
-    return [(c["name"], repr(sorted(c["args"].items()))) for c in message.tool_calls]
+    return [_signature(c, run) for c in message.tool_calls]
 
 
-def repeated_last_call(messages: Sequence[BaseMessage]) -> bool:
-    """Did the agent's last step only repeat calls it had made before (same tool, same args)?"""
+def _repeats(call: Signature, earlier: set[Signature]) -> bool:
+    name, key = call
+    if isinstance(key, frozenset):  # a search for no new words finds nothing new
+        return any(n == name and isinstance(k, frozenset) and key <= k for n, k in earlier)
+    return call in earlier
+
+
+def repeated_last_call(messages: Sequence[BaseMessage], run: ExecutorRun | None = None) -> bool:
+    """Did the agent's last step only repeat calls made before (same tool and arguments; for a
+    search, no words beyond an earlier query's, the search for the task included)?"""
     steps = [m for m in messages if _calls(m)]
-    if len(steps) < 2:
+    if not steps:
         return False
-    earlier = {call for m in steps[:-1] for call in _calls(m)}
-    return all(call in earlier for call in _calls(steps[-1]))
+    earlier = {call for m in steps[:-1] for call in _calls(m, run)}
+    if run is not None and run.topic:  # execute_task searched every search tool for the task
+        earlier |= {(t.name, _words(run.topic)) for t in run.tools if isinstance(t, SearchTool)}
+    return all(_repeats(call, earlier) for call in _calls(steps[-1], run))
+
+
+def offered(
+    tools: Sequence[BaseTool], messages: Sequence[BaseMessage]
+) -> list[BaseTool | dict[str, Any]]:
+    """The tools worth a call now: those that need an open page only once one is open (seen: a
+    small model reading the blank page with browser_text, twice per attempt)."""
+    results = [(m.name or "", str(m.text)) for m in messages if isinstance(m, ToolMessage)]
+    if page_opened(results):
+        return list(tools)
+    return [t for t in tools if t.name not in PAGE_TOOLS]
 
 
 def keep_on_topic(response: Any, run: ExecutorRun) -> Any:
@@ -109,6 +150,11 @@ def keep_on_topic(response: Any, run: ExecutorRun) -> Any:
     return response
 
 
+def _stop() -> ModelResponse:
+    """The agent's last step: no answer of its own, so execute_task answers from the evidence."""
+    return ModelResponse(result=[AIMessage("")])
+
+
 class RunModelAndTools(AgentMiddleware):
     """Per-run model and tools, and the tool-step limit that ends in an answer from evidence."""
 
@@ -116,17 +162,16 @@ class RunModelAndTools(AgentMiddleware):
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> ModelResponse:
         run = _run_of(request.runtime)
+        if tool_steps(request.messages) >= run.max_tool_steps:
+            return _stop()
         system = SystemMessage(run.system) if run.system else None
-        done = tool_steps(request.messages) >= run.max_tool_steps
-        if done or repeated_last_call(request.messages):
-            messages = [*request.messages, HumanMessage(TOOL_LIMIT_NOTE)]
-            return handler(
-                request.override(
-                    model=run.model, tools=[], messages=messages, system_message=system
-                )
-            )
-        with_tools = request.override(model=run.model, tools=list(run.tools), system_message=system)
-        return keep_on_topic(handler(with_tools), run)
+        tools = offered(run.tools, request.messages)
+        with_tools = request.override(model=run.model, tools=tools, system_message=system)
+        response = keep_on_topic(handler(with_tools), run)
+        proposed = getattr(response, "result", None) or [response]
+        if repeated_last_call([*request.messages, *proposed], run):
+            return _stop()
+        return response
 
     def wrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Any]

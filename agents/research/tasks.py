@@ -18,7 +18,8 @@ def finished(state: ReflectiveAgentState) -> set[int]:
 
 def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """The next wave: unfinished tasks whose dependencies are all finished, in task order, at
-    most `max_concurrency` of them. Empty when every task is done (then the answer is written).
+    most `Context.task_concurrency` of them. Empty when every task is done (then the answer is
+    written).
 
     Dependencies point only at earlier tasks, so the first unfinished task is always ready.
     """
@@ -29,7 +30,7 @@ def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
         for i in range(len(tasks))
         if i not in done and all(d in done for d in (depends_on[i] if i < len(depends_on) else []))
     ]
-    return {"current_tasks": ready[: max(1, runtime.context.max_concurrency)]}
+    return {"current_tasks": ready[: runtime.context.task_concurrency]}
 
 
 def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:

@@ -37,6 +37,16 @@ _SPECS: dict[str, tuple[str, str, dict[str, Any]]] = {
 }  # fmt: skip
 
 
+# The tools that read or act on an open page (all but browser_open): offered once one is open.
+PAGE_TOOLS = frozenset(name for name in _SPECS if name != "browser_open")
+_FAILED = ("Error", "Refused")
+
+
+def page_opened(results: list[tuple[str, str]]) -> bool:
+    """Did one of these (tool name, output) results open a page?"""
+    return any(name == "browser_open" and not out.startswith(_FAILED) for name, out in results)
+
+
 def browser_tools(session: BrowserSession) -> list[BaseTool]:
     """The six browser tools, sharing `session`'s browser."""
     return [_tool(session, name, *spec) for name, spec in _SPECS.items()]

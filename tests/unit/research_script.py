@@ -71,10 +71,9 @@ class Script:
             }
         if tools:
             return self.executor(prompt, messages)
-        if "<search_results>" in prompt:
-            return "grounded: born 1815 (source: ada)"
-        if "No more tool calls" in prompt:
-            return "from evidence: " + messages[-2].text[:60]
+        if "<search_results>" in prompt:  # the answer from the evidence (GROUNDED_ANSWER)
+            found = prompt.split("<search_results>", 1)[1].split("</search_results>", 1)[0]
+            return f"from evidence: {' '.join(found.split())[-80:]} (source: ada)"
         if "<answer_shape>" in prompt:
             return "FINAL: Ada Lovelace, born 1815."
         return "A direct answer, then facts with sources."
@@ -86,7 +85,8 @@ class Script:
             if not done:
                 with self.lock:
                     self.executor_prompts.append(prompt)
-            return {"tool": "corpus_search", "args": {"query": f"{task} {done}"}}
+            # a new word each step: a search for the task's words alone repeats the first search
+            return {"tool": "corpus_search", "args": {"query": f"{task} part{done}"}}
         if not self.use_tools:
             return "I think so."  # no tool call: the executor must ground it
         with self.lock:

@@ -22,11 +22,11 @@ def test_a_restated_tool_call_is_no_answer():
     assert echoes_a_tool_call("Calling tool_text({})", tools)
 
 
-def test_the_tool_limit_note_paraphrased_back_is_no_answer():
+def test_its_own_instructions_paraphrased_back_are_no_answer():
     from agents.research.execute import _says_something
 
-    seen = "No more tool calls for this task. Answer now, using only the tools returned above; "
-    assert not _says_something(seen + "name the source of each fact")  # seen in CI
+    seen = "Answer the task using only the search results above. Quote the facts that answer it "
+    assert not _says_something(seen + "and name the source.")
     assert not _says_something("")
     assert _says_something("Complete the task. Nick Park made Wallace and Gromit.")
     assert _says_something("I think so.")

@@ -59,6 +59,16 @@ def _step(query: str, n: int) -> list:
     return [AIMessage("", tool_calls=[call]), ToolMessage("found", tool_call_id=str(n))]
 
 
+def test_a_search_for_no_new_words_repeats_an_earlier_one():
+    run = _search_run(TASKS[0])
+    start = [HumanMessage("task")]
+    # the task's own words (and an invented URL) were searched before the agent started
+    assert repeated_last_call(start + _step("birth year of Ada Lovelace (https://x.io/a)", 1), run)
+    assert not repeated_last_call(start + _step("Ada Lovelace father", 1), run)
+    assert repeated_last_call(start + _step("Ada father", 1) + _step("father of Ada", 2), run)
+    assert not repeated_last_call(start + _step("Ada Lovelace", 1))  # without the run: exact
+
+
 def test_a_repeated_call_is_seen_and_a_new_one_is_not():
     start = [HumanMessage("task")]
     assert not repeated_last_call(start + _step("a", 1))
@@ -77,7 +87,7 @@ class Looping(Script):
         return super().__call__(prompt, title, tools, messages)
 
     def executor(self, prompt, messages):
-        return {"tool": "corpus_search", "args": {"query": "Ada Lovelace"}}
+        return {"tool": "corpus_search", "args": {"query": "Ada Lovelace notes"}}
 
 
 def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answer(wire):
@@ -85,8 +95,34 @@ def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answ
     _, updates, state = run(build_reflective_graph(), Context(max_tool_steps=6), store=wire.store)
     assert state["optimized_goal"] == "Who was Ada Lovelace?"
     runs = wire.store.search(("trajectories", "research"), limit=10)
-    # the search for the task, the agent's search and its repeat, which ended the tool steps
-    assert [len(r.value["steps"]) for r in runs] == [3]
+    # the search for the task and the agent's search; proposing it again ended the tool steps
+    assert [len(r.value["steps"]) for r in runs] == [2]
     assert state["results"][0].startswith("from evidence: ")
-    answers = [c for c in model.calls if "No more tool calls" in c["prompt"]]
+    agent_calls = [c for c in model.calls if c["tools"]]
+    assert len(agent_calls) == 2  # the search, then its repeat (never run); no third call
+    answers = [c for c in model.calls if "<search_results>" in c["prompt"]]
     assert len(answers) == 1 and not answers[0]["tools"]
+
+
+def test_page_tools_are_offered_once_a_page_is_open():
+    from langchain_core.tools import StructuredTool
+
+    from agents.research.executor_agent import offered
+
+    def tool(name: str) -> StructuredTool:
+        return StructuredTool.from_function(lambda: "", name=name, description=name)
+
+    tools = [
+        tool("corpus_search"),
+        tool("browser_open"),
+        tool("browser_text"),
+        tool("browser_click"),
+    ]
+    names = lambda messages: [t.name for t in offered(tools, messages)]  # noqa: E731
+    opened = [ToolMessage("URL: file:///a\nTitle: a", tool_call_id="1", name="browser_open")]
+    refused = [
+        ToolMessage("Refused: origin x is not allowed", tool_call_id="1", name="browser_open")
+    ]
+    assert names([]) == ["corpus_search", "browser_open"]
+    assert names(refused) == ["corpus_search", "browser_open"]
+    assert names(opened) == [t.name for t in tools]

@@ -39,7 +39,7 @@ def test_pass_keeps_counter():
 
 
 def runtime(**ctx):
-    return SimpleNamespace(context=Context(**ctx))
+    return SimpleNamespace(context=Context(**{"max_concurrency": 4, **ctx}))
 
 
 STATE = {
@@ -77,3 +77,10 @@ def test_route_tasks_sends_each_task_with_its_dependencies_results():
         {"task": "b b b", "result": "B"},
     ]
     assert route_tasks({**state, "current_tasks": []}) == "aggregate_results"
+
+
+def test_concurrency_zero_means_one_task_at_a_time_on_the_embedded_model_only():
+    assert Context().task_concurrency == 1  # the embedded model: one instance, one prompt cache
+    assert Context(executor_model="openai:gpt-4o-mini").task_concurrency == 4
+    assert Context(executor_model="openai:gpt-4o-mini", max_concurrency=2).task_concurrency == 2
+    assert Context(max_concurrency=3).task_concurrency == 3
