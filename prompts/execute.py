@@ -54,4 +54,3 @@ Answer the task using only the search results above. Quote the facts that answer
 the source of each.{retry_note}
 </instructions>"""
 )
-
