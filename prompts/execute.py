@@ -45,12 +45,13 @@ GROUNDED_ANSWER = (
     + """
 <task>
 {task}
-</task>{retry}
+</task>{dependencies}{retry}
 <search_results>
 {evidence}
 </search_results>
 <instructions>
-Answer the task using only the search results above. Quote the facts that answer it and name
+Answer the task using only the search results above (and the earlier tasks' results, if
+any). Quote the facts that answer it and name
 the source of each.{retry_note}
 </instructions>"""
 )

@@ -130,11 +130,15 @@ def _evidence(steps: list[dict[str, Any]]) -> str:
     )
 
 
-def _answer_from(ctx: Context, task: str, evidence: str, retry: dict[str, str]) -> str:
+def _answer_from(
+    ctx: Context, task: str, evidence: str, retry: dict[str, str], dependencies: str
+) -> str:
     model = with_max_tokens(
         resources.chat_model(ctx.executor_model), ROLE_BUDGETS["grounded_answer"]
     )
-    prompt = GROUNDED_ANSWER.format(task=data(task), evidence=evidence, **retry)
+    prompt = GROUNDED_ANSWER.format(
+        task=data(task), evidence=evidence, dependencies=dependencies, **retry
+    )
     return model.invoke(prompt).text
 
 
@@ -154,6 +158,12 @@ def _first_search(
     return EVIDENCE_SECTION.format(evidence=evidence), [step]
 
 
+def _found_something(evidence: str) -> bool:
+    """Did a search tool return results (not only errors) in `ground`'s sections?"""
+    bodies = re.findall(r"<[\w-]+>\n(.*?)\n</[\w-]+>", evidence, re.S)
+    return any(b.strip() and not b.startswith("Error") for b in bodies)
+
+
 def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     task = state["task"]
@@ -171,14 +181,16 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         # tool choices and the agent's own short answer share the executor's budget
         model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
         system = EXECUTOR_SYSTEM.format(memory=memory)
-        run = ExecutorRun(model, tools, system, ctx.max_tool_steps, topic=task)
+        # a search for the task's words alone repeats the one above, when it found something
+        searched = task if first and _found_something(first[0]["observation"]) else ""
+        run = ExecutorRun(model, tools, system, ctx.max_tool_steps, topic=task, searched=searched)
         # EXECUTOR is named here so LangGraph finds it as this node's subgraph
         answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
         steps = first + trajectory_of(messages)
         # stopped at the step limit, "answered" with a tool call or by copying its instructions
         # back: answer from the evidence
         if steps and (echoes_a_tool_call(answer, tools) or not _says_something(answer)):
-            answer = _answer_from(ctx, task, _evidence(steps), retry)
+            answer = _answer_from(ctx, task, _evidence(steps), retry, _dependencies_section(state))
     return {
         "task_index": state["task_index"],  # so each update says which task it is about
         "result": answer.strip() or "(no result)",

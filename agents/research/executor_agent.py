@@ -37,7 +37,7 @@ from langchain_core.tools import BaseTool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 
 from agents.tools.browser_tools import PAGE_TOOLS, page_opened
-from agents.tools.grounding import SearchTool, keywords, on_topic_query
+from agents.tools.grounding import STOPWORDS, SearchTool, on_topic_query
 from prompts.untrusted import data
 
 
@@ -50,6 +50,7 @@ class ExecutorRun:
     system: str = ""
     max_tool_steps: int = 3
     topic: str = ""  # the task: search queries are kept on it
+    searched: str = ""  # the query execute_task already searched with (results in the prompt)
     by_name: dict[str, BaseTool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -98,7 +99,10 @@ def _signature(call: Mapping[str, Any], run: ExecutorRun | None) -> Signature:
 
 
 def _words(query: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in keywords(_URL.sub(" ", query)))
+    """The query's words as a search engine weighs them: no function words; numbers and
+    short names (BP, UK, 2010) count."""
+    found = re.findall(r"\w+", _URL.sub(" ", query).lower())
+    return frozenset(w for w in found if w not in STOPWORDS)
 
 
 def _calls(message: BaseMessage, run: ExecutorRun | None = None) -> list[Signature]:
@@ -121,8 +125,8 @@ def repeated_last_call(messages: Sequence[BaseMessage], run: ExecutorRun | None 
     if not steps:
         return False
     earlier = {call for m in steps[:-1] for call in _calls(m, run)}
-    if run is not None and run.topic:  # execute_task searched every search tool for the task
-        earlier |= {(t.name, _words(run.topic)) for t in run.tools if isinstance(t, SearchTool)}
+    if run is not None and run.searched:  # execute_task's own search, with every search tool
+        earlier |= {(t.name, _words(run.searched)) for t in run.tools if isinstance(t, SearchTool)}
     return all(_repeats(call, earlier) for call in _calls(steps[-1], run))
 
 

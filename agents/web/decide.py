@@ -189,8 +189,12 @@ async def decide_action(
 
     `actions`: callable workflows the model may choose instead of a primitive action.
     """
-    options = call_options(actions, task, observation) if actions else {}
-    calls = describe(actions, options)
+    # a workflow already called in this episode is not offered again: its steps are in the
+    # history, and a small model asked the same choice would make the same call again
+    called = {s.call.split("(")[0] for s in history if s.call}
+    fresh = [a for a in actions if a.name not in called]
+    options = call_options(fresh, task, observation) if fresh else {}
+    calls = describe(fresh, options)
     messages = build_messages(task, observation, history, memory, feedback, calls)
     tally = _TokenTally()
     problems: list[str] = []

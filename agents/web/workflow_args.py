@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_CANDIDATES = 20
 _LINE = re.compile(r"^\s*\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", re.MULTILINE)
@@ -66,32 +67,56 @@ def _after_words(param: str, value: str, task: str) -> float:
     return best
 
 
+_NO_QUOTE = '[^"“”]+?'
+MAX_ALIGNED_CHARS = 600  # longer tasks are not lined up (the match would only get slower)
+
+
 def aligned(template: str, task: str) -> dict[str, str]:
-    """Placeholder values where the task reads as `template` ({} when it does not).
+    """Placeholder values where the whole task reads as `template` ({} when it does not).
 
     The template may carry a preamble ("A successful run of: …"); spaces and case are loose.
+    Templates with two placeholders side by side ("{first} {last}") are ambiguous: {}.
     """
+    return dict(_aligned(template, task))
+
+
+@lru_cache(maxsize=512)
+def _aligned(template: str, task: str) -> tuple[tuple[str, str], ...]:
+    task = task.strip().rstrip(".").strip()
+    if len(task) > MAX_ALIGNED_CHARS:
+        return ()
     for text in dict.fromkeys([template, template.split(": ", 1)[-1]]):
         parts = re.split(r"\{([^{}]+)\}", text.strip().rstrip("."))
-        if len(parts) < 3:
+        literals, names = parts[0::2], parts[1::2]
+        if not names or any(not lit.strip() for lit in literals[1:-1]):
             continue
-        pattern = ""
+        if not _in_order([" ".join(lit.split()).lower() for lit in literals], task.lower()):
+            continue  # cheap check before the regex
+        pattern, first = "", dict[str, int]()
         for i, part in enumerate(parts):
             if i % 2 == 0:
                 pattern += r"\s+".join(map(re.escape, part.split(" ")))
-            elif f"(?P<{_group(part)}>" not in pattern:
-                pattern += f"(?P<{_group(part)}>.+?)"
+            elif part in first:
+                pattern += f"(?P=g{first[part]})"
             else:
-                pattern += f"(?P={_group(part)})"
-        found = re.search(pattern + r"\.?\s*$", task.strip(), re.IGNORECASE)
+                first[part] = i
+                quoted = parts[i - 1].endswith(('"', "“"))  # a quoted value holds no quote
+                pattern += f"(?P<g{i}>{_NO_QUOTE if quoted else '.+?'})"
+        found = re.fullmatch(pattern, task, re.IGNORECASE | re.DOTALL)
         if found:
-            names = parts[1::2]
-            return {name: found.group(_group(name)).strip() for name in names}
-    return {}
+            values = tuple((name, found.group(f"g{at}").strip()) for name, at in first.items())
+            return values if all(v for _, v in values) else ()
+    return ()
 
 
-def _group(name: str) -> str:
-    return "p_" + re.sub(r"\W", "_", name)
+def _in_order(literals: list[str], text: str) -> bool:
+    at = 0
+    for literal in filter(None, (lit.strip() for lit in literals)):
+        at = text.find(literal, at)
+        if at < 0:
+            return False
+        at += len(literal)
+    return True
 
 
 def candidates(

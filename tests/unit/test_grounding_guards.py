@@ -42,7 +42,7 @@ def test_an_off_topic_query_becomes_the_topic_keywords():
 
 def _search_run(topic: str) -> ExecutorRun:
     tool = make_search_tool(lambda q, k: q, name="corpus_search", description="Search.", k=3)
-    return ExecutorRun(model=None, tools=[tool], topic=topic)  # type: ignore[arg-type]
+    return ExecutorRun(model=None, tools=[tool], topic=topic, searched=topic)  # type: ignore[arg-type]
 
 
 def test_the_model_search_calls_are_kept_on_topic_before_they_run():
@@ -67,6 +67,20 @@ def test_a_search_for_no_new_words_repeats_an_earlier_one():
     assert not repeated_last_call(start + _step("Ada Lovelace father", 1), run)
     assert repeated_last_call(start + _step("Ada father", 1) + _step("father of Ada", 2), run)
     assert not repeated_last_call(start + _step("Ada Lovelace", 1))  # without the run: exact
+    # numbers and short names are words to a search engine
+    assert not repeated_last_call(start + _step("Ada Lovelace birth year 1815", 1), run)
+    unsearched = ExecutorRun(model=None, tools=run.tools, topic=TASKS[0])  # type: ignore[arg-type]
+    assert not repeated_last_call(start + _step("birth year of Ada Lovelace", 1), unsearched)
+
+
+def test_a_failed_first_search_does_not_count_as_searched():
+    from agents.research.execute import _found_something
+
+    assert _found_something("<corpus_search>\nAda was born in 1815.\n</corpus_search>")
+    assert not _found_something("<web_search>\nError: web_search failed: timeout\n</web_search>")
+    assert _found_something(
+        "<web_search>\nError: x\n</web_search>\n<corpus_search>\nfound\n</corpus_search>"
+    )
 
 
 def test_a_repeated_call_is_seen_and_a_new_one_is_not():

@@ -106,6 +106,16 @@ def test_a_task_that_reads_as_the_workflows_template_gives_its_values_only():
     assert candidates(Param("password"), task, "", template=LOGIN.description) == ["the password"]
     assert aligned("A successful run of: " + LOGIN.description, task)["username"] == "karrie"
     other = 'Enter "bo" into the text field and press Submit.'
+    enter = 'Enter "{text}" into the text field and press Submit.'
+    assert (
+        aligned(
+            enter, 'Enter "a" into the box, then enter "b" into the text field and press Submit.'
+        )
+        == {}
+    )
+    assert aligned("Type {first} {last}", "Type Mary Ann Smith") == {}  # ambiguous
+    assert aligned('Enter "{text}" now', 'Enter " " now') == {}  # no value
+    assert aligned("Search for {query}", 'Use the box to search for "cats", then stop.') == {}
     assert aligned(LOGIN.description, other) == {}
     assert len(candidates(Param("username"), other, "", template=LOGIN.description)) > 1
 
@@ -151,6 +161,24 @@ def test_decide_can_choose_a_workflow_call_and_its_arguments_are_checked():
         decide_action(_model([wrong]), task, obs, [], {}, actions=[as_action(LOGIN)])
     )
     assert not decision.valid and "username" in decision.reason
+
+
+def test_a_workflow_called_in_this_episode_is_not_offered_again():
+    from browser.trajectory import TrajectoryStep
+
+    obs, task = observation(LoginEnv().tree()).text, TASK.format(u="bo", p="pw")
+    titles: list[str] = []
+
+    def reply(prompt, title, tools, messages):
+        titles.append(title)
+        return {"action_type": "click", "element_id": "25", "text": ""}
+
+    call = "login_user(username='bo', password='pw')"
+    step = TrajectoryStep(0, "", "", "", "type [3] [bo] [0]", True, call=call)
+    done = [step]
+    model = ScriptedChatModel(responder=reply, calls=[])
+    decision = asyncio.run(decide_action(model, task, obs, done, {}, actions=[as_action(LOGIN)]))
+    assert decision.action == "click [25]" and titles == ["WebAction"]
 
 
 def test_declining_every_workflow_leads_to_an_ordinary_step():
