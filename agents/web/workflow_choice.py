@@ -34,7 +34,8 @@ def call_options(actions: Sequence[WorkflowAction], task: str, observation: str)
 
 
 def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
-    """The primitive decision schema extended with one branch per callable workflow."""
+    """`primitive` (choice_schema passes the step_by_step object) as `oneOf` one branch per
+    callable workflow and itself last; unchanged when nothing is callable."""
     if not options:
         return primitive
     calls = [
