@@ -1,5 +1,6 @@
 """The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
-own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact match expects."""
+own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact match expects;
+`direct` chooses that span among the paragraphs' candidates in one call."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from agents.research.answer_text import short_answer_text
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
+from evals.hotpotqa_candidates import candidate_answers, choice_schema
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.
@@ -26,6 +28,16 @@ no, or a short phrase), taken from the text below.
 <text>
 {text}
 </text>"""
+
+
+CHOOSE_ANSWER = """Answer the question with one of the possible answers, using the text below.
+<question>
+{question}
+</question>
+<text>
+{text}
+</text>
+Possible answers: {candidates}"""
 
 
 class ShortAnswer(BaseModel):
@@ -61,9 +73,21 @@ def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -
     return answer
 
 
-# "direct" is no agent: one model call answers from the paragraphs (with past reflections in
-# the prompt when memory is on) - Reflexion's chain-of-thought-with-context baseline, and the
-# cheapest real answerer.
+def chosen_answer(model_spec: str, question: str, text: str, candidates: list[str]) -> str:
+    """One of `candidates`, chosen by the model under a grammar; "" when it gave none."""
+    model = resources.chat_model(model_spec)
+    prompt = CHOOSE_ANSWER.format(
+        question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(candidates)
+    )
+    out = ask_structured(
+        model, choice_schema(candidates), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
+    )
+    return str(getattr(out, "answer", ""))
+
+
+# "direct" is no agent: one model call chooses the answer among the paragraphs' candidate spans
+# (evals.hotpotqa_candidates), with past reflections in the prompt when memory is on -
+# Reflexion's chain-of-thought-with-context baseline, and the cheapest real answerer.
 GRAPHS = ("reflective", "single-path", "direct")
 
 
@@ -155,10 +179,12 @@ def _direct_answer_fn(
                 )
         if lessons:
             text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}"
-        cut: RunnableLambda[str, str] = RunnableLambda(
-            lambda t: short_answer(model, question, t, limit=DIRECT_CHARS)
+        candidates = candidate_answers(question, paragraphs)
+        # Run as a runnable with the config, so its model call reaches the callbacks too.
+        choose: RunnableLambda[str, str] = RunnableLambda(
+            lambda t: chosen_answer(model, question, t, candidates)
         )
-        answer = cut.invoke(text, config=config)
+        answer = choose.invoke(text, config=config)
         return answer, [answer]
 
     return answer_fn

@@ -1,6 +1,7 @@
 """A tiny real HotpotQA run in Reflexion's protocol on the embedded model: one dev question,
-answered from its paragraphs (`direct`: the product's graphs take several CPU-minutes per
-question here, so their wiring is covered by the scripted-model unit tests); a wrong answer gets
+answered from its paragraphs (`direct`, a grammar choice among their candidate spans: the
+product's graphs take several CPU-minutes per question here, so their wiring is covered by the
+scripted-model unit tests); a wrong answer gets
 a lesson from the real reflector, saved in the arm's store, and a second trial that reads it."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 
 from evals.hotpotqa import exact_match_score, f1_score, load_hotpotqa
 from evals.hotpotqa_agent import SHORT_ANSWER_ATTEMPTS
+from evals.hotpotqa_candidates import candidate_answers
 from evals.hotpotqa_reflexion import ReflexionSettings, question_home, run_reflexion
 
 pytestmark = pytest.mark.integration
@@ -42,9 +44,10 @@ def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
     records = sorted(run_reflexion(s, out=progress).records(), key=lambda r: r["trial"])
     for r in records:
         assert r["error"] is None, r["error"]  # a crash is a failure, never a skip
-        # one call, or two when the first answer held no words (evals.hotpotqa_agent)
-        # the tiny model may give no words twice: recorded as an empty, wrong answer, not a crash
-        assert 1 <= r["calls"] <= SHORT_ANSWER_ATTEMPTS and isinstance(r["answer"], str)
+        # one call, or two when the first did not parse as a candidate (core.structured);
+        # no candidate twice is recorded as an empty, wrong answer, not a crash
+        assert 1 <= r["calls"] <= SHORT_ANSWER_ATTEMPTS
+        assert r["answer"] in ("", *candidate_answers(question.question, question.paragraphs))
         assert r["em"] == exact_match_score(r["answer"], gold)
         assert r["f1"] == f1_score(r["answer"], gold)[0]
     lessons = _lessons(question_home(tmp_path / "out", "reflections", question.id))

@@ -73,4 +73,5 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
 def _question():
     from evals.hotpotqa import HotpotQuestion
 
-    return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", tuple(PARAGRAPHS))
+    ada = Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])
+    return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", (*PARAGRAPHS, ada))
