@@ -3,11 +3,13 @@ may answer only with one of them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
 from evals.hotpotqa import Paragraph
-from evals.hotpotqa_candidates import candidate_answers, choice_schema
+from evals.hotpotqa_candidates import candidate_answers, choice_schema, coverage
 
 PARAGRAPHS = [
     Paragraph("Seine", ["The Seine flows through Paris.", " It is 777 km long."]),
@@ -44,3 +46,16 @@ def test_the_schema_takes_a_candidate_and_nothing_else():
     with pytest.raises(ValidationError):
         schema.model_validate({"answer": "The answer is London"})
     assert schema.model_json_schema()["properties"]["answer"]["enum"] == ["yes", "no", "London"]
+
+
+def test_coverage_counts_the_questions_whose_gold_answer_is_a_candidate(tmp_path):
+    context = [["Ada Lovelace", ["Ada Lovelace was born on 10 December 1815 in London."]]]
+    records = [
+        {"_id": "a", "question": "Where was Ada Lovelace born?", "answer": "London"},
+        {"_id": "b", "question": "What did Ada Lovelace write?", "answer": "the first program"},
+    ]
+    for r in records:
+        r.update(id=r.pop("_id"), type="bridge", level="easy", supporting_facts=[], context=context)
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps(records))
+    assert coverage(str(path)) == {"questions": 2, "gold_among_candidates": 1, "candidates": 40}
