@@ -74,7 +74,10 @@ def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -
 
 
 def chosen_answer(model_spec: str, question: str, text: str, candidates: list[str]) -> str:
-    """One of `candidates`, chosen by the model under a grammar; "" when it gave none."""
+    """One of `candidates`, chosen by the model under a grammar; "" when it gave none. With no
+    candidates at all (paragraphs without a name, date or title) it writes a short answer."""
+    if not candidates:
+        return short_answer(model_spec, question, text, limit=DIRECT_CHARS)
     model = resources.chat_model(model_spec)
     prompt = CHOOSE_ANSWER.format(
         question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(candidates)

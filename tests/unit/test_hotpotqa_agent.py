@@ -104,3 +104,13 @@ def test_a_short_answer_of_debris_only_is_asked_again(wire, tmp_path):  # noqa: 
     )
     paragraphs = [Paragraph("Nick Park", ["Nick Park created Wallace and Gromit."])]
     assert fn("Who created Wallace and Gromit?", paragraphs) == ("Nick Park", ["Nick Park"])
+
+
+def test_paragraphs_without_a_candidate_get_a_written_short_answer(wire, tmp_path):  # noqa: F811
+    titles = []
+    wire(lambda prompt, title, tools, messages: titles.append(title) or {"answer": "a river"})
+    fn = make_answer_fn(
+        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+    )
+    assert fn("what flows?", [Paragraph("", ["water flows."])]) == ("a river", ["a river"])
+    assert titles == ["ShortAnswer"]
