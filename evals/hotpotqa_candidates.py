@@ -3,7 +3,7 @@ be (names, titles, dates, years, yes/no), ranked by how much their sentence and 
 with the question. The embedded model then chooses one by grammar (an enum) rather than writing
 free text, which it cuts off or fills with prose ("The answer is", "```").
 
-That bounds what the direct answerer can reach: `python -m evals.hotpotqa_candidates FILE`
+That bounds what the direct answerer can reach: `python -m evals.hotpotqa_coverage FILE`
 prints for how many questions the gold answer is a candidate (24 of the 60 dev questions).
 """
 
@@ -85,28 +85,3 @@ def choice_schema(candidates: list[str]) -> type[BaseModel]:
     return create_model(
         "AnswerChoice", answer=(one_of, Field(description="One of the possible answers."))
     )
-
-
-def coverage(path: str, limit: int = CANDIDATES) -> dict[str, int]:
-    """How many questions of a HotpotQA file have their gold answer among the candidates (exact
-    match): the most the direct answerer can get right."""
-    from evals.hotpotqa import exact_match_score, load_hotpotqa
-
-    questions = load_hotpotqa(path)
-    covered = sum(
-        any(
-            exact_match_score(c, q.answer)
-            for c in candidate_answers(q.question, q.paragraphs, limit)
-        )
-        for q in questions
-    )
-    return {"questions": len(questions), "gold_among_candidates": covered, "candidates": limit}
-
-
-if __name__ == "__main__":  # python -m evals.hotpotqa_candidates FILE [LIMIT]
-    import json
-    import sys
-
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: python -m evals.hotpotqa_candidates HOTPOTQA.json [CANDIDATES]")
-    print(json.dumps(coverage(sys.argv[1], *(int(a) for a in sys.argv[2:]))))

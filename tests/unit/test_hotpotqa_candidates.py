@@ -9,7 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from evals.hotpotqa import Paragraph
-from evals.hotpotqa_candidates import candidate_answers, choice_schema, coverage
+from evals.hotpotqa_candidates import candidate_answers, choice_schema
+from evals.hotpotqa_coverage import coverage
 
 PARAGRAPHS = [
     Paragraph("Seine", ["The Seine flows through Paris.", " It is 777 km long."]),
