@@ -35,6 +35,13 @@ def test_a_name_the_question_says_ranks_last_unless_it_offers_a_choice():
     assert bridge.index("Ada Lovelace") > bridge.index("London")
     choice = candidate_answers("Who was born first, Ada Lovelace or Lord Byron?", PARAGRAPHS)
     assert choice.index("Ada Lovelace") < choice.index("Seine")
+    which_of = candidate_answers("Which of Ada Lovelace and Lord Byron was older?", PARAGRAPHS)
+    assert which_of.index("Ada Lovelace") < which_of.index("10 December 1815")
+
+
+def test_a_capitalised_word_opening_a_sentence_is_no_candidate_and_articles_are_dropped():
+    found = candidate_answers("Who was her father?", PARAGRAPHS)
+    assert "Her" not in found and "Seine" in found and "The Seine" not in found
 
 
 def test_the_list_is_cut_to_the_limit():
