@@ -73,7 +73,7 @@ def curve_table(curves: dict[str, list[float]], n: int) -> str:
 def _report(folder: str, log: Any, s: Any, ids: list[str], curves: dict[str, list[float]]) -> str:
     import shutil
 
-    from evals.hotpotqa_reflexion import REFERENCE_NOTE, per_question
+    from evals.hotpotqa_reflexion import REFERENCE_NOTE, REFLEXION_COT_GOLD, per_question
     from evals.report_page import ReportSpec, write_report_dir
 
     spec = ReportSpec(
@@ -82,6 +82,7 @@ def _report(folder: str, log: Any, s: Any, ids: list[str], curves: dict[str, lis
         cost_metrics=("calls", "seconds"),
         curves={arm: [(k + 1, y) for k, y in enumerate(c)] for arm, c in curves.items()},
         curve_axes=("trial", "share solved so far", "solved by trial k (cumulative)"),
+        references={"Reflexion CoT+gold, 100 q": sorted(REFLEXION_COT_GOLD.items())},
         notes=[f"{len(ids)} questions; per-trial records: trials.jsonl", REFERENCE_NOTE],
     )  # fmt: skip
     page = write_report_dir(folder, per_question(log, s.arms, ids), spec)

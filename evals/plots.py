@@ -50,18 +50,27 @@ def curve_plot(
     xlabel: str,
     ylabel: str,
     title: str,
+    references: Mapping[str, Sequence[tuple[float, float]]] | None = None,
 ) -> dict[str, list[list[float]]]:
-    """One line per arm (e.g. running success over episodes, or solved by trial k)."""
+    """One line per arm (e.g. running success over episodes, or solved by trial k); published
+    `references` (not from the JSONL) are grey points only (no line: only endpoints may be
+    sourced) beside them, and not returned."""
+    from matplotlib.ticker import MaxNLocator
+
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.0, 3.6), dpi=100)
     for arm, points in curves.items():
         ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
                 label=arm)  # fmt: skip
+    for name, points in (references or {}).items():
+        ax.plot([p[0] for p in points], [p[1] for p in points], linestyle="none", marker="x",
+                color="grey", label=f"{name} (published)")  # fmt: skip
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1.05)
     ax.set_title(title, fontsize=10)
-    if curves:
+    if curves or references:
         ax.legend(fontsize=8)
     _save(plt, fig, path)
     return {arm: [[float(x), float(y)] for x, y in pts] for arm, pts in curves.items()}

@@ -34,6 +34,8 @@ class ReportSpec:
     cost_metrics: Sequence[str] = ("tokens", "steps")
     curves: Mapping[str, Sequence[tuple[float, float]]] = field(default_factory=dict)
     curve_axes: tuple[str, str, str] = ("episode", "running success rate", "learning curve")
+    # published points drawn beside the curves (e.g. Reflexion's), kept apart in summary.json
+    references: Mapping[str, Sequence[tuple[float, float]]] = field(default_factory=dict)
     notes: Sequence[str] = ()
 
 
@@ -57,7 +59,8 @@ def write_report_dir(
     if spec.curves:
         x, y, title = spec.curve_axes
         figures.append(("curve.png", plots.curve_plot(spec.curves, out / "curve.png", xlabel=x,
-                                                      ylabel=y, title=title)))  # fmt: skip
+                                                      ylabel=y, title=title,
+                                                      references=spec.references)))  # fmt: skip
     if spec.cost_metrics and rows:
         figures.append(("cost.png", plots.cost_plot(arms, spec.cost_metrics, out / "cost.png")))
     summary = {
@@ -66,6 +69,7 @@ def write_report_dir(
         "arms": [a.to_dict() for a in arms],
         "groups": [g.to_dict() for g in groups],
         "plots": {name: values for name, values in figures},
+        "references": {name: [list(p) for p in pts] for name, pts in spec.references.items()},
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n", "utf-8")
     page = out / "index.html"

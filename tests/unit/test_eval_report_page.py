@@ -42,3 +42,12 @@ def test_report_dir_holds_raw_rows_plots_and_page(tmp_path: Path) -> None:
 def test_running_success_is_per_arm_in_order() -> None:
     curves = running_success(ROWS)
     assert curves["no-memory"] == [(1.0, 0.0), (2.0, 0.5), (3.0, 1 / 3)]
+
+
+def test_published_references_are_drawn_but_kept_apart_from_the_measured_curves(tmp_path: Path):
+    spec = ReportSpec(title="Reflexion", curves={"reflections": [(1, 0.1), (2, 0.2)]},
+                      references={"Reflexion": [(1, 0.61), (5, 0.72)]})  # fmt: skip
+    write_report_dir(tmp_path / "r", ROWS, spec)
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert summary["plots"]["curve.png"] == {"reflections": [[1, 0.1], [2, 0.2]]}
+    assert summary["references"] == {"Reflexion": [[1, 0.61], [5, 0.72]]}
