@@ -20,6 +20,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -29,6 +30,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, PrivateAttr
 
+from core.gguf_weights import discard, q8_0_weights
 from core.llama_runtime import GGUF_NAME, LocalModelUnavailable, default_model_path, load_llama
 from core.local_chat import (
     fit_to_context,
@@ -62,9 +64,21 @@ class LocalChatModel(BaseChatModel):
     _llama: Any = PrivateAttr(default=None)
 
     @classmethod
-    def load(cls, path: str | None = None, **kwargs: Any) -> LocalChatModel:
-        model = cls(model_path=str(path or default_model_path()), **kwargs)
-        model._llama = load_llama(model.model_path, model.n_ctx, model.n_threads)
+    def load(
+        cls, path: str | None = None, *, weights: str | None = None, **kwargs: Any
+    ) -> LocalChatModel:
+        """The GGUF at `path` (default: the embedded model). `weights="q8_0"` (the default for
+        the embedded model) runs a Q8_0 copy made once (core.gguf_weights); "as-is" the file."""
+        source = Path(path) if path else default_model_path()
+        chosen = q8_0_weights(source) if (weights or _default_weights(path)) == "q8_0" else source
+        model = cls(model_path=str(chosen), **kwargs)
+        try:
+            model._llama = load_llama(model.model_path, model.n_ctx, model.n_threads)
+        except ValueError:  # llama.cpp could not read the file
+            if chosen == source:
+                raise
+            discard(chosen, source)
+            return cls.load(str(source), weights="as-is", **kwargs)
         return model
 
     @property
@@ -198,6 +212,10 @@ class LocalChatModel(BaseChatModel):
     ) -> ChatResult:
         # llama.cpp blocks for seconds: run it in a worker thread so the event loop stays free
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
+
+
+def _default_weights(path: str | None) -> str:
+    return "q8_0" if path is None else "as-is"  # a file the user names runs as it is
 
 
 def _usage(prompt_tokens: int, output_tokens: int) -> Any:

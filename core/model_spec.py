@@ -4,6 +4,7 @@ Free of heavy imports so the CLI can show MODEL_SPEC_HELP and reject a bad spec 
 
   local                                   the embedded SmolLM2-135M on llama.cpp (offline)
   local#ctx=2048                          … with a smaller context window
+  local#weights=as-is                     … on its shipped Q4_1 weights (default: a Q8_0 copy)
   openai:gpt-4o-mini                      any provider LangChain's init_chat_model knows
   openai:NAME@http://127.0.0.1:8080/v1    any OpenAI-compatible server (llama.cpp, vLLM, …)
   openai:NAME@URL#structured=function_calling&ctx=2048&tools=named
@@ -15,6 +16,8 @@ Options after `#` (joined with `&`):
               for servers given by URL, many of which ignore `auto`) names one `act` tool
               whose arguments choose a tool or the final answer
   ctx         the context window in tokens, when the server does not report it
+  weights     local only: q8_0 (the embedded model's default: a Q8_0 copy made once, faster
+              on a CPU) | as-is (the GGUF file unchanged; the default for a file you name)
   timeout     seconds per request (default 120 for servers, 60 for hosted providers)
   retries     retries per request on connection errors and 5xx (default 1)
 """
@@ -29,14 +32,16 @@ MODEL_SPEC_HELP = (
     "Model: 'local' (embedded, offline), 'provider:model' (e.g. openai:gpt-4o-mini), or "
     "'openai:NAME@URL' for an OpenAI-compatible server; options after '#', joined with '&': "
     "structured=json_schema|function_calling|json_mode, tools=native|named, ctx=TOKENS, "
-    "timeout=SECONDS, retries=N (e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048)."
+    "timeout=SECONDS, retries=N (e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048); "
+    "local only: weights=q8_0|as-is."
 )
 CHOICES = {
     "structured": ("json_schema", "function_calling", "json_mode"),
     "tools": ("native", "named"),
+    "weights": ("q8_0", "as-is"),
 }
 NUMBERS = ("ctx", "timeout", "retries")
-LOCAL_OPTIONS = ("ctx",)
+LOCAL_OPTIONS = ("ctx", "weights")
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,7 @@ def parse_spec(spec: str) -> ModelSpec:
         raise ModelSpecError(
             f"unknown model {spec!r}: use 'local' or 'provider:model', e.g. 'openai:gpt-4o-mini'"
         )
-    allowed = (*CHOICES, *NUMBERS)
+    allowed = ("structured", "tools", *NUMBERS)
     return ModelSpec(
         provider, model, base_url.rstrip("/") or None, _options(spec, option_text, allowed)
     )

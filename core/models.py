@@ -46,7 +46,11 @@ def get_chat_model(spec: str) -> BaseChatModel:
         from core.local_model import LocalChatModel
 
         ctx = parsed.options.get("ctx")
-        return LocalChatModel.load(parsed.model or None, **({"n_ctx": int(ctx)} if ctx else {}))
+        return LocalChatModel.load(
+            parsed.model or None,
+            weights=parsed.options.get("weights"),
+            **({"n_ctx": int(ctx)} if ctx else {}),
+        )
     if parsed.provider == "openai":
         return _openai_model(spec, parsed)
     kwargs: dict[str, object] = {"temperature": 0}
