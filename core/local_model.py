@@ -124,7 +124,8 @@ class LocalChatModel(BaseChatModel):
             "stop": stop,
         }
         if schema is not None:
-            params["response_format"] = {"type": "json_object", "schema": bounded_schema(schema)}
+            bounded = bounded_schema(schema, keep_lengths=use_tools)  # tool arguments' bounds
+            params["response_format"] = {"type": "json_object", "schema": bounded}
         return _Request(params, use_tools)
 
     def _generate(

@@ -1,9 +1,13 @@
 """JSON schemas that keep the embedded model's output well-formed and bounded.
 
 llama.cpp turns a JSON schema into a grammar. Lists are bounded (maxItems) so a small model
-cannot repeat items until the token limit. String lengths are NOT put in the grammar: a
-maxLength becomes hundreds of nested optional rules that slow sampling ~10x; the token limit
-and the repeat penalty bound strings instead, and pydantic validates what comes back.
+cannot repeat items until the token limit. String lengths are mostly NOT put in the grammar: a
+maxLength becomes as many nested optional rules, so the token limit and the repeat penalty bound
+strings instead, and pydantic validates what comes back. Tool arguments are the exception: a
+tool call's strings are bounded (`TOOL_ARG_CHARS`), because a small model's search query ran on
+as noise to the call's whole token budget (160 tokens and ~5 s a call, seen on four of five
+calls in a run), and a query never needs more. With the checked sampler
+(core/llama_sampling.py) such a bound costs little: the grammar judges one token at a time.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 log = logging.getLogger(__name__)
 MAX_ITEMS = 6
+TOOL_ARG_CHARS = 200  # a search query, a URL or a field's text; a tool's own maxLength wins
 
 
 def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
@@ -33,23 +38,37 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
-def _bound(node: Any) -> Any:
+def _bound(node: Any, keep_lengths: bool = False) -> Any:
     if isinstance(node, dict):
-        drop = ("title", "default", "maxLength", "minLength")
-        node = {k: _bound(v) for k, v in node.items() if k not in drop}
+        drop = ("title", "default") if keep_lengths else ("title", "default", "maxLength")
+        drop += ("minLength",)
+        node = {k: _bound(v, keep_lengths) for k, v in node.items() if k not in drop}
         if node.get("type") == "array":
             node.setdefault("maxItems", MAX_ITEMS)
         if node.get("type") == "object" and "properties" in node:
             node.setdefault("required", list(node["properties"]))
         return node
     if isinstance(node, list):
-        return [_bound(v) for v in node]
+        return [_bound(v, keep_lengths) for v in node]
     return node
 
 
-def bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline $refs, bound every array, drop string lengths; all properties become required."""
-    return _bound(_inline_refs(schema, schema.get("$defs", {})))
+def bounded_schema(schema: dict[str, Any], keep_lengths: bool = False) -> dict[str, Any]:
+    """Inline $refs, bound every array, drop string lengths (unless `keep_lengths`: tool
+    choices); all properties become required."""
+    return _bound(_inline_refs(schema, schema.get("$defs", {})), keep_lengths)
+
+
+def _bounded_strings(node: Any) -> Any:
+    """A tool's argument schema with every string given a maxLength (its own, if it has one)."""
+    if isinstance(node, dict):
+        node = {k: _bounded_strings(v) for k, v in node.items()}
+        if node.get("type") == "string" and "enum" not in node and "const" not in node:
+            node.setdefault("maxLength", TOOL_ARG_CHARS)
+        return node
+    if isinstance(node, list):
+        return [_bounded_strings(v) for v in node]
+    return node
 
 
 def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> dict[str, Any]:
@@ -59,7 +78,9 @@ def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> d
             "type": "object",
             "properties": {
                 "tool": {"const": t["function"]["name"]},
-                "args": t["function"].get("parameters") or {"type": "object", "properties": {}},
+                "args": _bounded_strings(
+                    t["function"].get("parameters") or {"type": "object", "properties": {}}
+                ),
             },
             "required": ["tool", "args"],
         }

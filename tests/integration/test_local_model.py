@@ -134,3 +134,19 @@ def test_batch_at_first_use_loads_once_and_leaves_stdout_alone(model):
     assert report["loads"] == 1 and report["shared"]
     assert all(0 < n <= 8 for n in report["replies"])
     assert "Model metadata" not in proc.stderr and "llama_" not in proc.stderr
+
+
+def test_a_tool_calls_arguments_end_at_their_bound_not_at_the_budget(model, monkeypatch):
+    import core.local_schema
+
+    # the model writes this ~110-character query whole; a 30-character bound must cut it
+    monkeypatch.setattr(core.local_schema, "TOOL_ARG_CHARS", 30)
+    passage = (
+        "Wallace and Gromit are the creation of Nick Park of Aardman Animations in Bristol; the "
+        "films include A Grand Day Out, The Wrong Trousers and A Close Shave."
+    )
+    forced = with_max_tokens(model, 160).bind_tools([search_corpus], tool_choice="any")
+    message = forced.invoke("Call search_corpus with this exact query, all of it: " + passage)
+    assert message.tool_calls, message.text
+    assert 0 < len(message.tool_calls[0]["args"]["query"]) <= 30
+    assert message.usage_metadata["output_tokens"] < 40

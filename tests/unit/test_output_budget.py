@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from langchain_core.tools import tool
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from core.local_schema import parse_json_prefix
 from core.output_budget import ROLE_BUDGETS, budget_for, with_max_tokens
@@ -100,6 +100,24 @@ def test_a_cut_tool_call_keeps_its_arguments():
     message = fake_local_model(llama).bind_tools([search]).invoke("who?")
     assert message.tool_calls[0]["name"] == "search"
     assert message.tool_calls[0]["args"] == {"query": "Wallace and Gro"}
+
+
+def test_a_tool_choice_bounds_its_arguments_strings_and_nothing_else():
+    from core.local_schema import TOOL_ARG_CHARS
+
+    llama = FakeLlama(['{"tool": "search", "args": {"query": "Wallace"}}'])
+    fake_local_model(llama).bind_tools([search]).invoke("who?")
+    choice = llama.requests[-1]["response_format"]["schema"]["oneOf"]
+    assert choice[0]["properties"]["args"]["properties"]["query"]["maxLength"] == TOOL_ARG_CHARS
+    assert choice[0]["properties"]["tool"] == {"const": "search"}
+    assert "maxLength" not in choice[1]["properties"]["final_answer"]  # an answer is not cut
+
+    class Named(BaseModel):
+        name: str = Field(max_length=40)  # validated by pydantic, not put in the grammar
+
+    structured = FakeLlama(['{"name": "x"}'])
+    ask_structured(fake_local_model(structured), Named, "name?")
+    assert "maxLength" not in str(structured.requests[-1]["response_format"])
 
 
 @pytest.mark.parametrize(
