@@ -40,8 +40,9 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
 
 def _bound(node: Any, keep_lengths: bool = False) -> Any:
     if isinstance(node, dict):
-        drop = ("title", "default") if keep_lengths else ("title", "default", "maxLength")
-        drop += ("minLength",)
+        drop: tuple[str, ...] = ("title", "default", "minLength")
+        if not keep_lengths:
+            drop += ("maxLength",)
         node = {k: _bound(v, keep_lengths) for k, v in node.items() if k not in drop}
         if node.get("type") == "array":
             node.setdefault("maxItems", MAX_ITEMS)
