@@ -4,7 +4,7 @@ llama.cpp turns a JSON schema into a grammar. Lists are bounded (maxItems) so a 
 cannot repeat items until the token limit. String lengths are mostly NOT put in the grammar: a
 maxLength becomes as many nested optional rules, so the token limit and the repeat penalty bound
 strings instead, and pydantic validates what comes back. Tool arguments are the exception: a
-tool call's strings are bounded (`TOOL_ARG_CHARS`), because a small model's search query ran on
+tool call's strings are bounded (`QUERY_CHARS` for a query, `TOOL_ARG_CHARS` else), because a small model's search query ran on
 as noise to the call's whole token budget (160 tokens and ~5 s a call, seen on four of five
 calls in a run), and a query never needs more. With the checked sampler
 (core/llama_sampling.py) such a bound costs little: the grammar judges one token at a time.
@@ -24,7 +24,8 @@ from pydantic import BaseModel, ValidationError
 
 log = logging.getLogger(__name__)
 MAX_ITEMS = 6
-TOOL_ARG_CHARS = 200  # a search query, a URL or a field's text; a tool's own maxLength wins
+TOOL_ARG_CHARS = 200  # a URL or a field's text; a tool's own maxLength wins
+QUERY_CHARS = 100  # a search query (about 15 words)
 
 
 def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
@@ -60,16 +61,23 @@ def bounded_schema(schema: dict[str, Any], keep_lengths: bool = False) -> dict[s
     return _bound(_inline_refs(schema, schema.get("$defs", {})), keep_lengths)
 
 
-def _bounded_strings(node: Any) -> Any:
-    """A tool's argument schema with every string given a maxLength (its own, if it has one)."""
+def _bounded_strings(node: Any, name: str = "") -> Any:
+    """A tool's argument schema with every string given a maxLength (its own, if it has one);
+    `name` is the property's name (a `query` is shorter than other text)."""
     if isinstance(node, dict):
-        node = {k: _bounded_strings(v) for k, v in node.items()}
+        if isinstance(node.get("properties"), dict):
+            props = {k: _bounded_strings(v, k) for k, v in node["properties"].items()}
+            node = {**node, "properties": props}
         if node.get("type") == "string" and "enum" not in node and "const" not in node:
-            node.setdefault("maxLength", TOOL_ARG_CHARS)
+            node = {**node, "maxLength": node.get("maxLength", _limit(name))}
         return node
     if isinstance(node, list):
         return [_bounded_strings(v) for v in node]
     return node
+
+
+def _limit(name: str) -> int:
+    return QUERY_CHARS if name == "query" else TOOL_ARG_CHARS
 
 
 def tool_choice_schema(tools: list[dict[str, Any]], *, force: bool = False) -> dict[str, Any]:

@@ -140,7 +140,7 @@ def test_a_tool_calls_arguments_end_at_their_bound_not_at_the_budget(model, monk
     import core.local_schema
 
     # the model writes this ~110-character query whole; a 30-character bound must cut it
-    monkeypatch.setattr(core.local_schema, "TOOL_ARG_CHARS", 30)
+    monkeypatch.setattr(core.local_schema, "QUERY_CHARS", 30)
     passage = (
         "Wallace and Gromit are the creation of Nick Park of Aardman Animations in Bristol; the "
         "films include A Grand Day Out, The Wrong Trousers and A Close Shave."

@@ -103,12 +103,18 @@ def test_a_cut_tool_call_keeps_its_arguments():
 
 
 def test_a_tool_choice_bounds_its_arguments_strings_and_nothing_else():
-    from core.local_schema import TOOL_ARG_CHARS
+    from core.local_schema import QUERY_CHARS, TOOL_ARG_CHARS, tool_choice_schema
 
     llama = FakeLlama(['{"tool": "search", "args": {"query": "Wallace"}}'])
     fake_local_model(llama).bind_tools([search]).invoke("who?")
     choice = llama.requests[-1]["response_format"]["schema"]["oneOf"]
-    assert choice[0]["properties"]["args"]["properties"]["query"]["maxLength"] == TOOL_ARG_CHARS
+    assert choice[0]["properties"]["args"]["properties"]["query"]["maxLength"] == QUERY_CHARS
+    url = {"type": "string"}
+    own = {"type": "string", "maxLength": 12}
+    goto = {"name": "goto", "parameters": {"properties": {"url": url, "key": own}}}
+    args = tool_choice_schema([{"function": goto}])["oneOf"][0]["properties"]["args"]
+    assert args["properties"]["url"]["maxLength"] == TOOL_ARG_CHARS
+    assert args["properties"]["key"]["maxLength"] == 12
     assert choice[0]["properties"]["tool"] == {"const": "search"}
     assert "maxLength" not in choice[1]["properties"]["final_answer"]  # an answer is not cut
 
