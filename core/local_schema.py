@@ -4,10 +4,11 @@ llama.cpp turns a JSON schema into a grammar. Lists are bounded (maxItems) so a 
 cannot repeat items until the token limit. String lengths are mostly NOT put in the grammar: a
 maxLength becomes as many nested optional rules, so the token limit and the repeat penalty bound
 strings instead, and pydantic validates what comes back. Tool arguments are the exception: a
-tool call's strings are bounded (`QUERY_CHARS` for a query, `TOOL_ARG_CHARS` else), because a small model's search query ran on
-as noise to the call's whole token budget (160 tokens and ~5 s a call, seen on four of five
-calls in a run), and a query never needs more. With the checked sampler
-(core/llama_sampling.py) such a bound costs little: the grammar judges one token at a time.
+tool call's strings are bounded (`QUERY_CHARS` for a query, `TOOL_ARG_CHARS` for others),
+because a small model's search query ran on as noise to the call's whole token budget (160
+tokens and ~5 s a call, seen on four of five calls in a run), and a query never needs more.
+With the checked sampler (core/llama_sampling.py) such a bound costs little: the grammar judges
+one token at a time.
 """
 
 from __future__ import annotations
