@@ -29,13 +29,14 @@ class ReflectionOutput(BaseModel):
     """What the reflector model returns; the id and bookkeeping are added here.
 
     The verdict comes first: output cut at the reflector's budget is closed and validated, so a
-    run-on lesson loses its end, not the verdict.
+    run-on lesson loses its end, not the verdict; reasons cut away are an empty list, not a
+    second call (seen: one reflection in four asked twice).
     """
 
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
     reflection: str = Field(description="2-3 sentences of lessons.")
-    reasons: list[str] = Field(max_length=5)
+    reasons: list[str] = Field(default_factory=list, max_length=5)
 
     @field_validator("confidence", mode="before")
     @classmethod

@@ -138,3 +138,13 @@ def test_a_tool_choice_bounds_its_arguments_strings_and_nothing_else():
 )
 def test_parse_json_prefix(text, expected):
     assert parse_json_prefix(text) == expected
+
+
+def test_a_reflection_cut_inside_its_lesson_keeps_its_verdict_in_one_call():
+    from agents.research.reflect import ReflectionOutput
+
+    cut = '{"needs_retry": true, "confidence": 0.4, "reflection": "The answer names no creat'
+    llama = FakeLlama([cut], finish_reason="length")
+    out = ask_structured(fake_local_model(llama), ReflectionOutput, "judge", max_tokens=160)
+    assert out is not None and out.needs_retry and out.reasons == []
+    assert out.reflection == "The answer names no creat" and len(llama.requests) == 1
