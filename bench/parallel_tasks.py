@@ -119,7 +119,6 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
     from core.embeddings import HashingEmbeddings
     from graphs.reflective import build_reflective_graph
 
-    models.get_chat_model = lambda spec: model  # type: ignore[assignment]  # this process only
     store = InMemoryStore(index={"dims": 256, "embed": HashingEmbeddings(256)})
     graph = build_reflective_graph().compile(store=store)
     ctx = Context(
@@ -129,12 +128,17 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         max_concurrency=max_concurrency,
         induction="off",
     )
-    started = time.perf_counter()
-    out = graph.invoke(
-        {"query": "Tell me about the Analytical Engine"},
-        {"max_concurrency": max_concurrency},
-        context=ctx,
-    )
+    real = models.get_chat_model
+    models.get_chat_model = lambda spec: model  # type: ignore[assignment]  # for this run only
+    try:  # put back: a process that runs this (a test) must get its real models afterwards
+        started = time.perf_counter()
+        out = graph.invoke(
+            {"query": "Tell me about the Analytical Engine"},
+            {"max_concurrency": max_concurrency},
+            context=ctx,
+        )
+    finally:
+        models.get_chat_model = real
     elapsed = time.perf_counter() - started
     if len([r for r in out["results"] if r]) != len(TASKS):
         raise RuntimeError(f"the run did not finish its {len(TASKS)} tasks: {out['results']}")
