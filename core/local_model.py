@@ -74,9 +74,9 @@ class LocalChatModel(BaseChatModel):
         model = cls(model_path=str(chosen), **kwargs)
         try:
             model._llama = load_llama(model.model_path, model.n_ctx, model.n_threads)
-        except ValueError:  # llama.cpp could not read the file
-            if chosen == source:
-                raise
+        except ValueError as exc:
+            if chosen == source or "Failed to load model" not in str(exc):
+                raise  # not the copy's fault (e.g. a context too large to allocate)
             discard(chosen, source)
             return cls.load(str(source), weights="as-is", **kwargs)
         return model

@@ -49,7 +49,7 @@ def _bound(node: Any, keep_lengths: bool = False) -> Any:
         if node.get("type") == "array":
             node.setdefault("maxItems", MAX_ITEMS)
         if node.get("type") == "object" and "properties" in node:
-            node.setdefault("required", list(node["properties"]))
+            node["required"] = list(node["properties"])  # defaults too: the grammar asks all
         return node
     if isinstance(node, list):
         return [_bound(v, keep_lengths) for v in node]
@@ -63,18 +63,26 @@ def bounded_schema(schema: dict[str, Any], keep_lengths: bool = False) -> dict[s
 
 
 def _bounded_strings(node: Any, name: str = "") -> Any:
-    """A tool's argument schema with every string given a maxLength (its own, if it has one);
-    `name` is the property's name (a `query` is shorter than other text)."""
-    if isinstance(node, dict):
-        if isinstance(node.get("properties"), dict):
-            props = {k: _bounded_strings(v, k) for k, v in node["properties"].items()}
-            node = {**node, "properties": props}
-        if node.get("type") == "string" and "enum" not in node and "const" not in node:
-            node = {**node, "maxLength": node.get("maxLength", _limit(name))}
-        return node
+    """A tool's argument schema with every string given a maxLength (its own, if it has one),
+    wherever it sits (properties, items, anyOf/oneOf, nested objects); `name` is the property
+    the string belongs to (a `query` is shorter than other text)."""
     if isinstance(node, list):
-        return [_bounded_strings(v) for v in node]
-    return node
+        return [_bounded_strings(v, name) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {k: _bounded_strings(v, k) for k, v in value.items()}
+        elif key in ("items", "anyOf", "oneOf", "allOf", "additionalProperties", "$defs"):
+            out[key] = _bounded_strings(value, name)
+        else:
+            out[key] = value
+    types = node.get("type")
+    is_string = types == "string" or (isinstance(types, list) and "string" in types)
+    if is_string and "enum" not in node and "const" not in node:
+        out["maxLength"] = node.get("maxLength", _limit(name))
+    return out
 
 
 def _limit(name: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,53 @@ def test_the_local_spec_takes_a_weights_option():
         parse_spec("local#weights=q4_0")
     with pytest.raises(ModelSpecError, match="bad option"):
         parse_spec("openai:m@http://127.0.0.1:1/v1#weights=q8_0")
+
+
+def test_threads_converting_at_once_share_one_conversion(tmp_path):
+    import threading
+    import time
+
+    source, calls = _source(tmp_path), []
+
+    def slow(src: Path, target: Path) -> None:
+        calls.append(target)
+        time.sleep(0.05)
+        target.write_bytes(b"GGUF q8_0")
+
+    got: list[Path] = []
+    threads = [
+        threading.Thread(target=lambda: got.append(q8_0_weights(source, tmp_path / "c", slow)))
+        for _ in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len(set(got)) == 1 and got[0].read_bytes() == b"GGUF q8_0"
+
+
+def test_a_partial_file_left_by_a_killed_conversion_is_removed(tmp_path):
+    import time
+
+    source, cache = _source(tmp_path), tmp_path / "cache"
+    cache.mkdir()
+    dead = cache / "x.gguf.123.partial"
+    dead.write_bytes(b"half")
+    old = time.time() - 3600
+    os.utime(dead, (old, old))
+    fresh = cache / "y.gguf.456.partial"  # another process's conversion, still running
+    fresh.write_bytes(b"half")
+    q8_0_weights(source, cache, quantize=_writes([]))
+    assert not dead.exists() and fresh.exists()
+
+
+def test_no_home_directory_uses_the_shipped_file(tmp_path, monkeypatch):
+    source = _source(tmp_path)
+    monkeypatch.delenv("AGENT_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert q8_0_weights(source, quantize=_writes([])) == source

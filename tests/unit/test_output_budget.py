@@ -148,3 +148,32 @@ def test_a_reflection_cut_inside_its_lesson_keeps_its_verdict_in_one_call():
     out = ask_structured(fake_local_model(llama), ReflectionOutput, "judge", max_tokens=160)
     assert out is not None and out.needs_retry and out.reasons == []
     assert out.reflection == "The answer names no creat" and len(llama.requests) == 1
+
+
+def test_tool_argument_strings_are_bounded_wherever_they_sit():
+    from core.local_schema import QUERY_CHARS, TOOL_ARG_CHARS, tool_choice_schema
+
+    params = {
+        "type": "object",
+        "properties": {
+            "query": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "mode": {"type": "string", "enum": ["fast", "slow"]},
+            "note": {"type": ["string", "null"]},
+        },
+    }
+    tools = [{"function": {"name": "find", "parameters": params}}]
+    args = tool_choice_schema(tools)["oneOf"][0]["properties"]["args"]["properties"]
+    assert args["query"]["anyOf"][0]["maxLength"] == QUERY_CHARS
+    assert "maxLength" not in args["query"]["anyOf"][1]
+    assert args["tags"]["items"]["maxLength"] == TOOL_ARG_CHARS
+    assert "maxLength" not in args["mode"]
+    assert args["note"]["maxLength"] == TOOL_ARG_CHARS
+
+
+def test_the_grammar_asks_for_every_field_even_those_with_defaults():
+    from agents.research.reflect import ReflectionOutput
+    from core.local_schema import bounded_schema, schema_of
+
+    schema = bounded_schema(schema_of(ReflectionOutput))
+    assert set(schema["required"]) == {"needs_retry", "confidence", "reflection", "reasons"}
