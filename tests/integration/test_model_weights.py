@@ -34,11 +34,12 @@ def test_the_q8_0_copy_predicts_text_as_well_as_the_shipped_weights(isolated_cac
     assert [p.suffix for p in isolated_cache.iterdir()] == [".gguf"]  # no partial file left
 
 
-def test_local_runs_the_copy_and_as_is_runs_the_shipped_file(isolated_cache):
+def test_local_runs_the_copy_and_as_is_runs_the_shipped_file(isolated_cache, capfd):
     from core.llama_runtime import GGUF_NAME
     from core.local_model import LocalChatModel
 
-    copy = LocalChatModel.load(n_ctx=512)
+    copy = LocalChatModel.load(n_ctx=512)  # converts: the cache is empty
+    assert capfd.readouterr().err == ""  # llama.cpp's per-tensor lines go to logging
     shipped = LocalChatModel.load(weights="as-is", n_ctx=512)
     assert copy.model_path.endswith(".Q8_0.gguf")
     assert copy.model_path.startswith(str(isolated_cache))
