@@ -19,6 +19,8 @@ import sys
 import time
 from typing import Any
 
+from bench.output import print_result
+
 TEXTS = [
     "Who created Wallace and Gromit?",
     "Nick Park created Wallace and Gromit at Aardman Animations in Bristol.",
@@ -85,11 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     result = measure(args.repeats)
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_result(result, args.json)
 
 
 if __name__ == "__main__":

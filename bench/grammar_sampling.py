@@ -12,11 +12,11 @@ were found. `ratio` is checked ÷ full sampling time; `greedy_identical` says wh
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from typing import Any
 
+from bench.output import print_result
 from core.local_schema import bounded_schema, tool_choice_schema
 
 VERDICT = {
@@ -132,11 +132,7 @@ def main() -> None:
 
     llama = load_llama(str(default_model_path()), 2048, 2)
     result = measure(llama, args.reps, [float(t) for t in args.temperatures.split(",")])
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_result(result, args.json)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.output import print_result
+
 ROOT = Path(__file__).resolve().parent.parent
 HOTPOTQA = ROOT.parent / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
 FORMATS = ("q4_1", "q8_0")
@@ -136,11 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     result = compare(load_both(), texts, args.tokens)
     scorers = load_both(n_ctx=2048, logits_all=True)
     result["perplexity"] = {name: perplexity(scorers[name], texts) for name in FORMATS}
-    if args.json:
-        print(json.dumps(result))
-        return
-    for key, value in result.items():
-        print(f"{key}: {value}")
+    print_result(result, args.json)
 
 
 if __name__ == "__main__":

@@ -73,3 +73,16 @@ def test_local_embeddings_use_it_and_keep_their_name(folder):
     vector = embeddings.embed_query("Who created Wallace and Gromit?")
     assert len(vector) == 384 and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
     assert getattr(embeddings, "name", "") == "local:all-MiniLM-L6-v2"
+
+
+def test_the_load_bench_runs_both_sides_and_they_agree(folder, capsys):
+    pytest.importorskip("sentence_transformers", reason="the reference is in the dev extra")
+    from bench import embedder_load
+
+    embedder_load.main(["--json", "--repeats", "1"])
+    result = json.loads(capsys.readouterr().out)
+    assert result["numpy_s"] > 0 and result["sentence_transformers_s"] > 0
+    assert result["ratio"] == pytest.approx(
+        result["numpy_s"] / result["sentence_transformers_s"], abs=0.01
+    )
+    assert result["max_abs_diff"] < 1e-5
