@@ -60,8 +60,9 @@ def _add_tool_options(p: argparse.ArgumentParser) -> None:
         "--max-tool-steps",
         type=int,
         default=None,
-        help=f"tool calls per attempt after a search for the task, 1..{validate.MAX_TOOL_STEPS}"
-        " (default 3)",
+        help="tool calls per attempt after a search for the task, "
+        f"0..{validate.MAX_TOOL_STEPS} (0: answer from that search in one call; default 3, or 0"
+        " with the embedded model, whose own search queries are noise)",
     )
     p.add_argument(
         "--corpus",
@@ -118,7 +119,8 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     if not resuming and not (task or "").strip():
         raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
-    validate.bounded("--max-tool-steps", ctx.max_tool_steps, 1, validate.MAX_TOOL_STEPS)
+    if ctx.max_tool_steps is not None:
+        validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, validate.MAX_TOOL_STEPS)
     specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)

@@ -9,11 +9,18 @@ from pathlib import Path
 from core.model_spec import parse_spec
 
 DEFAULT_MODEL = "local"
+DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
 
 
 def default_home() -> str:
     """The data directory: $AGENT_HOME, else ./tmp next to the project."""
     return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
+
+
+def is_embedded_model(spec: str) -> bool:
+    """Is `spec` the embedded SmolLM2 (`local`; not a GGUF the user names with `local:PATH`)?"""
+    parsed = parse_spec(spec)
+    return parsed.provider is None and not parsed.model
 
 
 @dataclass(kw_only=True)
@@ -75,11 +82,12 @@ class Context(MemorySettings):
             " instance, and two tasks taking turns would spoil each other's prompt cache)."
         },
     )
-    max_tool_steps: int = field(
-        default=3,
+    max_tool_steps: int | None = field(
+        default=None,
         metadata={
             "description": "Tool calls the executor may make per attempt, after the search for"
-            " the task that starts it."
+            " the task that starts it (0 = answer from that search in one call; unset = 3, or 0"
+            " when the executor is the embedded model: its own search queries are noise)."
         },
     )
     corpus_dir: str | None = field(
@@ -103,6 +111,15 @@ class Context(MemorySettings):
     induction_every: int = field(
         default=1, metadata={"description": "Update workflows after every N successful tasks."}
     )
+
+    @property
+    def tool_steps(self) -> int:
+        """How many tool calls the executor may make per attempt (`max_tool_steps` resolved).
+        The embedded model gets none: its own search queries were noise in every profiled run
+        (random strings, URLs), so its attempt is one call over the search for the task."""
+        if self.max_tool_steps is not None:
+            return self.max_tool_steps
+        return 0 if is_embedded_model(self.executor_model) else DEFAULT_TOOL_STEPS
 
     @property
     def task_concurrency(self) -> int:

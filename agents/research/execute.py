@@ -1,11 +1,13 @@
 """execute_task: the executor agent (agents/research/executor_agent.py) runs one attempt at a task.
 
 Evidence first: the search tools are queried with the task before the agent starts, and their
-results are in its prompt, so a model that answers at once (the embedded model mostly does)
-answers from evidence in one call, and the agent's tool steps look further only when needed.
-A retry's prompt carries the previous attempt and the reflection on it; a task that builds on
-earlier tasks sees their results. When the agent uses its tool steps up, or "answers" with a
-tool call, the model answers from everything its tools returned.
+results are in its prompt, so a model that answers at once answers from evidence in one call,
+and the agent's tool steps look further only when needed. With no tool steps (the embedded
+model's default: its own search queries are noise) the attempt is one call that answers from
+that search, with the executor's memory as its system message. A retry's prompt carries the
+previous attempt and the reflection on it; a task that builds on earlier tasks sees their
+results. When the agent uses its tool steps up, or "answers" with a tool call, the model
+answers from everything its tools returned.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ import logging
 import re
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
@@ -88,7 +96,7 @@ def _run_agent(
 ) -> tuple[str, list[BaseMessage]]:
     """The agent's final answer ("" if it had none) and every message of the attempt."""
     # each tool step is a model call and a tool call; +3 for the final answer and slack
-    config: RunnableConfig = {"recursion_limit": 2 * ctx.max_tool_steps + 3}
+    config: RunnableConfig = {"recursion_limit": 2 * ctx.tool_steps + 3}
     messages: list[BaseMessage] = [HumanMessage(prompt)]
     try:
         for values in agent.stream(
@@ -131,21 +139,23 @@ def _evidence(steps: list[dict[str, Any]]) -> str:
 
 
 def _answer_from(
-    ctx: Context, task: str, evidence: str, retry: dict[str, str], dependencies: str
+    ctx: Context, system: str, task: str, evidence: str, retry: dict[str, str], dependencies: str
 ) -> str:
+    """One call: the task answered from `evidence`, with the executor's memory as its system
+    message (the agent's own prefix, so the model's prompt cache is reused)."""
     model = with_max_tokens(
         resources.chat_model(ctx.executor_model), ROLE_BUDGETS["grounded_answer"]
     )
     prompt = GROUNDED_ANSWER.format(
         task=data(task), evidence=evidence, dependencies=dependencies, **retry
     )
-    return model.invoke(prompt).text
+    return model.invoke([SystemMessage(system), HumanMessage(prompt)]).text
 
 
 def _first_search(
     ctx: Context, tools: list[BaseTool], task: str
 ) -> tuple[str, list[dict[str, Any]]]:
-    """The prompt section with what the search tools found for the task, and its step."""
+    """What the search tools found for the task (`ground`'s sections), and its step."""
     from agents.tools.grounding import ground
 
     model = resources.chat_model(ctx.executor_model)
@@ -155,7 +165,7 @@ def _first_search(
     if not evidence.strip():
         return "", []
     step = {"tool": "search", "args": {"query": task}, "observation": evidence[:MAX_OBSERVATION]}
-    return EVIDENCE_SECTION.format(evidence=evidence), [step]
+    return evidence, [step]
 
 
 def _found_something(evidence: str) -> bool:
@@ -164,33 +174,47 @@ def _found_something(evidence: str) -> bool:
     return any(b.strip() and not b.startswith("Error") for b in bodies)
 
 
+def _agent_run(
+    ctx: Context, tools: list[BaseTool], system: str, state: TaskState, found: str, first: bool
+) -> tuple[ExecutorRun, str]:
+    """The executor agent's context and prompt for this attempt (`found`: what the search for
+    the task found; `first`: whether that search ran). With no tool steps (and nothing found)
+    the agent is one call that answers on its own."""
+    task = state["task"]
+    prompt = EXECUTOR_TASK.format(
+        task=data(task),
+        goal=data(state.get("optimized_goal", "")),
+        evidence=EVIDENCE_SECTION.format(evidence=found) if found else "",
+        dependencies=_dependencies_section(state),
+        **_retry(state),
+    )
+    # tool choices and the agent's own short answer share the executor's budget
+    model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
+    # a search for the task's words alone repeats the one above, when it found something
+    searched = task if first and _found_something(found) else ""
+    return ExecutorRun(model, tools, system, ctx.tool_steps, topic=task, searched=searched), prompt
+
+
 def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     task = state["task"]
     retry = _retry(state)
     memory = memory_block(resources.memory(runtime), ctx, task, ctx.executor_model)
     with resources.open_tools(ctx) as tools:
-        section, first = _first_search(ctx, tools, task)
-        prompt = EXECUTOR_TASK.format(
-            task=data(task),
-            goal=data(state.get("optimized_goal", "")),
-            evidence=section,
-            dependencies=_dependencies_section(state),
-            **retry,
-        )
-        # tool choices and the agent's own short answer share the executor's budget
-        model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
+        found, first = _first_search(ctx, tools, task)
         system = EXECUTOR_SYSTEM.format(memory=memory)
-        # a search for the task's words alone repeats the one above, when it found something
-        searched = task if first and _found_something(first[0]["observation"]) else ""
-        run = ExecutorRun(model, tools, system, ctx.max_tool_steps, topic=task, searched=searched)
-        # EXECUTOR is named here so LangGraph finds it as this node's subgraph
-        answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
-        steps = first + trajectory_of(messages)
+        if first and not ctx.tool_steps:  # no tool steps: the search for the task is the evidence
+            answer, steps, evidence = "", first, found
+        else:
+            run, prompt = _agent_run(ctx, tools, system, state, found, bool(first))
+            # EXECUTOR is named here so LangGraph finds it as this node's subgraph
+            answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
+            steps = first + trajectory_of(messages)
+            evidence = _evidence(steps)
         # stopped at the step limit, "answered" with a tool call or by copying its instructions
         # back: answer from the evidence
         if steps and (echoes_a_tool_call(answer, tools) or not _says_something(answer)):
-            answer = _answer_from(ctx, task, _evidence(steps), retry, _dependencies_section(state))
+            answer = _answer_from(ctx, system, task, evidence, retry, _dependencies_section(state))
     return {
         "task_index": state["task_index"],  # so each update says which task it is about
         "result": answer.strip() or "(no result)",

@@ -166,10 +166,11 @@ class RunModelAndTools(AgentMiddleware):
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> ModelResponse:
         run = _run_of(request.runtime)
-        if tool_steps(request.messages) >= run.max_tool_steps:
+        if run.max_tool_steps and tool_steps(request.messages) >= run.max_tool_steps:
             return _stop()
         system = SystemMessage(run.system) if run.system else None
-        tools = offered(run.tools, request.messages)
+        # with no tool steps the model answers on its own, in one call
+        tools = offered(run.tools, request.messages) if run.max_tool_steps else []
         with_tools = request.override(model=run.model, tools=tools, system_message=system)
         response = keep_on_topic(handler(with_tools), run)
         proposed = getattr(response, "result", None) or [response]

@@ -102,7 +102,7 @@ def wire_scripted_model() -> None:
     """Every role on the tests' scripted model; the corpus tool on a fixed document."""
     from agents import resources
     from agents.tools.grounding import make_search_tool
-    from core import models
+    from core import context, models
     from tests.unit.fakes import ScriptedChatModel
     from tests.unit.research_script import DOCS, TASKS, Script
 
@@ -116,6 +116,7 @@ def wire_scripted_model() -> None:
         yield [tool]
 
     resources.open_tools = fake_tools  # type: ignore[assignment]
+    context.is_embedded_model = lambda spec: False  # the script makes its own tool calls
 
 
 def graph_for(home: Path, store: Any = None):

@@ -13,7 +13,7 @@ from langgraph.store.memory import InMemoryStore
 
 from agents import resources
 from agents.tools.grounding import make_search_tool
-from core import models
+from core import context, models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 TASKS = [
@@ -112,6 +112,9 @@ def wire(monkeypatch):
         yield [tool]
 
     monkeypatch.setattr(resources, "open_tools", fake_tools)
+    # the scripted model stands in for a model that makes its own tool calls (the embedded
+    # model makes none by default: Context.tool_steps)
+    monkeypatch.setattr(context, "is_embedded_model", lambda spec: False)
     # the CLI's project store embeds with these: no embedding model in unit tests
     monkeypatch.setattr(models, "get_embeddings", lambda spec="local": HashEmbeddings(384))
 

@@ -1,0 +1,86 @@
+"""How many tool calls the executor makes: none by default on the embedded model, whose own
+search queries are noise; its attempt is then one call over the search for the task."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from langchain_core.messages import SystemMessage
+
+from agents import resources
+from core import context
+from core.context import DEFAULT_TOOL_STEPS, Context, is_embedded_model
+from graphs import build_reflective_graph
+from tests.unit.research_script import Script, run, wire
+
+__all__ = ["wire"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "steps", "expected"),
+    [
+        ("local", None, 0),  # the embedded SmolLM2
+        ("local:/models/qwen.gguf", None, DEFAULT_TOOL_STEPS),  # a GGUF the user chose
+        ("openai:gpt-4o-mini", None, DEFAULT_TOOL_STEPS),
+        ("local", 2, 2),  # asked for: the embedded model searches on its own too
+        ("openai:gpt-4o-mini", 0, 0),
+    ],
+)
+def test_the_embedded_model_gets_no_tool_steps_unless_asked(spec, steps, expected):
+    assert Context(executor_model=spec, max_tool_steps=steps).tool_steps == expected
+
+
+class Recording(Script):
+    """The research script that also keeps the messages of every call made without tools."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.plain: list[list] = []
+
+    def __call__(self, prompt, title, tools, messages):
+        if not title and not tools:
+            self.plain.append(list(messages))
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_no_tool_steps_answer_from_the_search_for_the_task_in_one_call(wire):
+    script = Recording()
+    model = wire(script)
+    ctx = Context(max_tool_steps=0, max_retries=0)
+    _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+
+    assert not [c for c in model.calls if c["tools"]], "the agent was offered tools"
+    grounded = [m for m in script.plain if "<search_results>" in m[-1].text]
+    assert len(grounded) == 3  # one call per task
+    for messages in grounded:  # the executor's memory preamble, then the task and evidence
+        assert isinstance(messages[0], SystemMessage) and "1815" in messages[-1].text
+    assert all(r.startswith("from evidence:") and "1815" in r for r in state["results"])
+    runs = wire.store.search(("trajectories", "research"), limit=10)
+    assert runs and all(len(r.value["steps"]) == 1 for r in runs)  # the search for the task
+
+
+def test_no_tool_steps_and_no_search_tool_answer_on_their_own(wire, monkeypatch):
+    @contextmanager
+    def no_tools(ctx):
+        yield []
+
+    monkeypatch.setattr(resources, "open_tools", no_tools)
+    script = Recording(use_tools=False)
+    model = wire(script)
+    _, _, state = run(build_reflective_graph(), Context(max_tool_steps=0, max_retries=0))
+
+    assert not [c for c in model.calls if c["tools"]]
+    assert state["results"] == ["A direct answer, then facts with sources."] * 3
+    # one call per task, the executor's own prompt (nothing was found to answer from)
+    executor = [m for m in script.plain if "<overall_goal>" in m[-1].text]
+    assert len(executor) == 3 and all("<search_results" not in m[-1].text for m in executor)
+
+
+def test_the_embedded_default_reaches_the_executor(wire, monkeypatch):
+    """With the real default (not the scripted stand-in's), `local` runs no tool steps."""
+    script = Recording()
+    model = wire(script)
+    monkeypatch.setattr(context, "is_embedded_model", is_embedded_model)  # undo the stand-in
+    run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    assert not [c for c in model.calls if c["tools"]]
