@@ -6,8 +6,11 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
@@ -24,6 +27,16 @@ QUESTION = (
 
 
 PLACEHOLDER = "(no result)"
+
+
+class NodesOfModelCalls(BaseCallbackHandler):
+    """The graph node of every chat-model call (the executor agent's calls are in `model`)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[str] = []
+
+    def on_chat_model_start(self, *args: Any, metadata: dict | None = None, **kw: Any) -> None:
+        self.nodes.append((metadata or {}).get("langgraph_node", ""))
 
 
 class Parent(TypedDict, total=False):
@@ -47,7 +60,9 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     parent.add_edge("check", END)
     store = InMemoryStore(index={"dims": 384, "embed": embed})
     ctx = Context(corpus_dir=str(CORPUS), use_browser=False, max_retries=1)
-    out = parent.compile(store=store).invoke({"query": QUESTION}, context=ctx)
+    calls = NodesOfModelCalls()
+    config: RunnableConfig = {"callbacks": [calls]}
+    out = parent.compile(store=store).invoke({"query": QUESTION}, config, context=ctx)
 
     assert out["checked"] is True
     tasks, results, final = out["tasks"], out["results"], out["final_output"].strip()
@@ -60,6 +75,8 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     assert len(saved) >= len(tasks)  # one per attempt
     verdicts = [i.value["judgment"]["verdict"] for i in saved]
     assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
+    # the embedded model's executor answers from the search for the task: no agent tool steps
+    assert "execute_task" in calls.nodes and "model" not in calls.nodes, calls.nodes
 
 
 def test_cli_run_json_on_the_embedded_model(tmp_path):
