@@ -51,6 +51,7 @@ class LatencyModel(BaseChatModel):
     latency: float = 1.0
     searches: int = 2
     context_window: int = 8192
+    task_calls: list[str] = []  # one entry per executor or reflector call (list.append is atomic)
 
     def get_num_tokens(self, text: str) -> int:
         return len(text) // 4 + 1  # an estimate is enough for the memory budget here
@@ -95,9 +96,11 @@ class LatencyModel(BaseChatModel):
         time.sleep(self.latency)
         schema = kw.get("json_schema")
         prompt = "\n".join(m.text for m in messages)
-        reply = self._reply(
-            prompt, schema.get("title") if schema else None, bool(kw.get("tools")), messages
-        )
+        title = schema.get("title") if schema else None
+        grounded = "<search_results>" in prompt  # the executor's answer from what it found
+        if kw.get("tools") or grounded or title == "ReflectionOutput":
+            self.task_calls.append(title or "executor")
+        reply = self._reply(prompt, title, bool(kw.get("tools")), messages)
         if isinstance(reply, dict) and "tool" in reply:
             call = {"name": reply["tool"], "args": reply["args"], "id": f"c{time.monotonic_ns()}"}
             message = AIMessage(content="", tool_calls=[call])
@@ -126,6 +129,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         use_browser=False,
         max_retries=0,
         max_concurrency=max_concurrency,
+        max_tool_steps=model.searches,  # a remote model's own searches (the embedded gets none)
         induction="off",
     )
     real = models.get_chat_model
@@ -158,7 +162,8 @@ def measure(latency: float = 1.0, searches: int = 2) -> dict[str, Any]:
     return {
         "tasks": len(TASKS),
         "latency_s": latency,
-        "model_calls_per_task": searches + 2,
+        # counted: the executor's calls (its searches, then its answer) and the reflector's
+        "model_calls_per_task": len(model.task_calls) / (2 * len(TASKS)),
         "fanout_s": round(fanout, 3),
         "sequential_s": round(sequential, 3),
         "ratio": round(fanout / sequential, 3),

@@ -44,6 +44,11 @@ def register_hotpotqa(benchmarks: Any) -> None:
         "--max-retries", type=int, default=None,
         help="Reflective retries per task inside one run (default: the Context's, 2).",
     )  # fmt: skip
+    hot.add_argument(
+        "--max-tool-steps", type=int, default=None,
+        help="Executor tool calls per attempt after the search for the task (default: the "
+             "Context's: 3, or 0 on the embedded model).",
+    )  # fmt: skip
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -73,9 +78,11 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
 
     defaults = Context()
     retries = defaults.max_retries if args.max_retries is None else args.max_retries
+    model = args.model or defaults.executor_model
+    steps = Context(executor_model=model, max_tool_steps=args.max_tool_steps).tool_steps
     s = HotpotSettings(file=Path(args.file), out=_out(args, f"hotpotqa-{args.graph}"),
-                       limit=args.limit, model=args.model or defaults.executor_model,
-                       graph=args.graph, max_retries=retries, workers=args.workers,
+                       limit=args.limit, model=model, graph=args.graph, max_retries=retries,
+                       max_tool_steps=steps, workers=args.workers,
                        ray_address=args.ray_address)  # fmt: skip
     try:
         s.validate()

@@ -123,15 +123,17 @@ def default_runner(
     reflections: bool = True,
     callbacks: Sequence[Any] = (),
     embedding_model: str = "local",
+    max_tool_steps: int | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
     to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
     prompts (and workflows too, so an arm differs from another only by reflections);
-    `embedding_model` embeds memory searches."""
+    `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default."""
     from evals.hotpotqa_agent import make_answer_fn
 
     return make_answer_fn(
         model=model, max_retries=max_retries, home=home, graph_name=graph,
         reflections=reflections, callbacks=callbacks, embedding_model=embedding_model,
+        max_tool_steps=max_tool_steps,
     )  # fmt: skip

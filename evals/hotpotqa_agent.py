@@ -103,6 +103,7 @@ def make_answer_fn(
     reflections: bool = True,
     callbacks: Sequence[Any] = (),
     embedding_model: str = "local",
+    max_tool_steps: int | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -133,6 +134,7 @@ def make_answer_fn(
             home=home,
             corpus_dir=_corpus_for(question, paragraphs, home),
             embedding_model=embedding_model,
+            max_tool_steps=max_tool_steps,
         )
         with project_store(home, ctx.embedding_model, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)

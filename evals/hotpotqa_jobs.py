@@ -55,14 +55,15 @@ def _accepts(fn: Any, name: str) -> bool:
 
 def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
-    runner?, arm?, trial?, reflect_on_failure?, embedding_model? (passed to a builder that
-    takes it). Returns the scored record."""
+    runner?, arm?, trial?, reflect_on_failure?, embedding_model? and max_tool_steps? (passed
+    to a builder that takes them). Returns the scored record."""
     q = _questions(str(payload["file"]))[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
     kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
-    if "embedding_model" in payload and _accepts(build, "embedding_model"):
-        kwargs["embedding_model"] = payload["embedding_model"]
+    for optional in ("embedding_model", "max_tool_steps"):  # for a builder that takes it
+        if optional in payload and _accepts(build, optional):
+            kwargs[optional] = payload[optional]
     started, error, answer = time.perf_counter(), None, ""
     try:
         answer_fn = build(**kwargs, callbacks=[counter])

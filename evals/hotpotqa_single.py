@@ -24,6 +24,7 @@ class HotpotSettings:
     model: str = "local"
     graph: str = "reflective"
     max_retries: int = 2
+    max_tool_steps: int = 3
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa:default_runner"
@@ -33,10 +34,15 @@ class HotpotSettings:
             raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
         if self.max_retries < 0:
             raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
+        if not 0 <= self.max_tool_steps <= 50:
+            raise ValueError(
+                f"--max-tool-steps must be between 0 and 50, got {self.max_tool_steps}"
+            )
 
     def identity(self) -> dict[str, Any]:
         return {"file": str(self.file), "model": self.model, "graph": self.graph,
-                "max_retries": self.max_retries, "runner": self.runner}  # fmt: skip
+                "max_retries": self.max_retries, "max_tool_steps": self.max_tool_steps,
+                "runner": self.runner}  # fmt: skip
 
 
 def run_single(
@@ -47,7 +53,8 @@ def run_single(
     jobs = [
         Job(q.id, "evals.hotpotqa_jobs:answer_question",
             {"file": str(s.file), "id": q.id, "model": s.model, "graph": s.graph,
-             "max_retries": s.max_retries, "home": str(s.out / "memory"), "reflections": True,
+             "max_retries": s.max_retries, "max_tool_steps": s.max_tool_steps,
+             "home": str(s.out / "memory"), "reflections": True,
              "runner": s.runner})
         for q in questions
     ]  # fmt: skip

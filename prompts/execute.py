@@ -1,7 +1,8 @@
 """Prompts for running one task with tools, including a retry that sees its previous attempt.
 
-Stable first: the system message is the shared preamble and memory; the task message gives the
-goal, the task, what it builds on and any previous attempt, then the instruction last.
+Stable first: the system message is the shared preamble and memory; the task message (the
+agent's, or the one asking for an answer from the evidence) gives the goal, the task, what it
+builds on and any previous attempt, then the instruction last.
 """
 
 from prompts.untrusted import PREAMBLE
@@ -40,9 +41,10 @@ RETRY_SECTION = """
 RETRY_NOTE = """
 Your previous attempt was judged not good enough: fix what the reflection points out."""
 
-GROUNDED_ANSWER = (
-    PREAMBLE
-    + """
+# sent with EXECUTOR_SYSTEM (preamble and memory) as its system message
+GROUNDED_ANSWER = """<overall_goal>
+{goal}
+</overall_goal>
 <task>
 {task}
 </task>{dependencies}{retry}
@@ -54,4 +56,3 @@ Answer the task using only the search results above (and the earlier tasks' resu
 any). Quote the facts that answer it and name
 the source of each.{retry_note}
 </instructions>"""
-)

@@ -139,7 +139,7 @@ def _evidence(steps: list[dict[str, Any]]) -> str:
 
 
 def _answer_from(
-    ctx: Context, system: str, task: str, evidence: str, retry: dict[str, str], dependencies: str
+    ctx: Context, system: str, state: TaskState, evidence: str, retry: dict[str, str]
 ) -> str:
     """One call: the task answered from `evidence`, with the executor's memory as its system
     message (the agent's own prefix, so the model's prompt cache is reused)."""
@@ -147,7 +147,11 @@ def _answer_from(
         resources.chat_model(ctx.executor_model), ROLE_BUDGETS["grounded_answer"]
     )
     prompt = GROUNDED_ANSWER.format(
-        task=data(task), evidence=evidence, dependencies=dependencies, **retry
+        goal=data(state.get("optimized_goal", "")),
+        task=data(state["task"]),
+        evidence=evidence,
+        dependencies=_dependencies_section(state),
+        **retry,
     )
     return model.invoke([SystemMessage(system), HumanMessage(prompt)]).text
 
@@ -175,11 +179,11 @@ def _found_something(evidence: str) -> bool:
 
 
 def _agent_run(
-    ctx: Context, tools: list[BaseTool], system: str, state: TaskState, found: str, first: bool
+    ctx: Context, tools: list[BaseTool], system: str, state: TaskState, found: str
 ) -> tuple[ExecutorRun, str]:
     """The executor agent's context and prompt for this attempt (`found`: what the search for
-    the task found; `first`: whether that search ran). With no tool steps (and nothing found)
-    the agent is one call that answers on its own."""
+    the task found). With no tool steps (and nothing found) the agent is one call that answers
+    on its own."""
     task = state["task"]
     prompt = EXECUTOR_TASK.format(
         task=data(task),
@@ -191,7 +195,7 @@ def _agent_run(
     # tool choices and the agent's own short answer share the executor's budget
     model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
     # a search for the task's words alone repeats the one above, when it found something
-    searched = task if first and _found_something(found) else ""
+    searched = task if _found_something(found) else ""
     return ExecutorRun(model, tools, system, ctx.tool_steps, topic=task, searched=searched), prompt
 
 
@@ -203,10 +207,10 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     with resources.open_tools(ctx) as tools:
         found, first = _first_search(ctx, tools, task)
         system = EXECUTOR_SYSTEM.format(memory=memory)
-        if first and not ctx.tool_steps:  # no tool steps: the search for the task is the evidence
+        if not ctx.tool_steps and _found_something(found):  # the search is the evidence
             answer, steps, evidence = "", first, found
         else:
-            run, prompt = _agent_run(ctx, tools, system, state, found, bool(first))
+            run, prompt = _agent_run(ctx, tools, system, state, found)
             # EXECUTOR is named here so LangGraph finds it as this node's subgraph
             answer, messages = _run_agent(EXECUTOR, ctx, run, prompt)
             steps = first + trajectory_of(messages)
@@ -214,7 +218,7 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         # stopped at the step limit, "answered" with a tool call or by copying its instructions
         # back: answer from the evidence
         if steps and (echoes_a_tool_call(answer, tools) or not _says_something(answer)):
-            answer = _answer_from(ctx, system, task, evidence, retry, _dependencies_section(state))
+            answer = _answer_from(ctx, system, state, evidence, retry)
     return {
         "task_index": state["task_index"],  # so each update says which task it is about
         "result": answer.strip() or "(no result)",

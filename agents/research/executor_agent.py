@@ -174,6 +174,8 @@ class RunModelAndTools(AgentMiddleware):
         with_tools = request.override(model=run.model, tools=tools, system_message=system)
         response = keep_on_topic(handler(with_tools), run)
         proposed = getattr(response, "result", None) or [response]
+        if not run.max_tool_steps and any(_calls(m) for m in proposed):
+            return _stop()  # a tool call it was not offered (a server may still make one)
         if repeated_last_call([*request.messages, *proposed], run):
             return _stop()
         return response

@@ -146,8 +146,9 @@ def test_webarena_missing_config_and_bad_model(pred_file, tmp_path, capsys):
 def _connect_runner(monkeypatch, built):
     gold = {q.question: q.answer for q in hotpotqa.load_hotpotqa(DEV60, limit=3)}
 
-    def fake_runner(*, model, max_retries, home, graph, reflections, callbacks):
-        built.update(model=model, max_retries=max_retries, graph=graph, reflections=reflections)
+    def fake_runner(*, model, max_retries, home, graph, reflections, callbacks, max_tool_steps):
+        built.update(model=model, max_retries=max_retries, graph=graph, reflections=reflections,
+                     max_tool_steps=max_tool_steps)  # fmt: skip
 
         def answer_fn(question, paragraphs):
             assert len(paragraphs) == 10
@@ -173,12 +174,25 @@ def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert built == {"model": "fake:m", "max_retries": 1, "graph": "single-path",
-                     "reflections": True}  # fmt: skip
+                     "reflections": True, "max_tool_steps": 3}  # fmt: skip
     assert out["questions"] == 3 and out["correct"] == 2 and out["trials"] == 1
     assert out["calls"] == 6 and out["graph"] == "single-path"
     assert "[hotpotqa single-path] 3/3 score 0.667 (2/3)" in captured.err
     lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
     assert len(lines) == 3 and json.loads(lines[2])["answer"] == "wrong"
+
+
+def test_hotpotqa_tool_steps_reach_the_graph_and_name_the_results(tmp_path, capsys, monkeypatch):
+    built = {}
+    _connect_runner(monkeypatch, built)
+    argv = _hotpot_argv(tmp_path / "out", "--json", "--max-tool-steps", "0")
+    assert run_cli(argv, tmp_path / "h") == 0 and built["max_tool_steps"] == 0
+    capsys.readouterr()
+    # the same --out with other tool steps is another experiment: refused, nothing lost
+    argv = _hotpot_argv(tmp_path / "out", "--json", "--max-tool-steps", "2")
+    assert run_cli(argv, tmp_path / "h") == 2
+    assert "max_tool_steps" in capsys.readouterr().err
+    assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 3
 
 
 def test_hotpotqa_resumes_and_writes_a_report(tmp_path, capsys, monkeypatch):
@@ -198,6 +212,9 @@ def test_hotpotqa_bad_input(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     argv = ["eval", "hotpotqa", "--file", str(DEV60), "--max-retries", "-1"]
     assert run_cli(argv, tmp_path) == 2
+    argv = ["eval", "hotpotqa", "--file", str(DEV60), "--max-tool-steps", "51"]
+    assert run_cli(argv, tmp_path) == 2
+    assert "--max-tool-steps must be between 0 and 50" in capsys.readouterr().err
 
 
 def test_other_benchmarks_share_the_eval_command_in_any_order():

@@ -13,7 +13,7 @@ from prompts.reflect import REFLECTOR
 from prompts.untrusted import DATA_RULE, PREAMBLE, data
 
 OPENING = [GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER, DECOMPOSER, EXECUTOR_SYSTEM,
-           GROUNDED_ANSWER, REFLECTOR, AGGREGATOR]  # fmt: skip
+           REFLECTOR, AGGREGATOR]  # fmt: skip
 WITH_MEMORY = [GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER, DECOMPOSER, REFLECTOR,
                AGGREGATOR]  # fmt: skip
 
@@ -30,9 +30,11 @@ def test_memory_comes_right_after_the_preamble_and_the_instruction_last(prompt):
     assert "{" not in prompt.split("<instructions>")[1]  # no input after the instruction
 
 
-def test_the_task_message_puts_its_instruction_last():
-    assert EXECUTOR_TASK.rstrip().endswith("</instructions>")
-    assert EXECUTOR_TASK.index("<instructions>") > EXECUTOR_TASK.index("{retry}")
+@pytest.mark.parametrize("prompt", [EXECUTOR_TASK, GROUNDED_ANSWER])  # after EXECUTOR_SYSTEM
+def test_the_task_messages_put_their_instruction_last(prompt):
+    assert prompt.rstrip().endswith("</instructions>")
+    assert prompt.index("<instructions>") > prompt.index("{retry}")
+    assert "{" not in prompt.split("<instructions>")[1].replace("{retry_note}", "")
 
 
 def test_data_cannot_close_or_open_a_section():

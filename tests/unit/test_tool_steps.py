@@ -9,6 +9,7 @@ import pytest
 from langchain_core.messages import SystemMessage
 
 from agents import resources
+from agents.tools.grounding import make_search_tool
 from core import context
 from core.context import DEFAULT_TOOL_STEPS, Context, is_embedded_model
 from graphs import build_reflective_graph
@@ -73,7 +74,7 @@ def test_no_tool_steps_and_no_search_tool_answer_on_their_own(wire, monkeypatch)
     assert not [c for c in model.calls if c["tools"]]
     assert state["results"] == ["A direct answer, then facts with sources."] * 3
     # one call per task, the executor's own prompt (nothing was found to answer from)
-    executor = [m for m in script.plain if "<overall_goal>" in m[-1].text]
+    executor = [m for m in script.plain if "Complete the task." in m[-1].text]
     assert len(executor) == 3 and all("<search_results" not in m[-1].text for m in executor)
 
 
@@ -84,3 +85,38 @@ def test_the_embedded_default_reaches_the_executor(wire, monkeypatch):
     monkeypatch.setattr(context, "is_embedded_model", is_embedded_model)  # undo the stand-in
     run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
     assert not [c for c in model.calls if c["tools"]]
+
+
+class CallsAnyway(Recording):
+    """Proposes a search even when no tool is offered (as a server may)."""
+
+    def __call__(self, prompt, title, tools, messages):
+        if "Complete the task." in prompt:
+            self.plain.append(list(messages))
+            return {"tool": "corpus_search", "args": {"query": "Ada Lovelace born"}}
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_a_search_that_only_failed_is_no_evidence_and_no_tool_runs_unoffered(wire, monkeypatch):
+    searched: list[str] = []
+
+    def broken(query: str, k: int) -> str:
+        searched.append(query)
+        raise OSError("index unreadable")
+
+    tool = make_search_tool(broken, name="corpus_search", description="Search.", k=3)
+
+    @contextmanager
+    def failing_tools(ctx):
+        yield [tool]
+
+    monkeypatch.setattr(resources, "open_tools", failing_tools)
+    script = CallsAnyway()
+    wire(script)
+    _, _, state = run(build_reflective_graph(), Context(max_tool_steps=0, max_retries=0))
+
+    # the executor's own prompt, not "answer from the search results" over an error
+    assert len([m for m in script.plain if "Complete the task." in m[-1].text]) == 3
+    assert len(searched) == 3  # the search for each task; the unoffered calls never ran
+    # no answer of its own: the answer from what the search returned (here its error)
+    assert all(r.startswith("from evidence:") and "unreadable" in r for r in state["results"])
