@@ -11,7 +11,7 @@ from typing import Any
 
 from cli import validate
 from cli.errors import UsageError
-from core.context import DEFAULT_MODEL, Context
+from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS, Context
 
 ROLES = ("planner", "executor", "reflector", "aggregator")
 
@@ -61,7 +61,7 @@ def _add_tool_options(p: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="tool calls per attempt after a search for the task, "
-        f"0..{validate.MAX_TOOL_STEPS} (0: answer from that search in one call; default 3, or 0"
+        f"0..{MAX_TOOL_STEPS} (0: answer from that search in one call; default 3, or 0"
         " with the embedded model, whose own search queries are noise)",
     )
     p.add_argument(
@@ -120,7 +120,7 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
         raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
     if ctx.max_tool_steps is not None:
-        validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, validate.MAX_TOOL_STEPS)
+        validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, MAX_TOOL_STEPS)
     specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)

@@ -11,7 +11,6 @@ from pathlib import Path
 from cli.errors import UsageError
 
 MAX_RETRIES = 10  # 11 attempts per task is already far past where retries stop helping
-MAX_TOOL_STEPS = 50
 THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 

@@ -10,6 +10,7 @@ from core.model_spec import parse_spec
 
 DEFAULT_MODEL = "local"
 DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
+MAX_TOOL_STEPS = 50  # the most a run or an eval may ask for
 
 
 def default_home() -> str:

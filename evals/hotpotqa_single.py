@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from core.context import MAX_TOOL_STEPS
 from evals.hotpotqa import HotpotQuestion
 from evals.hotpotqa_agent import GRAPHS
 from evals.progress import ProgressMeter
@@ -34,9 +35,10 @@ class HotpotSettings:
             raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
         if self.max_retries < 0:
             raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
-        if not 0 <= self.max_tool_steps <= 50:
+        if not 0 <= self.max_tool_steps <= MAX_TOOL_STEPS:
             raise ValueError(
-                f"--max-tool-steps must be between 0 and 50, got {self.max_tool_steps}"
+                f"--max-tool-steps must be between 0 and {MAX_TOOL_STEPS}, "
+                f"got {self.max_tool_steps}"
             )
 
     def identity(self) -> dict[str, Any]:
