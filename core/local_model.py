@@ -12,12 +12,20 @@ answer chosen under `bind_tools` streams as text, a tool call arrives whole); as
 llama.cpp in a worker thread, never on the event loop. One model load per process
 (core.llama_runtime); calls to one loaded model are serialised by its lock, so `.batch` and
 concurrent `ainvoke` are safe.
+
+Each call samples with a seed drawn from `seed` and the call's own request, so what a call says
+depends on what it is asked, not on which calls came before it in the process: a run repeats
+exactly, and two nodes running side by side cannot change each other's samples (with
+llama.cpp's default, each call's seed follows from the previous call's). `seed=None` restores
+that chain.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +68,7 @@ class LocalChatModel(BaseChatModel):
     max_tokens: int = 320
     temperature: float = 0.2
     repeat_penalty: float = 1.3
+    seed: int | None = 7  # the base of each call's own seed (module docstring); None: chained
     model_config = ConfigDict(arbitrary_types_allowed=True)
     _llama: Any = PrivateAttr(default=None)
 
@@ -126,6 +135,8 @@ class LocalChatModel(BaseChatModel):
         if schema is not None:
             bounded = bounded_schema(schema, keep_lengths=use_tools)  # tool arguments' bounds
             params["response_format"] = {"type": "json_object", "schema": bounded}
+        if self.seed is not None:
+            params["seed"] = request_seed(self.seed, params)
         return _Request(params, use_tools)
 
     def _generate(
@@ -213,6 +224,12 @@ class LocalChatModel(BaseChatModel):
     ) -> ChatResult:
         # llama.cpp blocks for seconds: run it in a worker thread so the event loop stays free
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
+
+
+def request_seed(base: int, params: dict[str, Any]) -> int:
+    """A sampling seed fixed by `base` and the request's messages and settings."""
+    request = json.dumps(params, sort_keys=True, default=str).encode("utf-8")
+    return zlib.crc32(request, base & 0xFFFFFFFF) & 0x7FFFFFFF
 
 
 def _default_weights(path: str | None) -> str:

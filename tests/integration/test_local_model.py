@@ -53,6 +53,21 @@ def test_stream_yields_tokens_that_join_to_the_invoke_text(model):
     assert "".join(c.text for c in chunks) == text
 
 
+def test_a_calls_sample_depends_on_its_request_not_on_the_calls_before(model):
+    hot = with_max_tokens(model.model_copy(update={"temperature": 1.0}), 24)
+    prompt = "Write a short poem about the sea."
+
+    def fresh(m) -> str:
+        m._llama.reset()  # no prompt cache: the same prompt evaluated the same way
+        return m.invoke(prompt).text
+
+    first = fresh(hot)
+    hot.invoke("Name a fruit.")  # moves llama.cpp's own seed chain on
+    assert fresh(hot) == first
+    chained = hot.model_copy(update={"seed": None})  # llama.cpp's default: the seed chain
+    assert fresh(chained) != fresh(chained)
+
+
 def test_async_stream_events_carry_tokens(model):
     import asyncio
 
