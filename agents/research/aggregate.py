@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.answer_text import cited_sources, clean_answer, with_sources
+from agents.research.answer_text import cited_sources, clean_answer, strip_debris, with_sources
 from agents.research.memory_context import as_data, memory_block
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
@@ -58,8 +58,10 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     echoed = (*ECHOED_PROMPTS, state.get("optimized_response", ""))
     answer = clean_answer(model.invoke(prompt).text, prompts=echoed)
     if not answer:
-        # a blank final answer loses the run's work; fall back to the task results themselves
+        # a blank final answer loses the run's work; fall back to the task results themselves,
+        # cleaned, or as the executor wrote them when cleaning leaves nothing (a run on the
+        # embedded model once ended blank in CI: its answer and results were all cleaned away)
         found = "\n\n".join(r for r in results if r and r != "(no result)")
-        answer = clean_answer(found, prompts=echoed)
+        answer = clean_answer(found, prompts=echoed) or strip_debris(found)
     # the prompt asks to keep the results' sources; a small model often drops them
     return {"final_output": with_sources(answer, cited_sources(results))}

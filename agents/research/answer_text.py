@@ -21,8 +21,11 @@ _PLACEHOLDER = re.compile(r"\{\w+\}")
 # a template slot copied into an answer: `{ description }`
 _SLOT = re.compile(r" *\{\{?\s*\w+\s*\}\}?")
 _TAG = re.compile(r"</?[a-z_]+>")
-# a prompt's section tag copied back unescaped: `<past_reflections>`, `<ref_0>`, `</ref_2>`
-_SECTION_TAG = re.compile(r"</?[a-z][a-z_]*(?:_\d+)?>")
+# a prompt's section tag copied back unescaped: `<past_reflections>`, `<ref_0>`, `</ref_2>`,
+# or markup made up in its likeness: `<br />`, `<task name="x" /&gt;`
+_SECTION_TAG = re.compile(r"</?[a-z][\w-]*(?:\s[^<>\n]*?)?\s*/?(?:>|&gt;)")
+# half an escaped bracket left in a kept sentence: `&lt'1983: …`
+_STRAY_ENTITY = re.compile(r"&(?:lt|gt);?'?")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
 _LEADING_DEBRIS = " \t\n)]};:,.|"
@@ -128,7 +131,7 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
         for sentence in _SENTENCE_END.split(bare.strip()):
             if _keep(sentence, seen, echo):
                 seen.add(_norm(sentence))
-                kept.append(sentence)
+                kept.append(_STRAY_ENTITY.sub("", sentence).strip())
         line = " ".join(kept)
         if not _LETTERS.search(line) and not _NUMBER_LINE.fullmatch(line):
             line = ""  # brackets and a stray letter or code point: debris

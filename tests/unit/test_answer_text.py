@@ -17,7 +17,7 @@ from core.context import Context
 from evals.hotpotqa_agent import short_answer
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
-from tests.unit.research_script import Script, run, wire
+from tests.unit.research_script import TASKS, Script, run, wire
 
 __all__ = ["wire"]
 
@@ -123,6 +123,26 @@ def test_aggregate_results_cleans_the_final_answer(wire):
     assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada"
 
 
+class Echoing(Script):
+    """The embedded model at its worst: the final answer and the task's answer from the
+    evidence only restate their instructions."""
+
+    def __call__(self, prompt, title, tools, messages):
+        if not title and not tools and "<answer_shape>" in prompt:
+            return "Write the final answer to the request from the task results."
+        if not title and not tools and "<search_results>" in prompt:
+            return "Answer the task using only the search results above."
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_a_final_answer_cleaned_to_nothing_falls_back_to_the_results_as_written(wire):
+    wire(Echoing(plan=[TASKS[0]]))
+    ctx = Context(max_retries=0, max_tool_steps=0)  # as on the embedded model
+    _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert state["results"] == ["Answer the task using only the search results above."]
+    assert state["final_output"] == state["results"][0]  # not blank: the run's own words
+
+
 def test_hotpotqa_short_answer_drops_debris(monkeypatch):
     model = ScriptedChatModel(responder=lambda *a: {"answer": '"); Nick Park'}, calls=[])
     monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
@@ -136,3 +156,6 @@ def test_prompt_section_tags_copied_back_are_removed():
     text = "<ref_0>\n\nNick Park created them.\n</ref_2>\n\nSee nick.md.\n</ref_3>"
     assert clean_answer(text) == "Nick Park created them.\n\nSee nick.md."
     assert clean_answer("Use a < b and b > c.") == "Use a < b and b > c."
+    # markup made up in the prompt's likeness (an embedded-model final answer, this session)
+    made_up = '<task name="create-animated" /&gt;\n&lt\'1983: Nick Park made it.<br />'
+    assert clean_answer(made_up) == "1983: Nick Park made it."
