@@ -64,7 +64,8 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     config: RunnableConfig = {"callbacks": [calls]}
     out = parent.compile(store=store).invoke({"query": QUESTION}, config, context=ctx)
 
-    assert out["checked"] is True
+    shown = {k: out.get(k) for k in ("final_output", "tasks", "results")}
+    assert out["checked"] is True, shown
     tasks, results, final = out["tasks"], out["results"], out["final_output"].strip()
     assert 1 <= len(tasks) <= 5 and len(results) == len(tasks)
     assert any(r.strip() and r != PLACEHOLDER for r in results), results
