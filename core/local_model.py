@@ -13,19 +13,17 @@ llama.cpp in a worker thread, never on the event loop. One model load per proces
 (core.llama_runtime); calls to one loaded model are serialised by its lock, so `.batch` and
 concurrent `ainvoke` are safe.
 
-Each call samples with a seed drawn from `seed` and the call's own request, so what a call says
-depends on what it is asked, not on which calls came before it in the process: a run repeats
-exactly, and two nodes running side by side cannot change each other's samples (with
-llama.cpp's default, each call's seed follows from the previous call's). `seed=None` restores
-that chain.
+Each call samples with a seed drawn from `seed` and the call's own request (core.local_seed),
+so what a call says depends on what it is asked, not on which calls came before it in the
+process: a run repeats, and two nodes running side by side cannot change each other's samples.
+A request asked again samples anew. `seed=None` restores llama.cpp's default, where each call's
+seed follows from the previous call's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
-import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +46,7 @@ from core.local_chat import (
     tools_prompt,
 )
 from core.local_schema import bounded_schema, tool_choice_schema
+from core.local_seed import seeds_for
 from core.local_stream import AnswerStreamer, stream_in_worker
 
 __all__ = ["GGUF_NAME", "LocalChatModel", "LocalModelUnavailable", "default_model_path"]
@@ -136,7 +135,7 @@ class LocalChatModel(BaseChatModel):
             bounded = bounded_schema(schema, keep_lengths=use_tools)  # tool arguments' bounds
             params["response_format"] = {"type": "json_object", "schema": bounded}
         if self.seed is not None:
-            params["seed"] = request_seed(self.seed, params)
+            params["seed"] = seeds_for(self._llama).seed(self.seed, params)
         return _Request(params, use_tools)
 
     def _generate(
@@ -224,12 +223,6 @@ class LocalChatModel(BaseChatModel):
     ) -> ChatResult:
         # llama.cpp blocks for seconds: run it in a worker thread so the event loop stays free
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
-
-
-def request_seed(base: int, params: dict[str, Any]) -> int:
-    """A sampling seed fixed by `base` and the request's messages and settings."""
-    request = json.dumps(params, sort_keys=True, default=str).encode("utf-8")
-    return zlib.crc32(request, base & 0xFFFFFFFF) & 0x7FFFFFFF
 
 
 def _default_weights(path: str | None) -> str:
