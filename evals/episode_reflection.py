@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Annotated, Protocol
 
 from langchain_core.language_models import BaseChatModel
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
@@ -25,7 +25,10 @@ MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
 
 
 class EpisodeLesson(BaseModel):
-    reflection: str = Field(description="2-3 sentences of lessons for the next attempt.")
+    # a blank lesson is malformed output: ask_structured asks again (a new sample)
+    reflection: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] = Field(
+        description="2-3 sentences of lessons for the next attempt."
+    )
 
 
 class ReflectionSink(Protocol):
