@@ -15,9 +15,9 @@ concurrent `ainvoke` are safe.
 
 Each call samples with a seed drawn from `seed` and the call's own request (core.local_seed),
 so what a call says depends on what it is asked, not on which calls came before it in the
-process: a run repeats, and two nodes running side by side cannot change each other's samples.
-A request asked again samples anew. `seed=None` restores llama.cpp's default, where each call's
-seed follows from the previous call's.
+process: a run repeats. A caller asking again on purpose names the round
+(`core.local_seed.sample_round`) and gets a new sample. `seed=None` restores
+llama-cpp-python's default, where each call's seed follows from the previous call's.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from core.local_chat import (
     tools_prompt,
 )
 from core.local_schema import bounded_schema, tool_choice_schema
-from core.local_seed import seeds_for
+from core.local_seed import request_seed
 from core.local_stream import AnswerStreamer, stream_in_worker
 
 __all__ = ["GGUF_NAME", "LocalChatModel", "LocalModelUnavailable", "default_model_path"]
@@ -135,7 +135,7 @@ class LocalChatModel(BaseChatModel):
             bounded = bounded_schema(schema, keep_lengths=use_tools)  # tool arguments' bounds
             params["response_format"] = {"type": "json_object", "schema": bounded}
         if self.seed is not None:
-            params["seed"] = seeds_for(self._llama).seed(self.seed, params)
+            params["seed"] = request_seed(self.seed, params)
         return _Request(params, use_tools)
 
     def _generate(

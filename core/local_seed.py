@@ -3,58 +3,49 @@
 llama-cpp-python seeds each call from the previous call's seed, so what a call says depends on
 every call made before it in the process (in a test suite, on which tests ran first; with nodes
 running side by side, on which took the model first). Here a call's seed comes from a base and
-the call's own request instead. The same request asked again (a retry after malformed output, a
-second trial with nothing learned) must not get the same sample back, so the seed also counts
-how many times that request was asked before:
+the call's own request instead, so the same request gets the same sample.
 
-    seeds = seeds_for(llama)          # one per loaded model
-    params["seed"] = seeds.seed(7, params)
+A caller that asks the same thing again on purpose (a retry after malformed output, the next
+Reflexion trial) says which round it is in, and gets a new sample for each round:
+
+    for attempt in range(2):
+        with sample_round(attempt):   # round 0 samples as a plain call does
+            out = model.invoke(prompt)
+
+Rounds nest (a trial's retries) and follow the context into LangChain's and LangGraph's worker
+threads, which copy it. They are explicit, not counted, so a result does not depend on what the
+process asked before (question order, workers, a resumed run).
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import zlib
-from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
-from weakref import WeakKeyDictionary
 
-REMEMBERED = 4096  # requests whose repeats are counted (the oldest are forgotten)
-_MASK = 0x7FFFFFFF
+_ROUNDS: ContextVar[tuple[int, ...]] = ContextVar("sample_rounds", default=())
 
 
-def request_key(base: int, params: dict[str, Any]) -> int:
-    """A number fixed by `base` and the request's messages and settings."""
-    request = json.dumps(params, sort_keys=True, default=str).encode("utf-8")
-    return zlib.crc32(request, base & 0xFFFFFFFF) & _MASK
+@contextmanager
+def sample_round(n: int) -> Iterator[None]:
+    """Calls inside sample round `n` of their requests (within any enclosing round)."""
+    if n < 0:
+        raise ValueError(f"a sample round is 0 or more, got {n}")
+    token = _ROUNDS.set((*_ROUNDS.get(), n))
+    try:
+        yield
+    finally:
+        _ROUNDS.reset(token)
 
 
-class RequestSeeds:
-    """The seed of each request: its key the first time, then one per repeat."""
-
-    def __init__(self, remembered: int = REMEMBERED) -> None:
-        self.remembered = remembered
-        self._asked: OrderedDict[int, int] = OrderedDict()  # key → times asked
-        self._lock = threading.Lock()
-
-    def seed(self, base: int, params: dict[str, Any]) -> int:
-        key = request_key(base, params)
-        with self._lock:
-            before = self._asked.pop(key, 0)
-            self._asked[key] = before + 1
-            if len(self._asked) > self.remembered:
-                self._asked.popitem(last=False)
-        return key if not before else zlib.crc32(before.to_bytes(8, "little"), key) & _MASK
-
-
-_PER_MODEL: WeakKeyDictionary[Any, RequestSeeds] = WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
-def seeds_for(llama: Any) -> RequestSeeds:
-    """The request seeds of one loaded model (shared by every LocalChatModel copy using it)."""
-    with _LOCK:
-        if llama not in _PER_MODEL:
-            _PER_MODEL[llama] = RequestSeeds()
-        return _PER_MODEL[llama]
+def request_seed(base: int, params: dict[str, Any]) -> int:
+    """The seed of a request: fixed by `base`, its messages and settings, and the rounds it is
+    asked in (all rounds 0: the request's own seed)."""
+    rounds = _ROUNDS.get()
+    # plain JSON only (no default=str): a repr with an address would differ between processes
+    asked = [params, list(rounds)] if any(rounds) else params
+    request = json.dumps(asked, sort_keys=True).encode("utf-8")
+    return zlib.crc32(request, base & 0xFFFFFFFF) & 0x7FFFFFFF

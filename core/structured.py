@@ -9,6 +9,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ValidationError
 
+from core.local_seed import sample_round
 from core.output_budget import with_max_tokens
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,8 @@ def ask_structured(
     runnable = with_max_tokens(model, max_tokens).with_structured_output(schema)
     for attempt in range(1, attempts + 1):
         try:
-            out = runnable.invoke(prompt)
+            with sample_round(attempt - 1):  # a retry gets a new sample (core.local_seed)
+                out = runnable.invoke(prompt)
         except (OutputParserException, ValidationError, ValueError) as exc:
             log.warning(
                 "%s: malformed output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc

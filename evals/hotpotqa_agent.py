@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from agents import resources
 from agents.research.answer_text import short_answer_text
 from core.context import Context
+from core.local_seed import sample_round
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from evals.hotpotqa_candidates import candidate_answers, choice_schema
@@ -63,9 +64,10 @@ SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
 def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
     model = resources.chat_model(model_spec)
     prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
-    answer = ""
-    for _ in range(SHORT_ANSWER_ATTEMPTS):
-        out = ask_structured(model, ShortAnswer, prompt, max_tokens=ROLE_BUDGETS["short_answer"])
+    answer, budget = "", ROLE_BUDGETS["short_answer"]
+    for attempt in range(SHORT_ANSWER_ATTEMPTS):
+        with sample_round(attempt):  # the same prompt again: a new sample
+            out = ask_structured(model, ShortAnswer, prompt, max_tokens=budget)
         # an answer cut from truncated JSON began with `);` or `}`: keep only the words
         answer = short_answer_text(out.answer if out else text)
         if answer:

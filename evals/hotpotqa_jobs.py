@@ -16,6 +16,7 @@ from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
+from core.local_seed import sample_round
 from evals.hotpotqa import HotpotQuestion, exact_match_score, f1_score, load_hotpotqa
 
 DEFAULT_RUNNER = "evals.hotpotqa:default_runner"
@@ -67,7 +68,9 @@ def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
     started, error, answer = time.perf_counter(), None, ""
     try:
         answer_fn = build(**kwargs, callbacks=[counter])
-        answer, _ = answer_fn(q.question, q.paragraphs)
+        # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
+        with sample_round(int(payload.get("trial", 1)) - 1):
+            answer, _ = answer_fn(q.question, q.paragraphs)
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
         error = f"{type(exc).__name__}: {exc}"
     record = {

@@ -22,10 +22,13 @@ _PLACEHOLDER = re.compile(r"\{\w+\}")
 _SLOT = re.compile(r" *\{\{?\s*\w+\s*\}\}?")
 _TAG = re.compile(r"</?[a-z_]+>")
 # a prompt's section tag copied back unescaped: `<past_reflections>`, `<ref_0>`, `</ref_2>`,
-# or markup made up in its likeness: `<br />`, `<task name="x" /&gt;`
-_SECTION_TAG = re.compile(r"</?[a-z][\w-]*(?:\s[^<>\n]*?)?\s*/?(?:>|&gt;)")
-# half an escaped bracket left in a kept sentence: `&lt'1983: …`
-_STRAY_ENTITY = re.compile(r"&(?:lt|gt);?'?")
+# or markup made up in its likeness: `<br />`, `<task name="x" /&gt;` (attributes quoted, so
+# `a<b and c>d` is no tag)
+_SECTION_TAG = re.compile(
+    r"""</?[a-z][\w-]*(?:\s+[\w-]+=(?:"[^"<>]*"|'[^'<>]*'))*\s*/?(?:>|&gt;)"""
+)
+# half an escaped bracket: `&lt'1983: …`; whole ones are the evidence's `<` and `>` (untrusted.py)
+_BROKEN_ENTITY = re.compile(r"&(?:lt|gt)'")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
 _LEADING_DEBRIS = " \t\n)]};:,.|"
@@ -117,6 +120,12 @@ def _keep(sentence: str, seen: set[str], echo: PromptEcho) -> bool:
     return not echo.echoes(sentence)
 
 
+def _brackets(sentence: str) -> str:
+    """The evidence's escaped `<` and `>` as they were written; broken halves dropped."""
+    text = _BROKEN_ENTITY.sub("", sentence).replace("&lt;", "<").replace("&gt;", ">")
+    return text.strip()
+
+
 def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
     """Each sentence once (compared normalised), no sentence echoing `prompts`, no debris.
 
@@ -131,7 +140,7 @@ def clean_answer(text: str, *, prompts: Iterable[str] = ()) -> str:
         for sentence in _SENTENCE_END.split(bare.strip()):
             if _keep(sentence, seen, echo):
                 seen.add(_norm(sentence))
-                kept.append(_STRAY_ENTITY.sub("", sentence).strip())
+                kept.append(_brackets(sentence))
         line = " ".join(kept)
         if not _LETTERS.search(line) and not _NUMBER_LINE.fullmatch(line):
             line = ""  # brackets and a stray letter or code point: debris

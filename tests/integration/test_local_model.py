@@ -9,6 +9,7 @@ import sys
 import pytest
 from langchain_core.tools import tool
 
+from core.local_seed import sample_round
 from core.output_budget import with_max_tokens
 from tests.conftest import ROOT
 
@@ -58,14 +59,13 @@ def test_stream_yields_tokens_that_join_to_the_invoke_text(model):
     assert "".join(c.text for c in chunks) == text
 
 
-POEM = "Write a short poem about the sea."
+POEM = "Write a short poem about the sea and the moon."
 HOT = """
 import json, sys
 from core.models import get_chat_model
 from core.output_budget import with_max_tokens
 hot = with_max_tokens(get_chat_model("local").model_copy(update={"temperature": 1.0}), 24)
 for prompt in sys.argv[1:]:
-    hot._llama.reset()  # no prompt cache: each prompt evaluated the same way
     print(json.dumps(hot.invoke(prompt).text))
 """
 
@@ -84,18 +84,19 @@ def _hot_answers(*prompts: str) -> list[str]:
 
 
 def test_a_calls_sample_depends_on_its_request_not_on_the_calls_before():
+    """Also with the prompt cache holding a shared prefix of different lengths before it."""
     (alone,) = _hot_answers(POEM)
-    *_, after_others = _hot_answers("Name a fruit.", "Name a colour.", POEM)
-    assert after_others == alone  # llama.cpp's own seed chain would differ here
+    *_, after_others = _hot_answers("Name a fruit.", "Write a short poem about the sea.", POEM)
+    assert after_others == alone  # llama-cpp-python's own seed chain would differ here
 
 
-def test_a_request_asked_again_samples_anew(model):
+def test_a_request_asked_in_another_round_samples_anew(model):
     hot = with_max_tokens(model.model_copy(update={"temperature": 1.0}), 24)
-    answers = set()
-    for _ in range(2):
-        hot._llama.reset()
-        answers.add(hot.invoke(POEM).text)
-    assert len(answers) == 2  # a retry after malformed output must not get the same text back
+    answers = []
+    for n in (0, 1, 0):
+        with sample_round(n):
+            answers.append(hot.invoke(POEM).text)
+    assert answers[0] == answers[2] != answers[1]  # a retry must not get the same text back
 
 
 def test_async_stream_events_carry_tokens(model):

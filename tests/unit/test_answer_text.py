@@ -159,3 +159,10 @@ def test_prompt_section_tags_copied_back_are_removed():
     # markup made up in the prompt's likeness (an embedded-model final answer, this session)
     made_up = '<task name="create-animated" /&gt;\n&lt\'1983: Nick Park made it.<br />'
     assert clean_answer(made_up) == "1983: Nick Park made it."
+    for kept in (
+        "if a<b and c>d then e.",
+        "Tom said <hello there> loudly.",
+        "Speed <y (metres) -> grows.",
+    ):
+        assert clean_answer(kept) == kept
+    assert clean_answer("Sales &lt; 5 units and &gt; 2.") == "Sales < 5 units and > 2."

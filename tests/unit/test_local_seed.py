@@ -1,36 +1,42 @@
-"""Per-request seeds: fixed by the request, new for each repeat, bounded memory."""
+"""Per-request seeds: fixed by the request and the rounds it is asked in, nothing else."""
 
 from __future__ import annotations
 
-from core.local_seed import RequestSeeds, request_key, seeds_for
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from langchain_core.runnables import RunnableLambda
+
+from core.local_seed import request_seed, sample_round
 
 ASK = {"messages": [{"role": "user", "content": "Who made Gromit?"}], "max_tokens": 16}
-OTHER = {**ASK, "max_tokens": 17}
 
 
-def test_a_seed_follows_from_the_request_not_from_the_calls_before():
-    one, two = RequestSeeds(), RequestSeeds()
-    two.seed(7, OTHER)  # another request first
-    assert one.seed(7, ASK) == two.seed(7, ASK) == request_key(7, ASK)
-    assert request_key(7, ASK) not in (request_key(8, ASK), request_key(7, OTHER))
+def test_a_seed_follows_from_the_request_alone():
+    seeds = {request_seed(7, ASK) for _ in range(3)}
+    assert len(seeds) == 1
+    assert request_seed(7, ASK) not in (request_seed(8, ASK), request_seed(7, {**ASK, "n": 1}))
+    with sample_round(0):  # round 0 is the plain call
+        assert request_seed(7, ASK) in seeds
 
 
-def test_each_repeat_of_a_request_gets_a_new_seed():
-    seeds = RequestSeeds()
-    assert len({seeds.seed(7, ASK) for _ in range(5)}) == 5
+def test_each_round_and_nesting_gets_its_own_seed():
+    seen = set()
+    for outer in range(3):
+        with sample_round(outer):
+            for inner in range(3):
+                with sample_round(inner):
+                    seen.add(request_seed(7, ASK))
+    assert len(seen) == 9
+    with pytest.raises(ValueError, match="0 or more"):
+        with sample_round(-1):
+            pass
 
 
-def test_only_the_latest_requests_are_remembered():
-    seeds = RequestSeeds(remembered=2)
-    first = seeds.seed(7, ASK)
-    for n in range(3):  # pushes ASK out
-        seeds.seed(7, {**ASK, "max_tokens": n})
-    assert seeds.seed(7, ASK) == first  # forgotten: counted as new
-
-
-def test_one_set_of_seeds_per_loaded_model():
-    class Loaded:  # stands in for a llama.cpp model
-        pass
-
-    a, b = Loaded(), Loaded()
-    assert seeds_for(a) is seeds_for(a) and seeds_for(a) is not seeds_for(b)
+def test_a_round_reaches_langchains_worker_threads():
+    seed = RunnableLambda(lambda _: request_seed(7, ASK))
+    with sample_round(2), ThreadPoolExecutor(1) as pool:
+        expected = request_seed(7, ASK)
+        assert seed.batch([1, 2], {"max_concurrency": 2}) == [expected] * 2
+        # a plain thread does not copy the context: the round would be lost there
+        assert pool.submit(request_seed, 7, ASK).result() != expected
