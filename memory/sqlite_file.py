@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -136,6 +137,23 @@ class _GuardedConnection(sqlite3.Connection):
         return self.cursor().executescript(script)
 
 
+def _enter_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
+    """WAL mode, waiting out other connections switching too. Processes opening a new store
+    together both hold a read lock and want the write lock: SQLite answers one of them
+    "database is locked" at once, without waiting its busy timeout (seen: 4 processes, CI)."""
+    deadline, pause = time.monotonic() + timeout_s, 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except MemoryStoreError as exc:
+            locked = "database is locked" in str(exc.__cause__ or "")
+            if not locked or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
 class SqliteFile:
     """A WAL-mode connection shared by threads, with BEGIN IMMEDIATE writes and a meta table."""
 
@@ -161,7 +179,7 @@ class SqliteFile:
         self._conn: _GuardedConnection = conn
         self._lock = threading.RLock()
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
+            _enter_wal(self._conn, busy_timeout_s)
             # FULL: a save that returned survives power loss, not just a process crash.
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
