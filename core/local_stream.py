@@ -4,6 +4,7 @@ worker thread that feeds an async consumer without blocking its event loop."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -102,7 +103,9 @@ async def stream_in_worker(
         finally:
             put(_DONE)
 
-    threading.Thread(target=work, name="llama-stream", daemon=True).start()
+    # the caller's context goes along (core.local_seed's sample round is read there)
+    context = contextvars.copy_context()
+    threading.Thread(target=context.run, args=(work,), name="llama-stream", daemon=True).start()
     try:
         while (item := await queue.get()) is not _DONE:
             if isinstance(item, _Failed):

@@ -40,3 +40,26 @@ def test_a_round_reaches_langchains_worker_threads():
         assert seed.batch([1, 2], {"max_concurrency": 2}) == [expected] * 2
         # a plain thread does not copy the context: the round would be lost there
         assert pool.submit(request_seed, 7, ASK).result() != expected
+
+
+def test_a_round_reaches_the_seed_on_every_call_path():
+    """invoke, stream, ainvoke and astream (which generates in a thread of its own)."""
+    import asyncio
+
+    from tests.unit.fake_llama import FakeLlama, fake_local_model
+
+    llama = FakeLlama(["Hi."])
+    model = fake_local_model(llama)
+
+    async def both_async() -> None:
+        await model.ainvoke("Who made Gromit?")
+        async for _ in model.astream("Who made Gromit?"):
+            pass
+
+    for n in (0, 1):
+        with sample_round(n):
+            model.invoke("Who made Gromit?")
+            list(model.stream("Who made Gromit?"))
+            asyncio.run(both_async())
+    first, second = [r["seed"] for r in llama.requests[:4]], [r["seed"] for r in llama.requests[4:]]
+    assert len(set(first)) == len(set(second)) == 1 and first[0] != second[0]
