@@ -78,11 +78,10 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
 
     defaults = Context()
     retries = defaults.max_retries if args.max_retries is None else args.max_retries
-    model = args.model or defaults.executor_model
-    steps = Context(executor_model=model, max_tool_steps=args.max_tool_steps).tool_steps
     s = HotpotSettings(file=Path(args.file), out=_out(args, f"hotpotqa-{args.graph}"),
-                       limit=args.limit, model=model, graph=args.graph, max_retries=retries,
-                       max_tool_steps=steps, workers=args.workers,
+                       limit=args.limit, model=args.model or defaults.executor_model,
+                       graph=args.graph, max_retries=retries,
+                       max_tool_steps=args.max_tool_steps, workers=args.workers,
                        ray_address=args.ray_address)  # fmt: skip
     try:
         s.validate()

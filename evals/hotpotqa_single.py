@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.context import MAX_TOOL_STEPS
+from core.context import MAX_TOOL_STEPS, Context
 from evals.hotpotqa import HotpotQuestion
 from evals.hotpotqa_agent import GRAPHS
 from evals.progress import ProgressMeter
@@ -25,17 +25,22 @@ class HotpotSettings:
     model: str = "local"
     graph: str = "reflective"
     max_retries: int = 2
-    max_tool_steps: int = 3
+    max_tool_steps: int | None = None  # None: the Context's default for `model`
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa:default_runner"
+
+    def __post_init__(self) -> None:
+        # resolved here, so the results' identity names the steps the run really took
+        if self.max_tool_steps is None:
+            self.max_tool_steps = Context(executor_model=self.model).tool_steps
 
     def validate(self) -> None:
         if self.graph not in GRAPHS:
             raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
         if self.max_retries < 0:
             raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
-        if not 0 <= self.max_tool_steps <= MAX_TOOL_STEPS:
+        if not 0 <= (self.max_tool_steps or 0) <= MAX_TOOL_STEPS:
             raise ValueError(
                 f"--max-tool-steps must be between 0 and {MAX_TOOL_STEPS}, "
                 f"got {self.max_tool_steps}"

@@ -229,3 +229,12 @@ def test_other_benchmarks_share_the_eval_command_in_any_order():
     )
     with pytest.raises(SystemExit):
         parser.parse_args(["eval"])
+
+
+def test_hotpotqa_settings_resolve_tool_steps_like_a_run(tmp_path):
+    from evals.hotpotqa_single import HotpotSettings
+
+    def steps(**kw) -> int | None:
+        return HotpotSettings(file=DEV60, out=tmp_path, **kw).max_tool_steps
+
+    assert steps() == 0 and steps(model="fake:m") == 3 and steps(max_tool_steps=5) == 5
