@@ -1,7 +1,7 @@
 """Real texts for the memory-search bench and their MiniLM embeddings, cached under tmp/.
 
 Sources, in order (every text distinct): HotpotQA paragraphs, their sentences and questions
-(/work/shared/data/hotpotqa), WebArena intents, AWM workflow-prompt lines, then — because those
+(tests/data/hotpotqa), WebArena intents, AWM workflow-prompt lines, then — because those
 hold only about 4,200 distinct texts — sentence-split paragraphs of Python's reference manual
 (pydoc_data.topics) and of the standard library's docstrings, until the count is reached.
 Queries are held out: the HotpotQA questions and the first WebArena intents are never stored.
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+DATA = ROOT / "tests" / "data"
 CACHE = ROOT / "tmp" / "bench"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_QUESTION = "Who created Wallace and Gromit?"
 DEFAULT_BASELINE = "0221fe5"
 CORPUS = ROOT / "examples" / "corpus"
-HOTPOTQA_FILE = ROOT.parent / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+HOTPOTQA_FILE = ROOT / "tests" / "data" / "hotpotqa" / "distractor_dev60.json"
 TARGET_RATIO = 0.5
 SIDES = ("current", "baseline")
 

@@ -27,7 +27,7 @@ from typing import Any
 from bench.output import print_result
 
 ROOT = Path(__file__).resolve().parent.parent
-HOTPOTQA = ROOT.parent / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+HOTPOTQA = ROOT / "tests" / "data" / "hotpotqa" / "distractor_dev60.json"
 FORMATS = ("q4_1", "q8_0")
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATA = ROOT.parent / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
+DATA = ROOT / "tests" / "data" / "hotpotqa" / "distractor_dev60.json"
 
 
 def pairs(records: list[dict[str, Any]]) -> tuple[list[str], list[list[str]], list[list[str]]]:

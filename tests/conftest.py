@@ -1,4 +1,4 @@
-"""Shared fixtures: an isolated data directory, and a graph wired to a scripted model."""
+"""Shared fixtures: an isolated data directory per test, and the in-repo third-party data."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+# Third-party files the suite reads (licences and origins in tests/data/README.md).
+DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT))
 
 
@@ -22,7 +23,6 @@ def isolated_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def shared_data() -> Path:
-    if not SHARED_DATA.exists():
-        pytest.fail(f"shared test data not found at {SHARED_DATA}")
-    return SHARED_DATA
+def data_dir() -> Path:
+    """The folder of third-party test data (HotpotQA, WebArena, AWM files)."""
+    return DATA

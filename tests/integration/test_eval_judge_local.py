@@ -18,7 +18,7 @@ from cli import evals as eval_cli
 
 pytestmark = pytest.mark.integration
 
-TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" / "test.raw.json"
+TEST_RAW = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,7 @@ from evals.hotpotqa_reflexion import ReflexionSettings, question_home, run_refle
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-DEV60 = (
-    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
-)
+DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 
 
 def _lessons(home: Path) -> list:

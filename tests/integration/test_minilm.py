@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.integration
-HOTPOTQA = Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa"
+HOTPOTQA = Path(__file__).resolve().parents[1] / "data" / "hotpotqa"
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ from core.context import Context
 from graphs import build_reflective_graph
 from memory.schema import Reflection, ReflectionJudgment
 from memory.store_memory import StoreMemory
-from tests.conftest import SHARED_DATA
+from tests.conftest import DATA
 from tests.unit.research_script import Script, run, wire  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.integration
-HOTPOT = SHARED_DATA / "hotpotqa" / "distractor_dev60.json"
+HOTPOT = DATA / "hotpotqa" / "distractor_dev60.json"
 
 
 class QuestionScript(Script):
@@ -54,8 +54,6 @@ def _fill(store, record: dict) -> list[str]:
 
 @pytest.fixture(scope="module")
 def records():
-    if not HOTPOT.exists():
-        pytest.fail(f"shared HotpotQA data missing at {HOTPOT}")
     return json.loads(HOTPOT.read_text())
 
 

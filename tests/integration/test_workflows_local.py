@@ -16,7 +16,7 @@ from prompts.workflows import WORKED_EXAMPLE_WORKFLOW_NAMES
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
-AWM = ROOT.parent / "shared" / "data" / "awm"
+AWM = ROOT / "tests" / "data" / "awm"
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 
 from evals.webarena import load_tasks
 
-TEST_RAW = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" / "test.raw.json"
+TEST_RAW = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
 
 
 @pytest.fixture(scope="module")

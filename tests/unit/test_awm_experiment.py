@@ -17,7 +17,7 @@ from evals.awm_experiment import (
 )
 from memory.trajectories import Step, Trajectory
 
-TASKS = Path(__file__).resolve().parents[3] / "shared" / "data" / "webarena" / "test.raw.json"
+TASKS = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
 
 
 def fake_runner(task: ExperimentTask, *, model: str, workflows: str) -> RunOutcome:

@@ -12,7 +12,7 @@ import core.models
 import main
 from memory.trajectories import Step, Trajectory, TrajectoryLog
 
-AWM = Path(__file__).resolve().parents[3] / "shared" / "data" / "awm"
+AWM = Path(__file__).resolve().parents[1] / "data" / "awm"
 ANSWER = """## enter_route
 On the Delta booking page, this workflow enters the origin and destination.
 [textbox]  Origin City or Airport -> TYPE: {origin}

@@ -13,8 +13,7 @@ from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save
 from agents.tools.documents import html_to_text, split_passages
 from agents.tools.grounding import ground
 
-# The shared data folder sits next to the project checkout (../shared from the repo root).
-HOTPOT = Path(__file__).resolve().parents[3] / "shared/data/hotpotqa/distractor_dev60.json"
+HOTPOT = Path(__file__).resolve().parents[1] / "data/hotpotqa/distractor_dev60.json"
 
 HTML_PAGE = """<html><head><title>Volcano Facts</title><style>.x{color:red}</style>
 <script>var lava = "should never be indexed";</script></head>

@@ -11,7 +11,7 @@ import pytest
 from cli import evals as eval_cli
 from evals import hotpotqa
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 TEST_RAW = DATA / "webarena" / "test.raw.json"
 DEV60 = DATA / "hotpotqa" / "distractor_dev60.json"
 

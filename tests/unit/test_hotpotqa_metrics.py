@@ -16,9 +16,7 @@ from evals.hotpotqa import (
     normalize_answer,
 )
 
-DEV60 = (
-    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
-)
+DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,7 @@ from evals import hotpotqa_jobs
 from evals.hotpotqa import load_hotpotqa
 from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion, solved_curves
 
-DEV60 = (
-    Path(__file__).resolve().parents[3] / "shared" / "data" / "hotpotqa" / "distractor_dev60.json"
-)
+DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 QS = load_hotpotqa(DEV60, limit=4)
 GOLD = {q.question: q.answer for q in QS}
 SEEN: list[tuple[str, str]] = []

@@ -95,7 +95,7 @@ def test_the_floor_is_a_context_setting(wire):
     assert any("Lovelace" in c["prompt"] for c in model.calls)
 
 
-def test_the_calibration_bench_runs_on_real_questions(capsys, shared_data):
+def test_the_calibration_bench_runs_on_real_questions(capsys):
     from bench import relevance_floor
 
     relevance_floor.main(["--json", "--embedding-model", "hashing", "--limit", "8"])

@@ -22,12 +22,12 @@ from memory.trajectories import (
     webarena_config_trajectory,
 )
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture(scope="module")
 def configs() -> list[dict]:
-    return json.loads((SHARED / "webarena" / "test.raw.json").read_text())
+    return json.loads((DATA / "webarena" / "test.raw.json").read_text())
 
 
 def test_abstract_action_keeps_type_and_first_argument() -> None:
@@ -77,7 +77,7 @@ def test_abstract_dedup_on_real_webarena_configs(configs: list[dict]) -> None:
 
 
 def test_webarena_one_shot_trajectories() -> None:
-    text = (SHARED / "awm" / "webarena_prompt_one_shot.txt").read_text()
+    text = (DATA / "awm" / "webarena_prompt_one_shot.txt").read_text()
     trajs = parse_webarena_examples(text)
     assert [len(t.steps) for t in trajs] == [5, 4, 3]
     assert trajs[0].steps[0].action == "click('227')"

@@ -36,8 +36,8 @@ def test_all_812_tasks_load_as_they_are(tasks):
     assert types == {"string_match", "url_match", "program_html"}
 
 
-def test_placeholders_substituted_everywhere_from_a_map(shared_data):
-    path = shared_data / "webarena" / "test.raw.json"
+def test_placeholders_substituted_everywhere_from_a_map(data_dir):
+    path = data_dir / "webarena" / "test.raw.json"
     mapping = site_placeholders(["SHOPPING=http://127.0.0.1:7770/", "__GITLAB__=http://g:1"])
     assert mapping == {"__SHOPPING__": "http://127.0.0.1:7770", "__GITLAB__": "http://g:1"}
     mapped = {t["task_id"]: t for t in load_tasks(path, mapping)}

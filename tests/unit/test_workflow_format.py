@@ -13,7 +13,7 @@ from memory.workflow_format import (
     parse_workflows,
 )
 
-AWM = Path(__file__).resolve().parents[3] / "shared" / "data" / "awm"
+AWM = Path(__file__).resolve().parents[1] / "data" / "awm"
 FILES = [
     "mind2web_prompt_one_shot_action.txt",
     "mind2web_prompt_one_shot_abstract.txt",

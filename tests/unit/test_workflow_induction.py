@@ -23,7 +23,7 @@ from memory.workflow_offline import (
 from memory.workflow_online import OnlineInduction, induce_online
 from memory.workflows import WorkflowStore
 
-AWM = Path(__file__).resolve().parents[3] / "shared" / "data" / "awm"
+AWM = Path(__file__).resolve().parents[1] / "data" / "awm"
 
 ANSWER = """\
 ## enter_route
