@@ -120,7 +120,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
     from core import models
     from core.context import Context
     from core.embeddings import HashingEmbeddings
-    from graphs.reflective import build_reflective_graph
+    from graphs.research import build_reflective_graph
 
     store = InMemoryStore(index={"dims": 256, "embed": HashingEmbeddings(256)})
     graph = build_reflective_graph().compile(store=store)

@@ -45,10 +45,10 @@ def recursion_limit(max_retries: int, max_tasks: int | None = None) -> int:
 
 def _builder(graph_name: str):
     if graph_name == "single-path":
-        from graphs.single_path import build_single_path_graph
+        from graphs.research import build_single_path_graph
 
         return build_single_path_graph()
-    from graphs.reflective import build_reflective_graph
+    from graphs.research import build_reflective_graph
 
     return build_reflective_graph()
 

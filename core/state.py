@@ -122,9 +122,10 @@ class TaskOutput(TypedDict):
 class WebAgentInput(TypedDict):
     """What a caller passes to the web agent: the task and where to start.
 
-    `run_id` names a browser environment the caller registered with `agents.web.session.attach`
-    (the graph then uses that page as it is); without it the graph opens its own at
-    `start_url`. `workflows`, when given, replaces the workflows retrieved from memory.
+    `run_id` names the run (made up when absent). A caller that prepared the page attaches its
+    environment to the run's context with `agents.web.session.attach` (the graph then uses that
+    page as it is); without one the graph opens its own at `start_url`. `workflows`, when
+    given, replaces the workflows retrieved from memory.
     """
 
     task: str

@@ -3,8 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
+
+from pydantic.json_schema import SkipJsonSchema
 
 from core.context import DEFAULT_MODEL, MemorySettings
+
+
+@dataclass(eq=False)
+class RunBrowser:
+    """The browser environment one run works in, shared by the run's nodes.
+
+    A live browser cannot be graph state (it does not serialize), and LangGraph hands every
+    node of a run the same context object, so the run's context holds it. `session` is an
+    agents.web.session.WebSession (this layer cannot name it): attached by the caller before
+    the run, or opened by the run's first observation and closed by the run.
+    """
+
+    session: object | None = None
+    run_id: str | None = None  # the run using it: one context serves one run at a time
 
 
 @dataclass(kw_only=True)
@@ -51,3 +68,8 @@ class WebAgentContext(MemorySettings):
         metadata={"description": "Origins the browser may visit besides the start page's "
                   "('*' = any public origin; private addresses only when named)."},
     )  # fmt: skip
+    # Not a setting: the run's own (no schema, so Studio never offers it). init=False: every
+    # context starts with an empty one, a copy made with dataclasses.replace too.
+    browser: Annotated[RunBrowser, SkipJsonSchema()] = field(
+        default_factory=RunBrowser, init=False, repr=False, compare=False
+    )

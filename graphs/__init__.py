@@ -6,20 +6,21 @@ reflective_graph.invoke({"query": "..."}, context=Context(corpus_dir="docs/"))
 
 from core.context import Context
 from core.web_context import WebAgentContext
-from graphs.reflective import build_reflective_graph
-from graphs.reflective import graph as reflective_graph
-from graphs.single_path import build_single_path_graph
-from graphs.single_path import graph as single_path_graph
-from graphs.web_agent import build_web_agent_graph
-from graphs.web_agent import graph as web_agent_graph
+from graphs.research import (
+    build_reflective_graph,
+    build_single_path_graph,
+    reflective_graph,
+    single_path_graph,
+)
+from graphs.web import build_web_graph, web_graph
 
 __all__ = [
     "Context",
     "WebAgentContext",
     "build_reflective_graph",
     "build_single_path_graph",
-    "build_web_agent_graph",
+    "build_web_graph",
     "reflective_graph",
     "single_path_graph",
-    "web_agent_graph",
+    "web_graph",
 ]

@@ -1,21 +1,24 @@
-"""The web agent's decision: a constrained structured answer turned into one validated action.
+"""decide: the web agent asks the executor model for one action, constrained and validated.
 
-Shared by the web agent graph's `decide` node and the MiniWoB policy. The model fills
-`{action_type, element_id, text}`; the element id is an enum of the ids on the current page,
-so a small model cannot invent one. Given callable workflows (`actions=`), it is first asked to
-choose one of them, `{action_type: <workflow>, args: {...}}` with arguments from enums, or
-`step_by_step` (agents.web.workflow_choice); the decision's action is then the call text, e.g.
-"login_user(username='ada')", or the primitive action of a second, ordinary decision.
-A composed primitive is checked with `parse_action`; output that does not parse is still sent
-to the environment, which records it as invalid with the reason (shown to the model next turn)
-and ends the episode after 3 in a row. A model that gives
-no usable answer at all gets `noop`, which the repeated-action limit ends after 3.
+The model fills `{action_type, element_id, text}`; the element id is an enum of the ids on the
+current page (agents.web.action_schema), so a small model cannot invent one. Given callable
+workflows, it is first asked to choose one of them, `{action_type: <workflow>, args: {...}}`
+with arguments from enums, or `step_by_step` (agents.web.workflow_choice); the decision's action
+is then the call text, e.g. "login_user(username='ada')", or the primitive action of a second,
+ordinary decision. A composed primitive is checked with `parse_action`; output that does not
+parse is still sent to the environment, which records it as invalid with the reason (shown to
+the model next turn) and ends the episode after 3 in a row. A model that gives no usable answer
+at all gets `noop`, which the repeated-action limit ends after 3. `decide_action` is the same
+decision outside the graph (the MiniWoB policy).
+
+The node is retried by DECIDE_RETRY (model calls fail transiently), so it closes the run's
+browser only when LangGraph will not run it again: the error is not retried, or this was the
+last attempt.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +28,20 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
+from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
 from pydantic import ValidationError
 
-from agents.web.workflow_actions import WorkflowAction
+from agents import resources
+from agents.web import session as web_session
+from agents.web.action_schema import (
+    FALLBACK_ACTION,
+    action_schema,
+    compose_action,
+    page_ids,
+    validate,
+)
+from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
     Options,
     call_options,
@@ -35,11 +49,11 @@ from agents.web.workflow_choice import (
     compose_call,
     describe,
 )
-from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
 from memory.budget import approximate_tokens
-from prompts.untrusted import data
-from prompts.web import (
+from prompts.decide import (
     ACTION_CLOSING,
     CHOICE_CLOSING,
     FEEDBACK,
@@ -48,18 +62,12 @@ from prompts.web import (
     WEB_DECIDE,
     WEB_SYSTEM,
 )
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
-FALLBACK_ACTION = "noop"
-MAX_IDS = 400  # a bigger enum makes the grammar slow; beyond it any id string is allowed
 HISTORY_STEPS = 8  # the latest actions shown; older ones add little and cost context
-_ID_LINE = re.compile(r"^\s*\[(\d+)\] (\S+)", re.MULTILINE)
-# The document itself: acting on it does nothing, and small models pick the first id offered.
-_NOT_TARGETS = {"RootWebArea", "WebArea"}
-# Action types that act on an element, and those that take a text argument.
-_ON_ELEMENT = {ActionType.CLICK, ActionType.HOVER, ActionType.TYPE}
-_WITH_TEXT = {ActionType.TYPE, ActionType.PRESS, ActionType.SCROLL, ActionType.GOTO,
-              ActionType.STOP, ActionType.TAB_FOCUS}  # fmt: skip
+# Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
+DECIDE_RETRY = RetryPolicy(max_attempts=3)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,47 @@ class WebDecision:
     valid: bool  # parse_action accepted `action`
     reason: str | None  # why it did not (None when valid)
     tokens: int
+
+
+async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Ask the executor model for one action, constrained to the page's ids and validated."""
+    history = [TrajectoryStep(**step) for step in state.get("steps") or []]
+    last = history[-1] if history else None
+    feedback = last.reason if last is not None and not last.valid else None
+    try:
+        model = resources.chat_model(runtime.context.executor_model)
+        decision = await decide_action(
+            model,
+            state["task"],
+            state.get("observation", ""),
+            history,
+            state.get("memory") or {},
+            feedback=feedback,
+            actions=prompt_actions(runtime.context, state),
+        )
+    except BaseException as err:
+        if not _retried(err, runtime):
+            await web_session.close(runtime.context)
+        raise
+    if not decision.valid:
+        log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
+    return {"pending_action": decision.action, "tokens": decision.tokens}
+
+
+def _retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> bool:
+    """Will LangGraph run `decide` again after `err` (DECIDE_RETRY, attempts left)?"""
+    if not isinstance(err, Exception):
+        return False  # cancelled or interrupted: never retried
+    info = runtime.execution_info
+    attempt = info.node_attempt if info is not None else 1
+    retry_on = DECIDE_RETRY.retry_on
+    if isinstance(retry_on, type):
+        matches = isinstance(err, retry_on)
+    elif isinstance(retry_on, Sequence):
+        matches = isinstance(err, tuple(retry_on))
+    else:
+        matches = bool(retry_on(err))
+    return matches and attempt < DECIDE_RETRY.max_attempts
 
 
 class _TokenTally(BaseCallbackHandler):
@@ -85,58 +134,6 @@ class _TokenTally(BaseCallbackHandler):
                 usage = getattr(getattr(gen, "message", None), "usage_metadata", None)
                 if isinstance(gen, ChatGeneration) and usage:
                     self.total += int(usage.get("total_tokens", 0))
-
-
-def page_ids(observation: str) -> list[str]:
-    """The ids of the elements an action can target in an observation, in page order."""
-    found = _ID_LINE.findall(observation)
-    return list(dict.fromkeys(i for i, role in found if role not in _NOT_TARGETS))
-
-
-def action_schema(ids: list[str]) -> dict[str, Any]:
-    """JSON schema of one decision; `element_id` limited to the page's ids (or "")."""
-    element: dict[str, Any] = {"type": "string", "maxLength": 12}
-    if 0 < len(ids) <= MAX_IDS:
-        element = {"type": "string", "enum": ["", *ids]}
-    return {
-        "title": "WebAction",
-        "description": "The next browser action.",
-        "type": "object",
-        "properties": {
-            "action_type": {"type": "string", "enum": [t.value for t in ActionType]},
-            "element_id": element,
-            "text": {"type": "string", "maxLength": 120},
-        },
-        "required": ["action_type", "element_id", "text"],
-    }
-
-
-def compose_action(answer: dict[str, Any]) -> str:
-    """{action_type, element_id, text} → WebArena action text (not yet validated)."""
-    kind = str(answer.get("action_type", "")).strip().lower()
-    element = str(answer.get("element_id", "") or "").strip().strip("[]")
-    text = str(answer.get("text", "") or "").strip()
-    try:
-        action_type = ActionType(kind)
-    except ValueError:
-        return kind or FALLBACK_ACTION  # the parser will say what is wrong with it
-    if action_type is ActionType.TYPE:
-        return f"type [{element}] [{text}]"
-    if action_type in _ON_ELEMENT:
-        return f"{kind} [{element}]"
-    if action_type is ActionType.SCROLL:
-        return f"scroll [{text or 'down'}]"
-    if action_type in _WITH_TEXT:
-        return f"{kind} [{text}]"
-    return kind
-
-
-def validate(action: str) -> tuple[bool, str | None]:
-    try:
-        parse_action(action)
-    except ActionParseError as err:
-        return False, err.reason
-    return True, None
 
 
 def format_history(steps: list[TrajectoryStep]) -> str:

@@ -1,23 +1,28 @@
-"""Per-run browser environments for the web agent graph, keyed by run id.
+"""The web agent run's browser environment, held by the run's own context (WebAgentContext).
 
-A Playwright browser cannot live in graph state (it is not serializable), so the graph keeps a
-run id in state and the environment here. The graph opens one on its first observation and
-closes it when the run ends or fails. A caller that prepares the page itself (e.g. a MiniWoB
-episode that must be seeded and started) registers its own environment with `attach`, plus an
-optional `evaluate` hook that reports the task's own end and reward; the graph never closes an
-environment it did not open.
+A Playwright browser cannot live in graph state (it does not serialize), so it lives in the
+context LangGraph hands every node of the run. The graph opens one on its first observation
+and closes it when the run ends or fails. A caller that prepares the page itself (e.g. a
+MiniWoB episode that must be seeded and started) attaches its own environment to the context
+before the run, with an optional `evaluate` hook that reports the task's own end and reward;
+the graph never closes an environment it did not open.
+
+    context = WebAgentContext(...)
+    attach(context, env, evaluate)   # optional: the graph otherwise opens one at start_url
+    await web_graph.ainvoke({"task": ...}, context=context)
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from browser.env import BrowserEnv, EnvConfig
+from browser.limits import Limits
+from core.web_context import WebAgentContext
 
-log = logging.getLogger(__name__)
-
+# The graph's recursion limit is sized for this many actions.
+MAX_STEPS_CAP = 60
 # () -> (the task ended by itself, its reward or None when unknown)
 Evaluate = Callable[[], Awaitable[tuple[bool, float | None]]]
 
@@ -29,44 +34,52 @@ class WebSession:
     evaluate: Evaluate | None = None
 
 
-_SESSIONS: dict[str, WebSession] = {}
+def env_config(ctx: WebAgentContext) -> EnvConfig:
+    """The browser the run opens: the context's extra origins and step limit (capped)."""
+    extra = tuple(o.strip() for o in ctx.allowed_origins if o.strip())
+    steps = max(1, min(ctx.max_steps, MAX_STEPS_CAP))
+    return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps))
 
 
-def get(run_id: str) -> WebSession | None:
-    return _SESSIONS.get(run_id)
-
-
-def attach(run_id: str, env: BrowserEnv, evaluate: Evaluate | None = None) -> WebSession:
-    """Register a caller's environment (already reset on its start page) for `run_id`."""
-    if run_id in _SESSIONS:
-        raise ValueError(f"run {run_id!r} already has a browser environment")
+def attach(ctx: WebAgentContext, env: BrowserEnv, evaluate: Evaluate | None = None) -> WebSession:
+    """Hand the run a caller's environment (already reset on its start page); the caller
+    closes it after the run."""
+    if ctx.browser.session is not None:
+        raise ValueError("this context already has a browser environment (one context per run)")
     session = WebSession(env, owned=False, evaluate=evaluate)
-    _SESSIONS[run_id] = session
+    ctx.browser.session = session
     return session
 
 
-async def open_session(run_id: str, config: EnvConfig | None = None) -> WebSession:
-    """Start a browser for `run_id` (the caller then resets it on the start page)."""
-    if run_id in _SESSIONS:
+def session_of(ctx: WebAgentContext, run_id: str) -> WebSession | None:
+    """The run's environment, if it has one; claims the context for `run_id` on first use."""
+    holder = ctx.browser
+    if holder.run_id is None:
+        holder.run_id = run_id
+    elif holder.run_id != run_id:
+        raise RuntimeError(
+            f"this WebAgentContext is in use by run {holder.run_id!r}: build one per run"
+        )
+    session = holder.session
+    if session is not None and not isinstance(session, WebSession):
+        raise TypeError(f"the context's browser is not a WebSession: {session!r}")
+    return session
+
+
+async def open_session(ctx: WebAgentContext, run_id: str) -> WebSession:
+    """Start the run's own browser (the caller then resets it on the start page)."""
+    if session_of(ctx, run_id) is not None:
         raise ValueError(f"run {run_id!r} already has a browser environment")
-    env = BrowserEnv(config)
+    env = BrowserEnv(env_config(ctx))
     await env.start()
     session = WebSession(env, owned=True)
-    _SESSIONS[run_id] = session
+    ctx.browser.session = session
     return session
 
 
-async def close(run_id: str) -> None:
-    """Forget the run's environment; close it if the graph opened it. Safe to call twice."""
-    session = _SESSIONS.pop(run_id, None)
-    if session is not None and session.owned:
+async def close(ctx: WebAgentContext) -> None:
+    """The run is over: forget its environment, close it if the graph opened it. Safe twice."""
+    holder = ctx.browser
+    session, holder.session, holder.run_id = holder.session, None, None
+    if isinstance(session, WebSession) and session.owned:
         await session.env.close()
-
-
-def detach(run_id: str) -> None:
-    """Forget a caller's environment without closing it (the caller owns it)."""
-    _SESSIONS.pop(run_id, None)
-
-
-def open_runs() -> list[str]:
-    return list(_SESSIONS)

@@ -18,7 +18,7 @@ hands control back to step-by-step acting (the env records the reason as an inva
 the next prompt shows). Every primitive step carries the call in `TrajectoryStep.call`.
 A workflow with a step that cannot be located on a page (an element action without a target,
 or a BrowserGym call like `click('12')`) is not callable; it still helps as prompt text.
-Workflows with placeholders come from `memory.workflow_params.parameterize`.
+Workflows with placeholders come from `memory.workflows.params.parameterize`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,11 @@ from dataclasses import dataclass
 from agents.web.workflow_args import Param
 from browser.actions import ActionParseError, parse_action
 from browser.macro import MacroEnv, MacroResult, MacroStep, Target, run_macro
-from memory.workflow_format import parse_workflows
-from memory.workflow_params import parse_step
-from memory.workflow_types import Workflow
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
+from memory.workflows.format import parse_workflows
+from memory.workflows.params import parse_step
+from memory.workflows.types import Workflow
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,13 @@ def callable_workflows(workflows: Iterable[Workflow]) -> list[WorkflowAction]:
 def actions_from_text(text: str) -> list[WorkflowAction]:
     """The callable workflows in a workflows text (e.g. the prompt's <workflows> section)."""
     return callable_workflows(parse_workflows(text, where="<workflows>").workflows) if text else []
+
+
+def prompt_actions(ctx: WebAgentContext, state: WebAgentState) -> list[WorkflowAction]:
+    """The run's prompt workflows that can run as actions (none unless ctx.workflow_actions)."""
+    if not ctx.workflow_actions:
+        return []
+    return actions_from_text((state.get("memory") or {}).get("workflows", ""))
 
 
 def parse_call(text: str, actions: Sequence[WorkflowAction]) -> WorkflowCall | None:

@@ -120,7 +120,7 @@ def wire_scripted_model() -> None:
 
 
 def graph_for(home: Path, store: Any = None):
-    from graphs.reflective import build_reflective_graph
+    from graphs.research import build_reflective_graph
 
     conn = sqlite3.connect(home / "checkpoints.sqlite", check_same_thread=False)
     return build_reflective_graph().compile(checkpointer=SqliteSaver(conn), store=store)

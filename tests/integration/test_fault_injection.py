@@ -19,7 +19,7 @@ from tests.integration.fault_child import graph_for, run_child
 pytestmark = pytest.mark.integration
 MAX_PROCESSES = 60
 # children fork from a clean, single-threaded server that has the graph imported already
-PRELOAD = ["tests.integration.fault_child", "graphs.reflective", "tests.unit.research_script"]
+PRELOAD = ["tests.integration.fault_child", "graphs.research", "tests.unit.research_script"]
 
 
 def durable(home: Path, thread: str) -> tuple[dict, set[tuple[int, int]]]:

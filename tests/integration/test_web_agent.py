@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agents.web import session as web_session
 from browser.config import EnvConfig
 from browser.limits import Limits
 from core.web_context import WebAgentContext
@@ -35,9 +34,9 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
     from playwright.async_api import async_playwright
 
     from browser.chromium import launch_browser
-    from evals.miniwob import miniwob_html_dir
-    from evals.miniwob_graph import run_graph_episode
-    from evals.static_server import serve_directory
+    from evals.common.static_server import serve_directory
+    from evals.miniwob.graph import run_graph_episode
+    from evals.miniwob.harness import miniwob_html_dir
 
     ctx = WebAgentContext(home=str(tmp_path), online_induction="rule")
     limits = Limits(max_steps=2)  # the embedded model is slow on a busy 2-core machine
@@ -61,13 +60,13 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
     assert out["tokens"] > 0
     runs = TrajectoryLog(tmp_path).load("miniwob-click-button", successful_only=False)
     assert [r.id for r in runs] == [out["trajectory_id"]]
-    assert web_session.open_runs() == []
+    assert ctx.browser.session is None  # the episode's browser was held by its own copy
 
 
 def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
     """No caller environment: the graph opens chromium at start_url and judges the run itself."""
-    from evals.static_server import serve_directory
-    from graphs.web_agent import graph
+    from evals.common.static_server import serve_directory
+    from graphs.web import web_graph
 
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text(PAGE, encoding="utf-8")
@@ -78,12 +77,12 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
             "start_url": f"{base_url}/index.html",
             "website": "greet",
         }
-        out = asyncio.run(graph.ainvoke(state, context=ctx))
+        out = asyncio.run(web_graph.ainvoke(state, context=ctx))
     assert out["done_reason"] and len(out["steps"]) <= 2
     # the judge's answer is grammar-constrained: a verdict must come back, not "unjudged"
     assert out["judged_by"] == "llm-judge" and isinstance(out["success"], bool)
     assert len(TrajectoryLog(tmp_path / "home").load("greet", successful_only=False)) == 1
-    assert web_session.open_runs() == []
+    assert ctx.browser.session is None  # the graph closed the browser it opened
 
 
 def test_eval_miniwob_cli_json(tmp_path: Path) -> None:

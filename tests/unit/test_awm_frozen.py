@@ -15,7 +15,7 @@ from evals import awm_jobs
 from evals.awm_arms import ARMS, arm_context, parse_arms
 from evals.awm_miniwob import website_of
 from evals.awm_protocol import AwmSettings, plan_jobs
-from graphs.web_agent import build_web_agent_graph
+from graphs.web import build_web_graph
 from memory.trajectories import TrajectoryLog
 from tests.unit.test_web_agent_graph import answer, wired  # noqa: F401  (fixture)
 from tests.unit.web_fakes import ShopEnv
@@ -39,9 +39,9 @@ async def _shop_episode(resources: Any, family: str, seed: int, ctx: Any) -> dic
     async def evaluate() -> tuple[bool, float | None]:
         return env.bought, (1.0 if env.bought else None)
 
-    web_session.attach(run_id, env, evaluate)
+    web_session.attach(ctx, env, evaluate)
     state = {"task": "Buy the item", "run_id": run_id, "website": website_of(family)}
-    return await build_web_agent_graph().compile().ainvoke(state, context=ctx)
+    return await build_web_graph().compile().ainvoke(state, context=ctx)
 
 
 class Resources:

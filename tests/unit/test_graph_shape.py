@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from graphs import reflective_graph, single_path_graph, web_agent_graph
+from graphs import reflective_graph, single_path_graph, web_graph
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -29,7 +29,7 @@ def _task_graph(graph):
     [
         (_task_graph(reflective_graph), "reflective_task"),
         (_task_graph(single_path_graph), "single_path_task"),
-        (web_agent_graph, "web_agent"),
+        (web_graph, "web_agent"),
     ],
 )
 def test_inner_mermaid_snapshot(graph, name):

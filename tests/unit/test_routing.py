@@ -7,7 +7,7 @@ from langgraph.types import Send
 
 from agents.research.tasks import next_retry_count, schedule_tasks
 from core.context import Context
-from graphs.routing import decide, route_tasks
+from graphs.research import decide, route_tasks
 
 
 @pytest.mark.parametrize(

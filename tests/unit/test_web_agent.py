@@ -1,7 +1,7 @@
 """The web agent without a browser: decision, validation, fallback, prompt, memory, the loop.
 
-The graph runs on a scripted model and a scripted environment attached through
-agents.web.session (same interface as BrowserEnv: observe, step, trajectory).
+The graph runs on a scripted model and a scripted environment attached to the run's context
+through agents.web.session (same interface as BrowserEnv: observe, step, trajectory).
 """
 
 from __future__ import annotations
@@ -11,14 +11,8 @@ import re
 
 import pytest
 
-from agents.web.decide import (
-    FALLBACK_ACTION,
-    action_schema,
-    build_messages,
-    compose_action,
-    decide_action,
-    page_ids,
-)
+from agents.web.action_schema import FALLBACK_ACTION, action_schema, compose_action, page_ids
+from agents.web.decide import build_messages, decide_action
 from agents.web.memory import format_past_trajectories, record_episode, similar_trajectories
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep

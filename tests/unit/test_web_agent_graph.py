@@ -1,7 +1,7 @@
 """The web agent graph on scripted pages: the loop, limits, evaluator, judge, retries, release.
 
-The graph runs on a scripted model and a scripted environment attached through
-agents.web.session (tests/unit/web_fakes.py: BrowserEnv's interface without chromium).
+The graph runs on a scripted model and a scripted environment attached to the run's context
+through agents.web.session (tests/unit/web_fakes.py: BrowserEnv's interface without chromium).
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ from agents.web import session as web_session
 from core import models
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from graphs.routing import route_after_act
-from graphs.web_agent import build_web_agent_graph
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from graphs.web import build_web_graph, route_after_act
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.trajectories import TrajectoryLog
-from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.types import Workflow
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 from tests.unit.web_fakes import ShopEnv
 
@@ -54,12 +53,12 @@ def wired(monkeypatch, isolated_home):
 
 def _run(env, *, evaluate=None, task="Buy the item", **ctx):
     run_id = uuid.uuid4().hex
-    web_session.attach(run_id, env, evaluate)
     context = WebAgentContext(online_induction="off", **ctx)
-    graph = build_web_agent_graph().compile()
+    web_session.attach(context, env, evaluate)
+    graph = fast_retries(build_web_graph()).compile()
     state = {"task": task, "run_id": run_id, "website": "shop"}
     out = asyncio.run(graph.ainvoke(state, context=context, config={"recursion_limit": 200}))
-    assert run_id not in web_session.open_runs()  # released at the end
+    assert context.browser.session is None  # released at the end
     return out
 
 
@@ -76,7 +75,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
         task="Buy the item", reflection="Click Buy once, then stop.",
         judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
     ))  # fmt: skip
-    WorkflowStore(isolated_home).save(
+    WorkflowFiles(isolated_home).save(
         "shop", [Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])]
     )
     model = wired(responder)
@@ -126,20 +125,19 @@ def test_evaluator_reward_ends_the_episode_and_decides_success(wired, isolated_h
     assert all(c["title"] != "EpisodeJudgment" for c in model.calls)
 
 
-@pytest.fixture
-def fast_retries(monkeypatch):
-    """DECIDE_RETRY without the back-off sleeps, so retry tests take milliseconds."""
-    from langgraph.types import RetryPolicy
+def fast_retries(builder):
+    """The builder with DECIDE_RETRY's attempts but no back-off sleeps (retry tests take
+    milliseconds); decide's own check of what will be retried still reads DECIDE_RETRY."""
+    from dataclasses import replace
 
-    import agents.web.nodes as nodes
-    import graphs.web_agent as web_graph
+    from agents.web.decide import DECIDE_RETRY
 
-    policy = RetryPolicy(max_attempts=3, initial_interval=0.001, jitter=False)
-    monkeypatch.setattr(nodes, "DECIDE_RETRY", policy)
-    monkeypatch.setattr(web_graph, "DECIDE_RETRY", policy)
+    policy = replace(DECIDE_RETRY, initial_interval=0.001, jitter=False)
+    builder.nodes["decide"] = replace(builder.nodes["decide"], retry_policy=policy)
+    return builder
 
 
-def test_a_transient_model_failure_is_retried_and_the_episode_completes(wired, fast_retries):
+def test_a_transient_model_failure_is_retried_and_the_episode_completes(wired):
     calls = []
 
     def flaky(prompt, title, *a):
@@ -157,24 +155,24 @@ def test_a_transient_model_failure_is_retried_and_the_episode_completes(wired, f
     assert len(calls) == 3  # the failed call, its retry (click), then stop
 
 
-def test_a_failing_model_releases_the_environment_after_the_last_attempt(wired, fast_retries):
+def test_a_failing_model_releases_the_environment_after_the_last_attempt(wired):
     attempts = []
 
     def broken(*a):
-        attempts.append(web_session.get(run_id) is not None)  # still open while retried
+        attempts.append(context.browser.session is not None)  # still open while retried
         raise ConnectionError("provider down")
 
     wired(broken)
-    run_id = uuid.uuid4().hex
-    web_session.attach(run_id, ShopEnv())
-    graph = build_web_agent_graph().compile()
+    context = WebAgentContext()
+    web_session.attach(context, ShopEnv())
+    graph = fast_retries(build_web_graph()).compile()
     with pytest.raises(ConnectionError):
-        asyncio.run(graph.ainvoke({"task": "t", "run_id": run_id}, context=WebAgentContext()))
+        asyncio.run(graph.ainvoke({"task": "t"}, context=context))
     assert attempts == [True, True, True]  # 3 attempts (2 per decision: bounded re-asks are
-    assert run_id not in web_session.open_runs()  # for bad output, not for raised errors)
+    assert context.browser.session is None  # for bad output, not for raised errors)
 
 
-def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired, fast_retries):
+def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired):
     calls = []
 
     def broken(*a):
@@ -182,28 +180,69 @@ def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired, fa
         raise RuntimeError("bug")  # default retry_on never retries a RuntimeError
 
     wired(broken)
-    run_id = uuid.uuid4().hex
-    web_session.attach(run_id, ShopEnv())
-    graph = build_web_agent_graph().compile()
+    context = WebAgentContext()
+    web_session.attach(context, ShopEnv())
+    graph = fast_retries(build_web_graph()).compile()
     with pytest.raises(RuntimeError, match="bug"):
-        asyncio.run(graph.ainvoke({"task": "t", "run_id": run_id}, context=WebAgentContext()))
-    assert len(calls) == 1 and run_id not in web_session.open_runs()
+        asyncio.run(graph.ainvoke({"task": "t"}, context=context))
+    assert len(calls) == 1 and context.browser.session is None
 
 
 def test_graph_without_start_url_or_environment_says_what_is_missing(wired):
-    graph = build_web_agent_graph().compile()
+    graph = build_web_graph().compile()
+    context = WebAgentContext()
     with pytest.raises(ValueError, match="start_url"):
-        asyncio.run(graph.ainvoke({"task": "t"}, context=WebAgentContext()))
-    assert web_session.open_runs() == []
+        asyncio.run(graph.ainvoke({"task": "t"}, context=context))
+    assert context.browser.session is None
+
+
+def test_every_node_of_a_run_sees_the_runs_one_context():
+    """The run's browser lives in its context, so LangGraph must hand every node of a run the
+    same context object, and a context given as a dict (as `langgraph dev` sends it) must be
+    built anew, with an empty browser holder, for each run."""
+    from langgraph.graph import END, START, StateGraph
+
+    seen: list[tuple[str, object]] = []
+
+    def looker(name):
+        def look(state, runtime):
+            seen.append((name, runtime.context))
+            return {}
+
+        return look
+
+    builder = StateGraph(WebAgentState, context_schema=WebAgentContext)
+    builder.add_node("first", looker("first"))
+    builder.add_node("second", looker("second"))
+    builder.add_edge(START, "first")
+    builder.add_edge("first", "second")
+    builder.add_edge("second", END)
+    graph = builder.compile()
+    for _ in range(2):
+        asyncio.run(graph.ainvoke({"task": "t"}, context={"max_steps": 3}))
+    (_, a1), (_, a2), (_, b1), (_, b2) = seen
+    assert isinstance(a1, WebAgentContext) and a1.max_steps == 3
+    assert a1 is a2 and b1 is b2  # one context per run, seen by all its nodes
+    assert a1.browser is not b1.browser and b1.browser.session is None  # each run its own
+
+
+def test_a_context_serves_one_run_at_a_time():
+    context = WebAgentContext()
+    web_session.attach(context, ShopEnv())
+    assert web_session.session_of(context, "run-1") is not None
+    with pytest.raises(RuntimeError, match="build one per run"):
+        web_session.session_of(context, "run-2")
+    with pytest.raises(ValueError, match="one context per run"):
+        web_session.attach(context, ShopEnv())
 
 
 def test_graph_shape():
-    graph = build_web_agent_graph().compile()
+    graph = build_web_graph().compile()
     edges = {(e.source, e.target) for e in graph.get_graph().edges}
     assert edges == {
         ("__start__", "observe"), ("observe", "decide"), ("decide", "act"),
         ("act", "observe"), ("act", "finish"), ("finish", "__end__"),
     }  # fmt: skip
-    from graphs.web_agent import graph as compiled
+    from graphs.web import web_graph as compiled
 
     assert compiled.config["recursion_limit"] >= 3 * 30

@@ -7,12 +7,12 @@ import pytest
 
 from agents import resources
 from agents.web.memory import record_episode, similar_trajectories
-from agents.web.nodes import gather_memory
+from agents.web.observe import gather_memory
 from browser.trajectory import TrajectoryStep
 from core.web_context import WebAgentContext
-from memory.reflections import ReflectionManager
-from memory.workflow_types import Provenance, Workflow
-from memory.workflows import WorkflowStore
+from memory.reflections.manager import ReflectionManager
+from memory.workflows.types import Provenance, Workflow
+from memory.workflows.files import WorkflowFiles
 from tests.unit.fakes import HashEmbeddings
 
 FLOOR = 0.3  # for the model-free hashing embeddings (bag of words), as in test_workflow_retrieval
@@ -20,7 +20,7 @@ STEPS = ["click('a')", "click('b')"]
 
 
 def _fill(home) -> None:
-    WorkflowStore(home).save(
+    WorkflowFiles(home).save(
         "shop", [Workflow("checkout_cart", "pay for the items in the cart", STEPS, Provenance())]
     )
     step = TrajectoryStep(1, "obs", "http://shop/", "click [1]", "click [1]", True)

@@ -15,14 +15,15 @@ import pytest
 
 from agents.judge import LLMJudge
 from agents.web import decide
-from agents.web.decide import build_messages, decide_action, page_ids
+from agents.web.action_schema import page_ids
+from agents.web.decide import build_messages, decide_action
 from agents.web.workflow_actions import as_action
 from browser.trajectory import TrajectoryStep
-from evals.episode_reflection import reflect_on_attempt
-from memory.reflections import open_reflection_manager
+from evals.common.reflection import reflect_on_attempt
+from memory.reflections.manager import open_reflection_manager
 from memory.trajectories import Step, Trajectory
-from memory.workflow_offline import Example, format_example
-from memory.workflow_params import parameterize
+from memory.workflows.offline import Example, format_example
+from memory.workflows.params import parameterize
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.web_fakes import LoginEnv, observation
 

@@ -9,18 +9,19 @@ import uuid
 import pytest
 
 from agents.web import session as web_session
-from agents.web.decide import action_schema, decide_action, page_ids
+from agents.web.action_schema import action_schema, page_ids
+from agents.web.decide import decide_action
 from agents.web.workflow_actions import as_action, callable_workflows, parse_call, perform
 from agents.web.workflow_args import Param, aligned, candidates
 from agents.web.workflow_choice import STEP_BY_STEP, call_options, with_calls
 from browser.macro import Target
 from core.web_context import WebAgentContext
-from graphs.web_agent import build_web_agent_graph
+from graphs.web import build_web_graph
 from memory.trajectories import Step, Trajectory
-from memory.workflow_format import format_workflow, parse_workflows
-from memory.workflow_params import parameterize
-from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.format import format_workflow, parse_workflows
+from memory.workflows.params import parameterize
+from memory.workflows.types import Workflow
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.web_fakes import LoginEnv, observation
 
@@ -229,7 +230,7 @@ def test_a_missing_target_hands_control_back_before_acting():
 def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_home):
     from core import models
 
-    WorkflowStore(isolated_home).save("login", [LOGIN])
+    WorkflowFiles(isolated_home).save("login", [LOGIN])
     schemas = []
 
     def responder(prompt, title, tools, messages):
@@ -243,18 +244,19 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_ho
     async def evaluate():
         return env.logged_in is not None, 1.0 if env.logged_in else 0.0
 
-    web_session.attach(run_id, env, evaluate)
-    context = WebAgentContext(online_induction="off", workflow_actions=True,
-                              embedding_model="hashing", reflections_k=0)  # fmt: skip
+    context = WebAgentContext(
+        online_induction="off", workflow_actions=True, embedding_model="hashing", reflections_k=0
+    )
+    web_session.attach(context, env, evaluate)
     state = {"task": TASK.format(u="bo", p="pw"), "run_id": run_id, "website": "login"}
-    out = asyncio.run(build_web_agent_graph().compile().ainvoke(state, context=context))
+    out = asyncio.run(build_web_graph().compile().ainvoke(state, context=context))
     assert schemas == [True]  # one decision: the workflow action was offered and chosen
     assert out["reward"] == 1.0 and out["done_reason"] == "task_done"
     assert [s["call"] for s in out["steps"]] == ["login_user(username='bo', password='pw')"] * 3
 
 
 def test_online_rule_induction_keeps_one_callable_workflow_per_template(tmp_path):
-    from memory.workflow_online import rule_workflows
+    from memory.workflows.online import rule_workflows
 
     first, second = rule_workflows([login_run("karrie", "AU"), login_run("ada", "x9")])
     assert first.name == second.name  # the values are not in the name: upsert updates one

@@ -1,4 +1,4 @@
-"""Prompts of the web agent's decide step: WebArena's action space, memory, history, the page."""
+"""Prompts of the web agent's decide node: WebArena's action space, memory, history, the page."""
 
 from prompts.untrusted import DATA_RULE
 

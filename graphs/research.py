@@ -1,0 +1,153 @@
+"""The research graphs: plan the request, run its tasks in parallel, write the answer.
+
+Both graphs share the outer wiring (goal → plan ∥ answer shape → tasks in waves → aggregate);
+they differ in the per-task subgraph: the reflective one judges each attempt and may retry it,
+the single-path baseline makes one attempt. Each node is a function of the same name in
+agents/research/, its prompt in the same-named module of prompts/.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy, Send
+
+from agents.research.aggregate import aggregate_results
+from agents.research.decompose import decompose_query
+from agents.research.execute import execute_task
+from agents.research.goal import goal_setting, shape_response
+from agents.research.reflect import reflect_on_task
+from agents.research.tasks import finish_task, schedule_tasks, task_input
+from core.context import Context
+from core.state import InputState, ReflectiveAgentState, TaskInput, TaskOutput, TaskState
+
+ResearchBuilder = StateGraph[ReflectiveAgentState, Context, InputState, ReflectiveAgentState]
+TaskBuilder = StateGraph[TaskState, Context, TaskInput, TaskState]
+Route = Literal["retry", "finish"]
+# Transient provider errors (timeouts, rate limits) are retried; bad output is handled in nodes.
+TRANSIENT = RetryPolicy(max_attempts=3)
+
+
+# -- one task ------------------------------------------------------------------------------------
+def build_reflective_task_graph() -> TaskBuilder:
+    """One task: execute_task → reflect_on_task, then retry (the next attempt sees the previous
+    one and the reflection on it) or finish_task (hand the last attempt to the parent)."""
+    builder = StateGraph(TaskState, context_schema=Context, input_schema=TaskInput)
+    builder.add_node("execute_task", execute_task, retry_policy=TRANSIENT)  # one attempt, tools
+    builder.add_node("finish_task", finish_task)  # the last attempt, keyed by task index
+    builder.add_node("reflect_on_task", reflect_on_task, retry_policy=TRANSIENT)  # judge it
+    builder.add_edge(START, "execute_task")  # every task starts with an attempt
+    builder.add_edge("finish_task", END)  # the parent receives TaskOutput's keys
+    builder.add_edge("execute_task", "reflect_on_task")  # each attempt is judged
+    builder.add_conditional_edges(  # retry while needed and allowed, else hand it back
+        "reflect_on_task",
+        should_retry_or_continue,
+        {"retry": "execute_task", "finish": "finish_task"},
+    )
+    return builder
+
+
+def build_single_path_task_graph() -> TaskBuilder:
+    """One task: execute_task → finish_task (one attempt, not judged)."""
+    builder = StateGraph(TaskState, context_schema=Context, input_schema=TaskInput)
+    builder.add_node("execute_task", execute_task, retry_policy=TRANSIENT)  # one attempt, tools
+    builder.add_node("finish_task", finish_task)  # the attempt, keyed by task index
+    builder.add_edge(START, "execute_task")  # the task's only attempt
+    builder.add_edge("finish_task", END)  # the parent receives TaskOutput's keys
+    builder.add_edge("execute_task", "finish_task")  # no judge: the attempt is the result
+    return builder
+
+
+def decide(*, needs_retry: bool, attempt: int, max_retries: int) -> Route:
+    """After a reflection: retry the task or finish it.
+
+    `attempt` counts the attempts made (1 after the first), so `max_retries=N` allows exactly
+    N retries (N+1 attempts) per task.
+    """
+    return "retry" if needs_retry and attempt <= max_retries else "finish"
+
+
+def should_retry_or_continue(state: TaskState, runtime: Runtime[Context]) -> Route:
+    """Per task: retry this task, or hand it back (the scheduler continues with the next tasks
+    or finishes)."""
+    return decide(
+        needs_retry=state.get("needs_retry", False),
+        attempt=state.get("attempt", 1),
+        max_retries=runtime.context.max_retries,
+    )
+
+
+def run_task_node(task_graph: TaskBuilder):
+    """The parent's run_task node: runs one task's subgraph and hands back only its outputs.
+
+    A function around the compiled subgraph (rather than the subgraph as the node) so the
+    subgraph has no output schema: its stream updates then show every key its nodes write
+    (task index, attempt, result, verdict, retry counter), while the parent receives only
+    TaskOutput's keys (parallel tasks must not all write the parent's query or goal).
+    """
+    compiled = task_graph.compile(name="task")
+
+    def run_task(state: TaskInput, config: RunnableConfig) -> TaskOutput:
+        out = compiled.invoke(state, config)
+        return {
+            "results": out["results"],
+            "task_reports": out["task_reports"],
+            "reflection_ids": out.get("reflection_ids") or [],
+        }
+
+    return run_task
+
+
+# -- the whole request ---------------------------------------------------------------------------
+def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
+    """goal_setting → (decompose_query ∥ shape_response) → schedule_tasks ⇉ run_task (one
+    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END.
+
+    No output schema: stream updates carry every state key (goal, tasks, the tasks running,
+    each task's report with its attempts and retries), and invoke returns the whole state.
+    """
+    builder = StateGraph(ReflectiveAgentState, context_schema=Context, input_schema=InputState)
+    builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)  # SMART goal
+    builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)  # the tasks
+    builder.add_node("shape_response", shape_response, retry_policy=TRANSIENT)  # answer shape
+    builder.add_node("schedule_tasks", schedule_tasks)  # the tasks whose inputs are ready
+    builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
+    builder.add_node("aggregate_results", aggregate_results, retry_policy=TRANSIENT)  # answer
+    builder.add_edge(START, "goal_setting")  # the request becomes a goal first
+    builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it …
+    builder.add_edge("goal_setting", "shape_response")  # … while the answer's shape is set
+    builder.add_edge("decompose_query", "schedule_tasks")  # both done: the first wave
+    builder.add_edge("shape_response", "schedule_tasks")
+    builder.add_conditional_edges(  # fan the wave out, or write the answer when none is left
+        "schedule_tasks", route_tasks, ["run_task", "aggregate_results"]
+    )
+    builder.add_edge("run_task", "schedule_tasks")  # finished tasks unlock the next wave
+    builder.add_edge("aggregate_results", END)  # the final answer
+    return builder
+
+
+def route_tasks(state: ReflectiveAgentState) -> list[Send] | Literal["aggregate_results"]:
+    """Fan the scheduled tasks out, one `run_task` subgraph each; none left: aggregate."""
+    current = state.get("current_tasks") or []
+    if not current:
+        return "aggregate_results"
+    return [Send("run_task", task_input(state, i)) for i in current]
+
+
+def build_reflective_graph() -> ResearchBuilder:
+    """The uncompiled builder; compile it with your own checkpointer/store. Each task is its
+    own execute → reflect → retry loop."""
+    return build_research_graph(build_reflective_task_graph())
+
+
+def build_single_path_graph() -> ResearchBuilder:
+    """The reflective graph's shape with one unjudged attempt per task, for comparison."""
+    return build_research_graph(build_single_path_task_graph())
+
+
+# Compiled without a checkpointer or store: `langgraph dev` and embedding apps bring their own.
+reflective_graph = build_reflective_graph().compile(name="reflective_agent")
+single_path_graph = build_single_path_graph().compile(name="single_path_agent")
