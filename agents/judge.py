@@ -32,7 +32,7 @@ SKIPPED_STEP_KEYS = frozenset({"index", "raw", "seconds"})
 class JudgeError(RuntimeError):
     """The judge model gave no usable verdict within its attempts; `reason` says why.
 
-    WebArena scoring (evals.webarena_match) records such a task as skipped with this reason
+    WebArena scoring (evals.webarena.match) records such a task as skipped with this reason
     instead of inventing a score or aborting the whole run.
     """
 

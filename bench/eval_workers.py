@@ -1,6 +1,6 @@
 """Episodes per minute with 1 and 2 evaluation workers, measured side by side in one run.
 
-The episodes are MiniWoB++ tasks played by the scripted oracle (evals.miniwob_oracle), not the
+The episodes are MiniWoB++ tasks played by the scripted oracle (evals.miniwob.oracle), not the
 model: this measures the harness's parallelism (browser, page server, Ray), which is what the
 workers change. 1 worker runs in this process (no Ray); N > 1 workers run on a local Ray
 instance started for the measurement, whose start-up is reported separately.
@@ -16,17 +16,20 @@ import sys
 import time
 from typing import Any
 
-from evals.workers import Job, run_jobs
+from evals.common.workers import Job, run_jobs
 
 TASKS = ("click-button", "enter-text", "login-user", "click-option")
 
 
 def jobs(episodes: int, tasks: tuple[str, ...] = TASKS) -> list[Job]:
     return [
-        Job(f"{tasks[i % len(tasks)]}#{i}", "evals.miniwob_jobs:oracle_episode",
-            {"task": tasks[i % len(tasks)], "seed": i})
+        Job(
+            f"{tasks[i % len(tasks)]}#{i}",
+            "evals.miniwob.jobs:oracle_episode",
+            {"task": tasks[i % len(tasks)], "seed": i},
+        )
         for i in range(episodes)
-    ]  # fmt: skip
+    ]
 
 
 def measure(workers: int, episodes: int) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from typing import Any
 from browser import env as env_module
 from browser.env import BrowserEnv, EnvConfig
 from browser.guard import RequestGuard
-from evals.miniwob import miniwob_html_dir
-from evals.static_server import serve_directory
+from evals.common.static_server import serve_directory
+from evals.miniwob.harness import miniwob_html_dir
 
 
 class _NoGuard(RequestGuard):
@@ -51,8 +51,9 @@ async def _one(guarded: bool, url: str) -> tuple[float, float]:
 
 
 async def measure(tasks: list[str], reps: int) -> dict[str, Any]:
-    times: dict[str, list[float]] = {k: [] for k in ("reset_on", "reset_off", "step_on",
-                                                     "step_off")}  # fmt: skip
+    times: dict[str, list[float]] = {
+        k: [] for k in ("reset_on", "reset_off", "step_on", "step_off")
+    }
     with serve_directory(miniwob_html_dir()) as base:
         for rep in range(reps):
             for task in tasks:
@@ -66,16 +67,21 @@ async def measure(tasks: list[str], reps: int) -> dict[str, Any]:
     med = {k: statistics.median(v) for k, v in times.items()}
     return {
         "samples": reps * len(tasks),
-        "reset_guarded_s": med["reset_on"], "reset_unguarded_s": med["reset_off"],
+        "reset_guarded_s": med["reset_on"],
+        "reset_unguarded_s": med["reset_off"],
         "reset_ratio": med["reset_on"] / med["reset_off"],
-        "step_guarded_s": med["step_on"], "step_unguarded_s": med["step_off"],
+        "step_guarded_s": med["step_on"],
+        "step_unguarded_s": med["step_off"],
         "step_ratio": med["step_on"] / med["step_off"],
-    }  # fmt: skip
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.guard_overhead", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = argparse.ArgumentParser(
+        prog="python -m bench.guard_overhead",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--tasks", default="login-user,click-checkboxes,enter-text")
     p.add_argument("--json", action="store_true")
@@ -84,10 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['samples']} pages; median reset {result['reset_guarded_s']:.3f}s guarded "
-              f"vs {result['reset_unguarded_s']:.3f}s unguarded (x{result['reset_ratio']:.2f}); "
-              f"click step {result['step_guarded_s']:.3f}s vs {result['step_unguarded_s']:.3f}s "
-              f"(x{result['step_ratio']:.2f})")  # fmt: skip
+        print(
+            f"{result['samples']} pages; median reset {result['reset_guarded_s']:.3f}s guarded "
+            f"vs {result['reset_unguarded_s']:.3f}s unguarded (x{result['reset_ratio']:.2f}); "
+            f"click step {result['step_guarded_s']:.3f}s vs {result['step_unguarded_s']:.3f}s "
+            f"(x{result['step_ratio']:.2f})"
+        )
     return 0
 
 

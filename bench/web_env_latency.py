@@ -15,10 +15,10 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from browser.env import BrowserEnv, EnvConfig
-from evals.miniwob import HIDE_HUD_CSS, miniwob_html_dir
-from evals.miniwob_oracle import parse_tree
-from evals.report import format_table
-from evals.static_server import serve_directory
+from evals.common.static_server import serve_directory
+from evals.miniwob.harness import HIDE_HUD_CSS, miniwob_html_dir
+from evals.miniwob.planners import parse_tree
+from evals.report.tables import format_table
 
 T = TypeVar("T")
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
-FULL = {"families": 10, "episodes": 20}  # the experiment issue 12 asks for
+from cli.errors import CommandFailed, UsageError
+
+# The full experiment whose runtime is estimated from the episodes run so far: every arm on the
+# first 10 default families, 20 test episodes each.
+FULL = {"families": 10, "episodes": 20}
 
 
 def register_awm(benchmarks: Any) -> None:
@@ -44,29 +46,33 @@ def register_awm(benchmarks: Any) -> None:
     p.set_defaults(func=handler)
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
-
-
 def settings_from(args: argparse.Namespace) -> Any:
-    from evals.awm_arms import parse_arms
-    from evals.awm_protocol import DEFAULT_FAMILIES, AwmSettings
+    from evals.awm.arms import parse_arms
+    from evals.awm.protocol import DEFAULT_FAMILIES, AwmSettings
 
     families = [f.strip() for f in (args.families or "").split(",") if f.strip()]
     out = args.out or Path(args.home) / "experiments" / f"awm-miniwob-{args.setting}"
     return AwmSettings(
-        setting=args.setting, families=families or list(DEFAULT_FAMILIES),
-        arms=parse_arms(args.arms), out=Path(out), episodes=args.episodes, model=args.model,
-        max_steps=args.max_steps, test_seed=args.seed, train_seed=args.train_seed,
-        train_episodes=args.train_episodes, induction=args.induction,
-        embedding_model=args.embedding_model, workers=args.workers, ray_address=args.ray_address,
-    )  # fmt: skip
+        setting=args.setting,
+        families=families or list(DEFAULT_FAMILIES),
+        arms=parse_arms(args.arms),
+        out=Path(out),
+        episodes=args.episodes,
+        model=args.model,
+        max_steps=args.max_steps,
+        test_seed=args.seed,
+        train_seed=args.train_seed,
+        train_episodes=args.train_episodes,
+        induction=args.induction,
+        embedding_model=args.embedding_model,
+        workers=args.workers,
+        ray_address=args.ray_address,
+    )
 
 
 def _check_families(families: list[str]) -> str | None:
-    from evals.miniwob import list_tasks
-    from evals.miniwob_oracle import PLANNERS
+    from evals.miniwob.harness import list_tasks
+    from evals.miniwob.oracle import PLANNERS
 
     unknown = sorted(set(families) - set(list_tasks()))
     if unknown:
@@ -77,51 +83,70 @@ def _check_families(families: list[str]) -> str | None:
     return None
 
 
-def handler(args: argparse.Namespace) -> int:
-    from evals.awm_protocol import run_protocol
-    from evals.miniwob import MiniWobUnavailable
-    from evals.results_log import ResultsLogError
+def _checked_settings(args: argparse.Namespace) -> Any:
+    """The experiment's settings, refused before anything runs when they cannot work."""
+    from evals.miniwob.harness import MiniWobUnavailable
 
     try:
         s = settings_from(args)
         s.validate()
         problem = _check_families(s.families)
     except MiniWobUnavailable as err:
-        return _fail(str(err), EXIT_RUNTIME)
+        # exit 1: the run cannot happen here, though nothing asked for is wrong
+        raise CommandFailed(str(err)) from err
     except ValueError as err:
-        return _fail(str(err), EXIT_BAD_INPUT)
+        raise UsageError(str(err)) from err
     if problem:
-        return _fail(problem, EXIT_BAD_INPUT)
+        raise UsageError(problem)
+    return s
+
+
+def handler(args: argparse.Namespace) -> int:
+    from evals.awm.protocol import run_protocol
+    from evals.common.results_log import ResultsLogError
+
+    s = _checked_settings(args)
     try:
         log = run_protocol(s)
     except ResultsLogError as err:
-        return _fail(str(err), EXIT_BAD_INPUT)
+        raise UsageError(str(err)) from err
     except (RuntimeError, OSError) as err:
-        return _fail(f"eval awm-miniwob failed: {err} (finished episodes are kept; rerun to "
-                     "resume)", EXIT_RUNTIME)  # fmt: skip
+        raise CommandFailed(
+            f"eval awm-miniwob failed: {err} (finished episodes are kept; rerun to resume)"
+        ) from err
     return _print_results(args, s, log)
 
 
 def _print_results(args: argparse.Namespace, s: Any, log: Any) -> int:
-    from evals.awm_arms import ARMS
-    from evals.awm_protocol import DEFAULT_FAMILIES, estimate_line, plan_jobs, scored_records
-    from evals.tables import interval_table
+    from evals.awm.arms import ARMS
+    from evals.awm.protocol import DEFAULT_FAMILIES, estimate_line, plan_jobs, scored_records
+    from evals.report.tables import interval_table
 
     records = scored_records(log, s)
-    full = dataclasses.replace(s, arms=list(ARMS.values()), episodes=FULL["episodes"],
-                               families=list(DEFAULT_FAMILIES[: FULL["families"]]))  # fmt: skip
+    full = dataclasses.replace(
+        s,
+        arms=list(ARMS.values()),
+        episodes=FULL["episodes"],
+        families=list(DEFAULT_FAMILIES[: FULL["families"]]),
+    )
     agent_jobs = [j for j in plan_jobs(full) if "phase" in j.payload]
     estimate = estimate_line(records, len(agent_jobs), s.workers)
     report = _write_report(args.report, records, s) if args.report else None
     if args.json:
-        print(json.dumps({"results": str(log.path), "episodes": len(records),
-                          "estimate_full": estimate, "report": report}))  # fmt: skip
+        body = {
+            "results": str(log.path),
+            "episodes": len(records),
+            "estimate_full": estimate,
+            "report": report,
+        }
+        print(json.dumps(body))
         return 0
     print(interval_table(records, ["arm"]))
     print()
     print(interval_table(records, ["arm", "family"]))
-    print(f"\n{len(records)} test episodes, setting {s.setting}, model {s.model}; "
-          f"results: {log.path}")  # fmt: skip
+    print(
+        f"\n{len(records)} test episodes, setting {s.setting}, model {s.model}; results: {log.path}"
+    )
     print(f"runtime: {estimate} (full experiment: 5 arms x 10 families x 20 episodes)")
     if report:
         print(f"report: {report}")
@@ -129,17 +154,24 @@ def _print_results(args: argparse.Namespace, s: Any, log: Any) -> int:
 
 
 def _write_report(folder: str, records: list[dict[str, Any]], s: Any) -> str:
-    from evals.report_page import ReportSpec, write_report_dir
-    from evals.stats import running_success
+    from evals.report.page import ReportSpec, write_report_dir
+    from evals.report.stats import running_success
 
     ordered = sorted(records, key=lambda r: (r["position"], r["family"]))
+    train_seeds = f"{s.train_seed}..{s.train_seed + s.train_episodes - 1}"
     spec = ReportSpec(
         title=f"AWM on MiniWoB++ ({s.setting}), model {s.model}",
         curves=running_success(ordered),
-        curve_axes=("test episodes per family so far", "running success rate",
-                    f"success over episodes ({s.setting})"),
-        notes=[f"test seeds {s.test_seed}..{s.test_seed + s.episodes - 1}, "
-               f"training seeds {s.train_seed}..{s.train_seed + s.train_episodes - 1}",
-               f"families: {', '.join(s.families)}", f"induction: {s.induction}"],
-    )  # fmt: skip
+        curve_axes=(
+            "test episodes per family so far",
+            "running success rate",
+            f"success over episodes ({s.setting})",
+        ),
+        notes=[
+            f"test seeds {s.test_seed}..{s.test_seed + s.episodes - 1}, "
+            f"training seeds {train_seeds}",
+            f"families: {', '.join(s.families)}",
+            f"induction: {s.induction}",
+        ],
+    )
     return str(write_report_dir(folder, records, spec))

@@ -1,7 +1,7 @@
 """`eval hotpotqa` (each question answered once by a product graph) and `eval
 hotpotqa-reflexion` (Reflexion's trials, with and without reflections).
 
-    ./agent eval hotpotqa --file ../shared/data/hotpotqa/distractor_dev60.json --limit 20 \
+    ./agent eval hotpotqa --file tests/data/hotpotqa/distractor_dev60.json --limit 20 \
         --graph single-path --report tmp/reports/hotpotqa-sp
     ./agent eval hotpotqa-reflexion --file …/distractor_dev60.json --trials 5 --workers 2 \
         --out tmp/experiments/reflexion --report tmp/reports/reflexion
@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
+from cli.errors import CommandFailed, UsageError
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -27,9 +26,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=None, help="Only the first N questions.")
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     p.add_argument(
-        "--graph", choices=("reflective", "single-path", "direct"), default="reflective",
+        "--graph",
+        choices=("reflective", "single-path", "direct"),
+        default="reflective",
         help="The product's graph, or `direct`: one model call over the paragraphs (baseline).",
-    )  # fmt: skip
+    )
     p.add_argument("--out", default=None, help="Results folder; the same one resumes a run.")
     p.add_argument("--report", default=None, help="Write an HTML report with plots here.")
     p.add_argument("--workers", type=int, default=1, help="Parallel workers (Ray when > 1).")
@@ -41,14 +42,18 @@ def register_hotpotqa(benchmarks: Any) -> None:
     hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
     _common(hot)
     hot.add_argument(
-        "--max-retries", type=int, default=None,
+        "--max-retries",
+        type=int,
+        default=None,
         help="Reflective retries per task inside one run (default: the Context's, 2).",
-    )  # fmt: skip
+    )
     hot.add_argument(
-        "--max-tool-steps", type=int, default=None,
+        "--max-tool-steps",
+        type=int,
+        default=None,
         help="Executor tool calls per attempt after the search for the task (default: the "
-             "Context's: 3, or 0 on the embedded model).",
-    )  # fmt: skip
+        "Context's: 3, or 0 on the embedded model).",
+    )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -60,64 +65,83 @@ def register_hotpotqa(benchmarks: Any) -> None:
     ref.set_defaults(func=reflexion_handler)
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
-
-
 def _out(args: argparse.Namespace, name: str) -> Path:
     if args.out:
         return Path(args.out)
     return Path(args.home) / "experiments" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def hotpotqa_handler(args: argparse.Namespace) -> int:
+def _settings(args: argparse.Namespace) -> Any:
     from core.context import Context
-    from evals import hotpotqa
-    from evals.hotpotqa_single import HotpotSettings, run_single, summary
+    from evals.hotpotqa.single import HotpotSettings
 
     defaults = Context()
-    retries = defaults.max_retries if args.max_retries is None else args.max_retries
-    s = HotpotSettings(file=Path(args.file), out=_out(args, f"hotpotqa-{args.graph}"),
-                       limit=args.limit, model=args.model or defaults.executor_model,
-                       graph=args.graph, max_retries=retries,
-                       max_tool_steps=args.max_tool_steps, workers=args.workers,
-                       ray_address=args.ray_address)  # fmt: skip
+    return HotpotSettings(
+        file=Path(args.file),
+        out=_out(args, f"hotpotqa-{args.graph}"),
+        limit=args.limit,
+        model=args.model or defaults.executor_model,
+        graph=args.graph,
+        max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
+        max_tool_steps=args.max_tool_steps,
+        workers=args.workers,
+        ray_address=args.ray_address,
+    )
+
+
+def hotpotqa_handler(args: argparse.Namespace) -> int:
+    from evals.hotpotqa.dataset import load_hotpotqa
+    from evals.hotpotqa.single import run_single, summary
+
+    s = _settings(args)
     try:
         s.validate()
-        questions = hotpotqa.load_hotpotqa(s.file, s.limit)
+        questions = load_hotpotqa(s.file, s.limit)
         log = run_single(s, questions)
     except ValueError as exc:  # bad file, limit, retries, or settings of another run
-        return _fail(str(exc), EXIT_BAD_INPUT)
+        raise UsageError(str(exc)) from exc
     except (RuntimeError, OSError) as exc:
-        return _fail(f"eval hotpotqa failed: {exc} (rerun with --out {s.out} to resume)",
-                     EXIT_RUNTIME)  # fmt: skip
+        raise CommandFailed(
+            f"eval hotpotqa failed: {exc} (rerun with --out {s.out} to resume)"
+        ) from exc
     body = summary(log, questions)
     report = _report_single(args.report, body["rows"], s) if args.report else None
     body.pop("rows")
     if args.json:
-        print(json.dumps({**body, "model": s.model, "graph": s.graph, "results": str(log.path),
-                          "report": report}))  # fmt: skip
+        extra = {"model": s.model, "graph": s.graph, "results": str(log.path), "report": report}
+        print(json.dumps({**body, **extra}))
         return 0
-    print(body["table"])
-    print(f"\nmodel: {s.model}   graph: {s.graph}   questions: {body['questions']}   "
-          f"EM: {body['em']:.3f}   F1: {body['f1']:.3f}   calls: {body['calls']}   "
-          f"errors: {body['errors']}   time: {body['seconds']:.1f}s")  # fmt: skip
-    print(f"trials run: {body['trials']} (each question answered once; the reflective graph's "
-          "retries happen inside that one run and are not HotpotQA trials; for Reflexion's "
-          "trials use `eval hotpotqa-reflexion`)")  # fmt: skip
+    _print_single(body, s)
     print(f"results: {log.path}" + (f"\nreport: {report}" if report else ""))
     return 0
 
 
+def _print_single(body: dict[str, Any], s: Any) -> None:
+    print(body["table"])
+    print(
+        f"\nmodel: {s.model}   graph: {s.graph}   questions: {body['questions']}   "
+        f"EM: {body['em']:.3f}   F1: {body['f1']:.3f}   calls: {body['calls']}   "
+        f"errors: {body['errors']}   time: {body['seconds']:.1f}s"
+    )
+    print(
+        f"trials run: {body['trials']} (each question answered once; the reflective graph's "
+        "retries happen inside that one run and are not HotpotQA trials; for Reflexion's "
+        "trials use `eval hotpotqa-reflexion`)"
+    )
+
+
 def _report_single(folder: str, rows: list[dict[str, Any]], s: Any) -> str:
-    from evals.report_page import ReportSpec, write_report_dir
+    from evals.report.page import ReportSpec, write_report_dir
 
     spec = ReportSpec(
-        title=f"HotpotQA, graph {s.graph}, model {s.model}", arm_key="graph", group_key=None,
-        success_label="exact match", metrics=("f1", "calls", "seconds"),
-        cost_metrics=("calls", "seconds"), notes=["one trial per question"],
-    )  # fmt: skip
+        title=f"HotpotQA, graph {s.graph}, model {s.model}",
+        arm_key="graph",
+        group_key=None,
+        success_label="exact match",
+        metrics=("f1", "calls", "seconds"),
+        cost_metrics=("calls", "seconds"),
+        notes=["one trial per question"],
+    )
     return str(write_report_dir(folder, [{**r, "graph": s.graph} for r in rows], spec))
 
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
+from cli.errors import CommandFailed, UsageError
 
 
 def register_miniwob(benchmarks: Any) -> None:
@@ -39,64 +38,79 @@ def register_miniwob(benchmarks: Any) -> None:
     p.set_defaults(func=handler)
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
+def _tasks(args: argparse.Namespace) -> list[str]:
+    """The tasks asked for, each checked against the installed task pages."""
+    from evals.miniwob.harness import MiniWobUnavailable, list_tasks
 
-
-def _tasks(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
-
-
-def handler(args: argparse.Namespace) -> int:
-    from evals.miniwob import MiniWobUnavailable, list_tasks
-
-    tasks = _tasks(args.tasks)
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     if not tasks:
-        return _fail("--tasks needs a task name, e.g. --tasks click-button", EXIT_BAD_INPUT)
+        raise UsageError("--tasks needs a task name, e.g. --tasks click-button")
     if args.episodes < 1 or args.max_steps < 1:
-        return _fail("--episodes and --max-steps must be at least 1", EXIT_BAD_INPUT)
+        raise UsageError("--episodes and --max-steps must be at least 1")
     try:
         unknown = sorted(set(tasks) - set(list_tasks()))
     except MiniWobUnavailable as err:
-        return _fail(str(err), EXIT_RUNTIME)
+        # exit 1: the run cannot happen here, though nothing asked for is wrong
+        raise CommandFailed(str(err)) from err
     if unknown:
-        return _fail(f"unknown MiniWoB task(s): {', '.join(unknown)}", EXIT_BAD_INPUT)
+        raise UsageError(f"unknown MiniWoB task(s): {', '.join(unknown)}")
+    return tasks
+
+
+def handler(args: argparse.Namespace) -> int:
+    tasks = _tasks(args)
     model = args.model or "local"
     try:
         payload = _run(args, tasks, model)
     except (ValueError, RuntimeError, OSError) as err:
-        return _fail(f"eval miniwob failed: {err}", EXIT_RUNTIME)
+        raise CommandFailed(f"eval miniwob failed: {err}") from err
     table = payload.pop("table")
     if args.json:
         print(json.dumps(payload, indent=2, default=str))
     else:
         print(table)
-        print(f"success rate {payload['success_rate']:.3f} (reward == 1), model {model}, "
-              f"workflows {args.workflows}; report: {payload['report']}")  # fmt: skip
+        print(
+            f"success rate {payload['success_rate']:.3f} (reward == 1), model {model}, "
+            f"workflows {args.workflows}; report: {payload['report']}"
+        )
     return 0
+
+
+def _jobs(args: argparse.Namespace, tasks: list[str], model: str) -> list[Any]:
+    """One chain per task: its episodes run in order, so each learns from the ones before."""
+    from evals.common.workers import Job
+
+    payload = {
+        "model": model,
+        "home": args.home,
+        "workflows": args.workflows == "on",
+        "max_steps": args.max_steps,
+    }
+    return [
+        Job(
+            f"{t}#{args.seed + i}",
+            "evals.miniwob.jobs:policy_episode",
+            {**payload, "task": t, "seed": args.seed + i},
+            chain=t,
+        )
+        for t in tasks
+        for i in range(args.episodes)
+    ]
 
 
 def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
     from core.models import get_chat_model
-    from evals.awm_miniwob import episode_trajectory
-    from evals.miniwob import MiniWobReport
-    from evals.miniwob_jobs import episode_from_record
-    from evals.progress import ProgressMeter
-    from evals.report import write_report
-    from evals.results_log import ResultsLog
-    from evals.workers import Job, run_jobs
+    from evals.awm.miniwob import episode_trajectory
+    from evals.common.progress import ProgressMeter
+    from evals.common.results_log import ResultsLog
+    from evals.common.workers import run_jobs
+    from evals.miniwob.jobs import episode_from_record
     from memory.trajectories import TrajectoryLog
 
     get_chat_model(model)  # a bad spec fails here, before the browser starts
     settings = {"model": model, "workflows": args.workflows, "max_steps": args.max_steps}
     log = ResultsLog(_out(args) / "results.jsonl", settings)
-    payload = {"model": model, "home": args.home, "workflows": args.workflows == "on",
-               "max_steps": args.max_steps}  # fmt: skip
-    # One chain per task: its episodes run in order, so each learns from the ones before.
-    jobs = [Job(f"{t}#{args.seed + i}", "evals.miniwob_jobs:policy_episode",
-                {**payload, "task": t, "seed": args.seed + i}, chain=t)
-            for t in tasks for i in range(args.episodes)]  # fmt: skip
+    jobs = _jobs(args, tasks, model)
     meter = ProgressMeter("miniwob", len(jobs))
     done = [log.records_by_key()[j.key] for j in jobs if j.key in log]
     meter.resume(len(done), sum(bool(r["success"]) for r in done))
@@ -110,17 +124,35 @@ def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, An
             recorded += 1
         meter.update(bool(record["success"]), f"{record['key']} steps={record['steps']}")
 
-    run_jobs([j for j in jobs if j.key not in log], on_result, workers=args.workers,
-             ray_address=args.ray_address)  # fmt: skip
+    todo = [j for j in jobs if j.key not in log]
+    run_jobs(todo, on_result, workers=args.workers, ray_address=args.ray_address)
     by_key = log.records_by_key()
-    records = [by_key[j.key] for j in jobs]
+    return _results(args, model, [by_key[j.key] for j in jobs], recorded, str(log.path))
+
+
+def _results(
+    args: argparse.Namespace,
+    model: str,
+    records: list[dict[str, Any]],
+    recorded: int,
+    results: str,
+) -> dict[str, Any]:
+    """The summary, the JSON report under HOME/reports and, with --report, the HTML page."""
+    from evals.miniwob.harness import MiniWobReport
+    from evals.miniwob.jobs import episode_from_record
+    from evals.report.json_report import write_report
+
     report = MiniWobReport([episode_from_record(r) for r in records])
-    summary = _summary(args, model, report.to_dict(), recorded, str(log.path))
+    summary = _summary(args, model, report.to_dict(), recorded, results)
     path = write_report(args.home, "miniwob", {**summary, **report.to_dict()})
     if args.report:
         summary["report_page"] = _page(args, records, model)
-    return {**summary, "tasks": report.to_dict()["tasks"], "report": str(path),
-            "table": report.format_table()}  # fmt: skip
+    return {
+        **summary,
+        "tasks": report.to_dict()["tasks"],
+        "report": str(path),
+        "table": report.format_table(),
+    }
 
 
 def _summary(
@@ -149,7 +181,7 @@ def _out(args: argparse.Namespace) -> Path:
 
 
 def _page(args: argparse.Namespace, records: list[dict[str, Any]], model: str) -> str:
-    from evals.report_page import ReportSpec, write_report_dir
+    from evals.report.page import ReportSpec, write_report_dir
 
     arm = {"arm": f"workflows {args.workflows}"}
     rows = [{k: v for k, v in r.items() if k != "trajectory"} | arm for r in records]

@@ -5,66 +5,88 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_RUNTIME, EXIT_BAD_INPUT = 1, 2
+from cli.errors import CommandFailed, UsageError
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
+def _settings(args: argparse.Namespace, out: Path) -> Any:
+    from evals.hotpotqa.reflexion import ReflexionSettings
+
+    return ReflexionSettings(
+        file=Path(args.file),
+        out=out,
+        arms=[a.strip() for a in args.arms.split(",") if a.strip()],
+        trials=args.trials,
+        limit=args.limit,
+        model=args.model or "local",
+        graph=args.graph,
+        max_retries=args.max_retries,
+        workers=args.workers,
+        ray_address=args.ray_address,
+    )
 
 
 def run_and_print(args: argparse.Namespace, out: Path) -> int:
-    from evals.hotpotqa import load_hotpotqa
-    from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion, solved_curves
+    from evals.hotpotqa.dataset import load_hotpotqa
+    from evals.hotpotqa.reflexion import run_reflexion, solved_curves
 
-    s = ReflexionSettings(
-        file=Path(args.file), out=out, arms=[a.strip() for a in args.arms.split(",") if a.strip()],
-        trials=args.trials, limit=args.limit, model=args.model or "local", graph=args.graph,
-        max_retries=args.max_retries, workers=args.workers, ray_address=args.ray_address,
-    )  # fmt: skip
+    s = _settings(args, out)
     try:
         s.validate()
         ids = [q.id for q in load_hotpotqa(s.file, s.limit)]
         log = run_reflexion(s)
     except ValueError as exc:
-        return _fail(str(exc), EXIT_BAD_INPUT)
+        raise UsageError(str(exc)) from exc
     except (RuntimeError, OSError) as exc:
-        return _fail(f"eval hotpotqa-reflexion failed: {exc} (rerun with --out {out} to "
-                     "resume)", EXIT_RUNTIME)  # fmt: skip
+        raise CommandFailed(
+            f"eval hotpotqa-reflexion failed: {exc} (rerun with --out {out} to resume)"
+        ) from exc
     curves = solved_curves(log, s.arms, ids)
     ran = max((len(c) for c in curves.values()), default=0)
     report = _report(args.report, log, s, ids, curves) if args.report else None
     if args.json:
-        print(json.dumps({"questions": len(ids), "trials_run": ran, "trials_asked": s.trials,
-                          "solved_by_trial": curves, "results": str(log.path),
-                          "report": report}))  # fmt: skip
+        body = {
+            "questions": len(ids),
+            "trials_run": ran,
+            "trials_asked": s.trials,
+            "solved_by_trial": curves,
+            "results": str(log.path),
+            "report": report,
+        }
+        print(json.dumps(body))
         return 0
-    print(curve_table(curves, len(ids)))
-    print(f"\ntrials run: {ran} of {s.trials}" + (" (no wrong answers left)" if ran < s.trials
-                                                  else ""))  # fmt: skip
-    print(f"questions: {len(ids)}   model: {s.model}   graph: {s.graph}   results: {log.path}")
-    from evals.hotpotqa_reflexion import REFERENCE_NOTE
-
-    print(f"reference: {REFERENCE_NOTE}")
+    _print_curves(s, ids, curves, ran, log)
     if report:
         print(f"report: {report}")
     return 0
 
 
+def _print_curves(
+    s: Any, ids: list[str], curves: dict[str, list[float]], ran: int, log: Any
+) -> None:
+    from evals.hotpotqa.reflexion import REFERENCE_NOTE
+
+    print(curve_table(curves, len(ids)))
+    done = " (no wrong answers left)" if ran < s.trials else ""
+    print(f"\ntrials run: {ran} of {s.trials}{done}")
+    print(f"questions: {len(ids)}   model: {s.model}   graph: {s.graph}   results: {log.path}")
+    print(f"reference: {REFERENCE_NOTE}")
+
+
 def curve_table(curves: dict[str, list[float]], n: int) -> str:
-    from evals.hotpotqa_reflexion import REFLEXION_COT_GOLD
-    from evals.report import format_table
+    from evals.hotpotqa.reflexion import REFLEXION_COT_GOLD
+    from evals.report.tables import format_table
 
     trials = max((len(c) for c in curves.values()), default=0)
     headers = ["trial", *(f"{arm}: solved so far" for arm in curves), "Reflexion CoT+gold (100 q)"]
     rows = []
     for k in range(1, trials + 1):
-        cells = [f"{round(c[k - 1] * n)}/{n} ({c[k - 1]:.0%})" if k <= len(c) else "-"
-                 for c in curves.values()]  # fmt: skip
+        cells = [
+            f"{round(c[k - 1] * n)}/{n} ({c[k - 1]:.0%})" if k <= len(c) else "-"
+            for c in curves.values()
+        ]
         ref = REFLEXION_COT_GOLD.get(k)
         rows.append([k, *cells, f"{ref:.0%}" if ref is not None else "-"])
     return format_table(headers, rows)
@@ -73,18 +95,20 @@ def curve_table(curves: dict[str, list[float]], n: int) -> str:
 def _report(folder: str, log: Any, s: Any, ids: list[str], curves: dict[str, list[float]]) -> str:
     import shutil
 
-    from evals.hotpotqa_reflexion import REFERENCE_NOTE, REFLEXION_COT_GOLD, per_question
-    from evals.report_page import ReportSpec, write_report_dir
+    from evals.hotpotqa.reflexion import REFERENCE_NOTE, REFLEXION_COT_GOLD, per_question
+    from evals.report.page import ReportSpec, write_report_dir
 
     spec = ReportSpec(
         title=f"HotpotQA in Reflexion's protocol, graph {s.graph}, model {s.model}",
-        group_key=None, success_label="solved in any trial", metrics=("trials", "calls", "seconds"),
+        group_key=None,
+        success_label="solved in any trial",
+        metrics=("trials", "calls", "seconds"),
         cost_metrics=("calls", "seconds"),
         curves={arm: [(k + 1, y) for k, y in enumerate(c)] for arm, c in curves.items()},
         curve_axes=("trial", "share solved so far", "solved by trial k (cumulative)"),
         references={"Reflexion CoT+gold, 100 q": sorted(REFLEXION_COT_GOLD.items())},
         notes=[f"{len(ids)} questions; per-trial records: trials.jsonl", REFERENCE_NOTE],
-    )  # fmt: skip
+    )
     page = write_report_dir(folder, per_question(log, s.arms, ids), spec)
     shutil.copyfile(log.path, Path(folder) / "trials.jsonl")
     return str(page)

@@ -1,1 +1,1 @@
-"""Evaluation harnesses: WebArena evaluators, MMInA multi-hop, HotpotQA, MiniWoB++, AWM."""
+"""Benchmarks, one subpackage each (hotpotqa, miniwob, awm, webarena), and their shared parts."""

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.awm_arms import parse_arms
-from evals.awm_protocol import AwmSettings, run_protocol, scored_records
+from evals.awm.arms import parse_arms
+from evals.awm.protocol import AwmSettings, run_protocol, scored_records
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
@@ -29,7 +29,7 @@ def test_one_family_two_episodes_online_with_reflections(tmp_path: Path) -> None
         assert r["reflection_error"] is None
     assert not first["memory_in_prompt"]["reflections"]  # nothing learned before episode 1
     assert second["memory_in_prompt"]["reflections"]  # episode 1's lesson, retrieved
-    from memory.reflections import open_reflection_manager
+    from memory.reflections.manager import open_reflection_manager
 
     home = tmp_path / "out" / "memory" / "reflections" / "enter-text"
     saved = open_reflection_manager(home, "local").list_reflections()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.static_server import serve_directory
+from evals.common.static_server import serve_directory
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import ray  # noqa: F401  - in the dev extras CI installs: a missing Ray fails, never skips
 
-from evals.workers import Job, run_jobs
+from evals.common.workers import Job, run_jobs
 
 pytestmark = pytest.mark.integration
 
@@ -19,7 +19,7 @@ OUTCOME = ("key", "family", "seed", "success", "raw_reward", "steps", "actions",
 
 def _jobs() -> list[Job]:
     return [
-        Job(f"{t}#{s}", "evals.miniwob_jobs:oracle_episode", {"task": t, "seed": s})
+        Job(f"{t}#{s}", "evals.miniwob.jobs:oracle_episode", {"task": t, "seed": s})
         for t in TASKS
         for s in (5, 6)
     ]

@@ -11,17 +11,24 @@ import pytest
 from playwright.async_api import async_playwright
 
 from browser.chromium import launch_browser
-from evals.report_page import RAW_FILE, ReportSpec, write_report_dir
-from evals.stats import running_success, wilson
+from evals.report.page import RAW_FILE, ReportSpec, write_report_dir
+from evals.report.stats import running_success, wilson
 
 pytestmark = pytest.mark.integration
 
 ROWS = [
-    {"key": f"{arm}#{i}", "arm": arm, "family": "click-tab" if i % 2 else "login-user",
-     "success": ok, "steps": 1 + i, "tokens": 90 + 7 * i, "seconds": 0.5 + i}
+    {
+        "key": f"{arm}#{i}",
+        "arm": arm,
+        "family": "click-tab" if i % 2 else "login-user",
+        "success": ok,
+        "steps": 1 + i,
+        "tokens": 90 + 7 * i,
+        "seconds": 0.5 + i,
+    }
     for arm, outcomes in [("no-memory", "0010"), ("workflows", "0111"), ("everything", "1101")]
     for i, ok in enumerate(c == "1" for c in outcomes)
-]  # fmt: skip
+]
 
 READ_PAGE = """() => ({
   images: [...document.images].map(i => ({src: i.getAttribute('src'), complete: i.complete,

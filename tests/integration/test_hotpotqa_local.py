@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from evals.hotpotqa import exact_match_score, f1_score, load_hotpotqa
-from evals.hotpotqa_agent import SHORT_ANSWER_ATTEMPTS
-from evals.hotpotqa_candidates import candidate_answers
-from evals.hotpotqa_reflexion import ReflexionSettings, question_home, run_reflexion
+from evals.hotpotqa.agent import SHORT_ANSWER_ATTEMPTS
+from evals.hotpotqa.candidates import candidate_answers
+from evals.hotpotqa.dataset import load_hotpotqa
+from evals.hotpotqa.metrics import exact_match_score, f1_score
+from evals.hotpotqa.reflexion import ReflexionSettings, question_home, run_reflexion
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
@@ -23,12 +24,12 @@ DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_
 
 def _lessons(home: Path) -> list:
     from core.models import get_embeddings
-    from memory.langgraph_store import ProjectStore
-    from memory.store_memory import StoreMemory
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import ProjectStore
 
     store = ProjectStore.open(home, get_embeddings("local"))
     try:
-        return StoreMemory(store).list_reflections()
+        return AgentMemory(store).list_reflections()
     finally:
         store.close()
 

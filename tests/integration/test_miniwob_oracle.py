@@ -8,8 +8,8 @@ import io
 import pytest
 
 from browser.trajectory import TrajectoryStep
-from evals.miniwob import MiniWobReport, PolicyDecision, run_miniwob
-from evals.miniwob_oracle import OraclePolicy, oracle_for, parse_tree
+from evals.miniwob.harness import MiniWobReport, PolicyDecision, run_miniwob
+from evals.miniwob.oracle import OraclePolicy, oracle_for, parse_tree
 
 pytestmark = pytest.mark.integration
 

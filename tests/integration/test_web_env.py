@@ -19,7 +19,7 @@ PAGES = Path(__file__).parent / "web_pages"
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    from evals.static_server import serve_directory
+    from evals.common.static_server import serve_directory
 
     with serve_directory(PAGES) as base:
         yield base
@@ -166,7 +166,7 @@ def test_origins_outside_the_allow_list_are_refused(site: str) -> None:
 
 def test_only_the_start_origin_and_named_ones_are_allowed(site: str) -> None:
     """Not every port of 127.0.0.1: another local server stays out unless named."""
-    from evals.static_server import serve_directory
+    from evals.common.static_server import serve_directory
 
     async def scenario(env: BrowserEnv) -> None:
         with serve_directory(PAGES) as other:

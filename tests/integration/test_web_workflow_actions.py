@@ -11,8 +11,8 @@ import pytest
 from browser.config import EnvConfig
 from browser.limits import Limits
 from core.web_context import WebAgentContext
-from memory.workflow_params import parameterize
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.params import parameterize
 
 pytestmark = pytest.mark.integration
 TASK = "login-user"
@@ -28,11 +28,11 @@ def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path
     from playwright.async_api import async_playwright
 
     from browser.chromium import launch_browser
-    from evals.awm_miniwob import episode_trajectory, website_of
-    from evals.miniwob import miniwob_html_dir, run_miniwob
-    from evals.miniwob_graph import run_graph_episode
-    from evals.miniwob_oracle import oracle_for
-    from evals.static_server import serve_directory
+    from evals.awm.miniwob import episode_trajectory
+    from evals.common.static_server import serve_directory
+    from evals.miniwob.graph import run_graph_episode
+    from evals.miniwob.harness import miniwob_html_dir, run_miniwob, website_of
+    from evals.miniwob.oracle import oracle_for
 
     # Offline induction: the oracle's runs on seeds 0 and 1 are the demonstrations.
     demos = asyncio.run(run_miniwob([TASK], 2, 0, oracle_for([TASK]), progress=None))
@@ -40,7 +40,7 @@ def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path
     workflow = parameterize([episode_trajectory(e) for e in demos.episodes], name="login_user")
     assert [s.split("  #")[0].split(" [")[0] for s in workflow.steps] == ["type", "type", "click"]
     assert "{username}" in workflow.steps[0] and "{password}" in workflow.steps[1]
-    WorkflowStore(tmp_path).save(website_of(TASK), [workflow])
+    WorkflowFiles(tmp_path).save(website_of(TASK), [workflow])
 
     # Hashing embeddings: retrieval is not under test, and MiniLM would add seconds to load.
     ctx = WebAgentContext(home=str(tmp_path), workflow_actions=True, online_induction="off",

@@ -12,8 +12,8 @@ import pytest
 from playwright.async_api import async_playwright
 
 from browser.chromium import launch_browser
-from evals.webarena import evaluate_live
-from evals.webarena_html import score_program_html
+from evals.webarena.evaluator import evaluate_live
+from evals.webarena.program_html import score_program_html
 
 pytestmark = pytest.mark.integration
 

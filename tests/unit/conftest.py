@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.webarena import load_tasks
+from evals.webarena.evaluator import load_tasks
 
 TEST_RAW = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
 

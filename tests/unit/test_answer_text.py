@@ -14,7 +14,7 @@ from agents.research.answer_text import (
 )
 from core import models
 from core.context import Context
-from evals.hotpotqa_agent import short_answer
+from evals.hotpotqa.agent import short_answer
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.research_script import TASKS, Script, run, wire

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.awm_experiment import (
+from evals.awm.experiment import (
     ExperimentTask,
     RunOutcome,
     load_runner,
@@ -73,7 +73,7 @@ def test_induction_none_uses_existing_memory_only(tmp_path: Path) -> None:
 
 def test_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     (tmp_path / "my_runner.py").write_text(
-        "from evals.awm_experiment import RunOutcome\n"
+        "from evals.awm.experiment import RunOutcome\n"
         "def run(task, *, model, workflows):\n"
         "    return RunOutcome(success=True, steps=1, tokens=7)\n"
     )

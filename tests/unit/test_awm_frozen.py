@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from agents.web import session as web_session
-from evals import awm_jobs
-from evals.awm_arms import ARMS, arm_context, parse_arms
-from evals.awm_miniwob import website_of
-from evals.awm_protocol import AwmSettings, plan_jobs
+from evals.awm import jobs as awm_jobs
+from evals.awm.arms import ARMS, arm_context, parse_arms
+from evals.awm.protocol import AwmSettings, plan_jobs
+from evals.miniwob.harness import website_of
 from graphs.web import build_web_graph
 from memory.trajectories import TrajectoryLog
 from tests.unit.test_web_agent_graph import answer, wired  # noqa: F401  (fixture)

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from evals import awm_jobs
-from evals.awm_arms import ARMS, ArmUnavailable, arm_context, check_available, parse_arms
-from evals.awm_protocol import AwmSettings, plan_jobs, run_protocol, scored_records
+from evals.awm import jobs as awm_jobs
+from evals.awm.arms import ARMS, ArmUnavailable, arm_context, check_available, parse_arms
+from evals.awm.protocol import AwmSettings, plan_jobs, run_protocol, scored_records
 
 RUNS: list[str] = []
 
@@ -122,7 +122,7 @@ def test_arms_and_their_contexts() -> None:
 def test_workflow_action_arms_refused_until_the_agent_supports_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("evals.awm_arms.supports_workflow_actions", lambda: False)
+    monkeypatch.setattr("evals.awm.arms.supports_workflow_actions", lambda: False)
     with pytest.raises(ArmUnavailable, match="workflow-actions, everything need"):
         check_available(parse_arms("all"))
     check_available(parse_arms("no-memory,workflows,reflections"))
@@ -167,7 +167,7 @@ def test_cli_prints_tables_estimate_and_writes_report(
 
 
 def test_results_show_unparsed_steps_and_the_workflow_call_behind_a_step():
-    from evals.awm_jobs import _shown
+    from evals.awm.jobs import _shown
 
     assert _shown({"action": None, "raw": '{"action_type": "cl'}) == (
         'unparsed \'{"action_type": "cl\''

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench import eval_workers
-from evals.workers import Job
+from evals.common.workers import Job
 
 
 def fake_episode(payload: dict[str, Any], resources: Any) -> dict[str, Any]:

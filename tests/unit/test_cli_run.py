@@ -92,10 +92,8 @@ def test_closed_model_server_is_one_line_exit_3_within_seconds(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     started = time.monotonic()
-    result = _cli(
-        "--home", str(tmp_path), "run", "Who?", "--json",
-        "--model", f"openai:x@http://127.0.0.1:{port}/v1",
-    )  # fmt: skip
+    model = f"openai:x@http://127.0.0.1:{port}/v1"
+    result = _cli("--home", str(tmp_path), "run", "Who?", "--json", "--model", model)
     assert time.monotonic() - started < 10
     assert result.returncode == 3
     lines = result.stderr.strip().splitlines()

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from cli import errors
 from cli import evals as eval_cli
-from evals import hotpotqa
+from evals.hotpotqa import agent as hotpotqa_agent
+from evals.hotpotqa.dataset import load_hotpotqa
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TEST_RAW = DATA / "webarena" / "test.raw.json"
@@ -28,11 +30,15 @@ PREDICTIONS = {
 
 
 def run_cli(argv: list[str], home: Path) -> int:
+    """The `eval` command run as main.py runs it: a raised failure becomes its exit code."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--home", default=str(home))
     eval_cli.register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except Exception as exc:  # noqa: BLE001 - as main.main: cli.errors reports every failure
+        return errors.report(exc)
 
 
 @pytest.fixture
@@ -144,11 +150,16 @@ def test_webarena_missing_config_and_bad_model(pred_file, tmp_path, capsys):
 
 
 def _connect_runner(monkeypatch, built):
-    gold = {q.question: q.answer for q in hotpotqa.load_hotpotqa(DEV60, limit=3)}
+    gold = {q.question: q.answer for q in load_hotpotqa(DEV60, limit=3)}
 
     def fake_runner(*, model, max_retries, home, graph, reflections, callbacks, max_tool_steps):
-        built.update(model=model, max_retries=max_retries, graph=graph, reflections=reflections,
-                     max_tool_steps=max_tool_steps)  # fmt: skip
+        built.update(
+            model=model,
+            max_retries=max_retries,
+            graph=graph,
+            reflections=reflections,
+            max_tool_steps=max_tool_steps,
+        )
 
         def answer_fn(question, paragraphs):
             assert len(paragraphs) == 10
@@ -159,7 +170,7 @@ def _connect_runner(monkeypatch, built):
 
         return answer_fn
 
-    monkeypatch.setattr(hotpotqa, "default_runner", fake_runner)
+    monkeypatch.setattr(hotpotqa_agent, "default_runner", fake_runner)
 
 
 def _hotpot_argv(out_dir, *extra):
@@ -173,8 +184,13 @@ def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
     assert run_cli(_hotpot_argv(tmp_path / "out", "--json"), tmp_path / "h") == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
-    assert built == {"model": "fake:m", "max_retries": 1, "graph": "single-path",
-                     "reflections": True, "max_tool_steps": 3}  # fmt: skip
+    assert built == {
+        "model": "fake:m",
+        "max_retries": 1,
+        "graph": "single-path",
+        "reflections": True,
+        "max_tool_steps": 3,
+    }
     assert out["questions"] == 3 and out["correct"] == 2 and out["trials"] == 1
     assert out["calls"] == 6 and out["graph"] == "single-path"
     assert "[hotpotqa single-path] 3/3 score 0.667 (2/3)" in captured.err
@@ -199,7 +215,8 @@ def test_hotpotqa_resumes_and_writes_a_report(tmp_path, capsys, monkeypatch):
     _connect_runner(monkeypatch, {})
     assert run_cli(_hotpot_argv(tmp_path / "out", "--json"), tmp_path / "h") == 0
     capsys.readouterr()
-    monkeypatch.setattr(hotpotqa, "default_runner", None)  # same --out: nothing is answered again
+    # the same --out: nothing is answered again
+    monkeypatch.setattr(hotpotqa_agent, "default_runner", None)
     argv = _hotpot_argv(tmp_path / "out", "--report", str(tmp_path / "report"))
     assert run_cli(argv, tmp_path / "h") == 0
     table = capsys.readouterr().out
@@ -232,7 +249,7 @@ def test_other_benchmarks_share_the_eval_command_in_any_order():
 
 
 def test_hotpotqa_settings_resolve_tool_steps_like_a_run(tmp_path):
-    from evals.hotpotqa_single import HotpotSettings
+    from evals.hotpotqa.single import HotpotSettings
 
     def steps(**kw) -> int | None:
         return HotpotSettings(file=DEV60, out=tmp_path, **kw).max_tool_steps

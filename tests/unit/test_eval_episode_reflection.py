@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from evals.episode_reflection import ReflectionFailed, reflect_on_attempt
-from memory.reflections import open_reflection_manager
+from evals.common.reflection import ReflectionFailed, reflect_on_attempt
+from memory.agent_memory import AgentMemory
+from memory.stores.project_store import open_project_store
 from tests.unit.fakes import ScriptedChatModel
 
 
@@ -16,13 +18,23 @@ def scripted(*replies: str) -> ScriptedChatModel:
     return ScriptedChatModel(responder=lambda *a: queue.pop(0), calls=[])
 
 
-def test_lesson_saved_with_the_checkers_verdict(tmp_path: Path) -> None:
+@pytest.fixture
+def manager(tmp_path: Path) -> Iterator[AgentMemory]:
+    """An arm's memory: the project's store under its home, as the AWM jobs open it."""
+    with open_project_store(tmp_path, "hashing") as store:
+        yield AgentMemory(store, "t")
+
+
+def test_lesson_saved_with_the_checkers_verdict(manager: AgentMemory) -> None:
     model = scripted('{"reflection": "Type the password into both fields."}')
-    manager = open_reflection_manager(tmp_path, "hashing", "t")
     rid = reflect_on_attempt(
-        model, manager, task="Enter the password x into both fields",
-        attempt=["type [3] [x] [0]", "click [5]"], success=False, feedback="reward -1",
-    )  # fmt: skip
+        model,
+        manager,
+        task="Enter the password x into both fields",
+        attempt=["type [3] [x] [0]", "click [5]"],
+        success=False,
+        feedback="reward -1",
+    )
     saved = manager.get_reflection(rid)
     assert saved is not None and saved.reflection == "Type the password into both fields."
     assert saved.judgment.needs_retry and saved.judgment.confidence == 1.0
@@ -33,9 +45,8 @@ def test_lesson_saved_with_the_checkers_verdict(tmp_path: Path) -> None:
     )
 
 
-def test_no_usable_lesson_saves_nothing(tmp_path: Path) -> None:
+def test_no_usable_lesson_saves_nothing(manager: AgentMemory) -> None:
     model = scripted("not json", "{}")
-    manager = open_reflection_manager(tmp_path, "hashing", "t2")
     with pytest.raises(ReflectionFailed, match="no usable lesson"):
         reflect_on_attempt(model, manager, task="t", attempt="", success=True, feedback="")
-    assert manager.count() == 0
+    assert manager.list_reflections() == []

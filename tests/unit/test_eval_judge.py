@@ -86,7 +86,7 @@ def test_trajectory_budget_follows_the_model_context_window():
 
 
 def test_judge_failure_skips_a_webarena_task_with_the_reason():
-    from evals.webarena import evaluate_offline
+    from evals.webarena.evaluator import evaluate_offline
 
     task = {
         "task_id": 7,
@@ -129,8 +129,10 @@ def test_web_agent_steps_are_summarised_for_the_judge():
 
 def test_a_long_reason_is_cut_not_a_failed_attempt():
     """Grammars carry no string lengths, so a rambling reason must still give a verdict."""
-    replies = [{"reason": "because " * 200, "verdict": "correct"},
-               {"reasons": ["x" * 1000, "y"], "success": True}]  # fmt: skip
+    replies = [
+        {"reason": "because " * 200, "verdict": "correct"},
+        {"reasons": ["x" * 1000, "y"], "success": True},
+    ]
     model = ScriptedChatModel(responder=lambda *a: replies.pop(0), calls=[])
     judge = LLMJudge(model, attempts=1)
     assert judge.fuzzy_match("a", "a", "q") == 1.0

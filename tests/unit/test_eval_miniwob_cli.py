@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cli import errors
 from core import models
 from memory.trajectories import TrajectoryLog
 from tests.unit.test_web_agent import _steps
@@ -39,31 +40,43 @@ def miniwob_cli(monkeypatch):
 )
 def test_eval_miniwob_bad_input_one_line_error(miniwob_cli, isolated_home, capsys, argv, message):
     args = miniwob_cli.parse_args(["--home", str(isolated_home), "eval", "miniwob", *argv])
-    assert args.func(args) == 2
+    with pytest.raises(Exception) as failure:
+        args.func(args)
+    assert errors.report(failure.value) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
 
 def fake_episode(payload, resources):
-    from evals import miniwob
-    from evals.miniwob_jobs import episode_record
+    from evals.miniwob import harness as miniwob
+    from evals.miniwob.jobs import episode_record
 
     first = payload["seed"] == 0
     episode = miniwob.EpisodeResult(
-        payload["task"], payload["seed"], "Click OK", 1.0 if first else 0.0, True, None, None, 1,
-        0.5, 0.1, 30, trajectory=_steps("click [4]"),
-    )  # fmt: skip
+        task=payload["task"],
+        seed=payload["seed"],
+        utterance="Click OK",
+        raw_reward=1.0 if first else 0.0,
+        done=True,
+        reason=None,
+        stop_reason=None,
+        steps=1,
+        seconds=0.5,
+        env_step_seconds=0.1,
+        tokens=30,
+        trajectory=_steps("click [4]"),
+    )
     return {"family": payload["task"], **episode_record(episode), "trajectory": episode.trajectory}
 
 
 def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, monkeypatch):
-    from evals import miniwob_jobs
+    from evals.miniwob import jobs as miniwob_jobs
 
     monkeypatch.setattr(miniwob_jobs, "policy_episode", fake_episode)
     monkeypatch.setattr(models, "get_chat_model", lambda spec: None)
-    argv = ["--home", str(isolated_home), "eval", "miniwob", "--tasks", "click-button",
-            "--episodes", "2", "--workflows", "off", "--json", "--out", str(isolated_home / "o"),
-            "--report", str(isolated_home / "page")]  # fmt: skip
+    run = "eval miniwob --tasks click-button --episodes 2 --workflows off --json".split()
+    out_dirs = ["--out", str(isolated_home / "o"), "--report", str(isolated_home / "page")]
+    argv = ["--home", str(isolated_home), *run, *out_dirs]
     args = miniwob_cli.parse_args(argv)
     assert args.func(args) == 0
     captured = capsys.readouterr()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.progress import ProgressMeter, format_duration
-from evals.results_log import ResultsLog, ResultsLogError
+from evals.common.progress import ProgressMeter, format_duration
+from evals.common.results_log import ResultsLog, ResultsLogError
 
 
 class Clock:

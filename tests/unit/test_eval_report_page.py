@@ -5,18 +5,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.report_page import RAW_FILE, ReportSpec, write_report_dir
-from evals.stats import running_success, wilson
+from evals.report.page import RAW_FILE, ReportSpec, write_report_dir
+from evals.report.stats import running_success, wilson
 
 ROWS = [
-    {"key": f"{arm}/{fam}#{i}", "arm": arm, "family": fam, "success": ok, "steps": s,
-     "tokens": 100 * s, "seconds": 1.5 * s}
+    {
+        "key": f"{arm}/{fam}#{i}",
+        "arm": arm,
+        "family": fam,
+        "success": ok,
+        "steps": s,
+        "tokens": 100 * s,
+        "seconds": 1.5 * s,
+    }
     for arm, fam, i, ok, s in [
-        ("no-memory", "click-tab", 0, False, 3), ("no-memory", "click-tab", 1, True, 2),
-        ("no-memory", "login-user", 0, False, 5), ("workflows", "click-tab", 0, True, 1),
-        ("workflows", "click-tab", 1, True, 2), ("workflows", "login-user", 0, False, 4),
+        ("no-memory", "click-tab", 0, False, 3),
+        ("no-memory", "click-tab", 1, True, 2),
+        ("no-memory", "login-user", 0, False, 5),
+        ("workflows", "click-tab", 0, True, 1),
+        ("workflows", "click-tab", 1, True, 2),
+        ("workflows", "login-user", 0, False, 4),
     ]
-]  # fmt: skip
+]
 
 
 def test_report_dir_holds_raw_rows_plots_and_page(tmp_path: Path) -> None:
@@ -45,8 +55,11 @@ def test_running_success_is_per_arm_in_order() -> None:
 
 
 def test_published_references_are_drawn_but_kept_apart_from_the_measured_curves(tmp_path: Path):
-    spec = ReportSpec(title="Reflexion", curves={"reflections": [(1, 0.1), (2, 0.2)]},
-                      references={"Reflexion": [(1, 0.61), (5, 0.72)]})  # fmt: skip
+    spec = ReportSpec(
+        title="Reflexion",
+        curves={"reflections": [(1, 0.1), (2, 0.2)]},
+        references={"Reflexion": [(1, 0.61), (5, 0.72)]},
+    )
     write_report_dir(tmp_path / "r", ROWS, spec)
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert summary["plots"]["curve.png"] == {"reflections": [[1, 0.1], [2, 0.2]]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.stats import mean_interval, summarize, t95, wilson
+from evals.report.stats import mean_interval, summarize, t95, wilson
 
 
 def test_wilson_matches_published_values() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from evals import workers
-from evals.workers import Job, WorkerResources, call_job, run_jobs
+from evals.common import workers
+from evals.common.workers import Job, WorkerResources, call_job, run_jobs
 
 CALLS: list[tuple[str, int]] = []
 
@@ -16,8 +16,12 @@ CALLS: list[tuple[str, int]] = []
 def scripted(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """A deterministic job: its outcome depends only on its payload."""
     CALLS.append((payload["chain"], payload["i"]))
-    return {"chain": payload["chain"], "i": payload["i"], "success": payload["i"] % 2 == 0,
-            "worker": id(resources)}  # fmt: skip
+    return {
+        "chain": payload["chain"],
+        "i": payload["i"],
+        "success": payload["i"] % 2 == 0,
+        "worker": id(resources),
+    }
 
 
 def _jobs() -> list[Job]:
@@ -99,8 +103,9 @@ def test_results_equal_sequential_whatever_the_finishing_order() -> None:
     sequential: list[dict[str, Any]] = []
     run_jobs(_jobs(), sequential.append)
     parallel: list[dict[str, Any]] = []
-    workers._dispatch(FakeRay(), [FakeActor(i, []) for i in range(3)],
-                      workers._chains(_jobs()), parallel.append)  # fmt: skip
+    workers._dispatch(
+        FakeRay(), [FakeActor(i, []) for i in range(3)], workers._chains(_jobs()), parallel.append
+    )
 
     def outcome(r: dict[str, Any]) -> tuple[str, bool]:
         return r["key"], r["success"]

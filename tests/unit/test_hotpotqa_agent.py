@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from evals.hotpotqa import Paragraph, exact_match_score
-from evals.hotpotqa_agent import make_answer_fn
+from evals.hotpotqa.agent import make_answer_fn
+from evals.hotpotqa.dataset import Paragraph
+from evals.hotpotqa.metrics import exact_match_score
 from tests.unit.test_reflective_graph import Script, wire  # noqa: F401  (fixture)
 
 
@@ -29,37 +30,39 @@ def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_h
 
 
 def _reflections_in(home):
-    from memory.langgraph_store import ProjectStore
-    from memory.store_memory import StoreMemory
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import ProjectStore
     from tests.unit.fakes import HashEmbeddings
 
     store = ProjectStore.open(home, HashEmbeddings(384))
     try:
-        return StoreMemory(store).list_reflections()
+        return AgentMemory(store).list_reflections()
     finally:
         store.close()
 
 
 def test_memory_on_saves_in_the_home_store_and_off_saves_nothing(wire, tmp_path):  # noqa: F811
-    from evals.hotpotqa_jobs import CallCounter
+    from evals.hotpotqa.jobs import CallCounter
 
     paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
     model = wire(HotpotScript([False] * 10))
     counter = CallCounter()
-    on = make_answer_fn(model="local", max_retries=0, home=str(tmp_path / "on"),
-                        callbacks=[counter])  # fmt: skip
+    on = make_answer_fn(
+        model="local", max_retries=0, home=str(tmp_path / "on"), callbacks=[counter]
+    )
     assert exact_match_score(on("When was Ada Lovelace born?", paragraphs)[0], "1815")
     assert counter.calls == len(model.calls) > 1  # every call seen, the short answer's too
     assert _reflections_in(tmp_path / "on")  # the graph's reflections, in the project store
-    off = make_answer_fn(model="local", max_retries=0, home=str(tmp_path / "off"),
-                         reflections=False)  # fmt: skip
+    off = make_answer_fn(
+        model="local", max_retries=0, home=str(tmp_path / "off"), reflections=False
+    )
     off("When was Ada Lovelace born?", paragraphs)
     assert not _reflections_in(tmp_path / "off")
 
 
 def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # noqa: F811
-    from evals import hotpotqa_jobs
-    from evals.hotpotqa import HotpotQuestion
+    from evals.hotpotqa import jobs as hotpotqa_jobs
+    from evals.hotpotqa.dataset import HotpotQuestion
 
     wire(lambda prompt, title, tools, messages: {"reflection": "Check the birth year."})
     q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
@@ -69,8 +72,8 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
 
 
 def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  # noqa: F811
-    from evals import hotpotqa_jobs
-    from evals.hotpotqa import HotpotQuestion
+    from evals.hotpotqa import jobs as hotpotqa_jobs
+    from evals.hotpotqa.dataset import HotpotQuestion
 
     prompts = []
 
@@ -89,8 +92,9 @@ def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  
     on = make_answer_fn(model="local", max_retries=0, home=str(tmp_path), graph_name="direct")
     assert on(q.question, paragraphs) == ("1815", ["1815"])
     assert "Read the birth year." in prompts[-1] and "born in 1815" in prompts[-1]
-    off = make_answer_fn(model="local", max_retries=0, home=str(tmp_path), graph_name="direct",
-                         reflections=False)  # fmt: skip
+    off = make_answer_fn(
+        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+    )
     off(q.question, paragraphs)
     assert "Read the birth year." not in prompts[-1] and len(prompts) == 3
 

@@ -8,15 +8,17 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from evals.hotpotqa import Paragraph
-from evals.hotpotqa_candidates import candidate_answers, choice_schema
-from evals.hotpotqa_coverage import coverage
+from evals.hotpotqa.candidates import candidate_answers, choice_schema
+from evals.hotpotqa.coverage import coverage
+from evals.hotpotqa.dataset import Paragraph
 
 PARAGRAPHS = [
     Paragraph("Seine", ["The Seine flows through Paris.", " It is 777 km long."]),
-    Paragraph("Ada Lovelace", ["Ada Lovelace was born on 10 December 1815 in London.",
-                               " Her father was Lord Byron."]),
-]  # fmt: skip
+    Paragraph(
+        "Ada Lovelace",
+        ["Ada Lovelace was born on 10 December 1815 in London.", " Her father was Lord Byron."],
+    ),
+]
 
 
 def test_yes_and_no_come_first_only_when_the_question_asks_for_one():

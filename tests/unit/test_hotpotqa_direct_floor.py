@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from core import models
 from core.embeddings import HashingEmbeddings
-from evals import hotpotqa_jobs
-from evals.hotpotqa import Paragraph
-from evals.hotpotqa_agent import make_answer_fn, project_store
-from memory.schema import Reflection, ReflectionJudgment
-from memory.store_memory import StoreMemory
+from evals.hotpotqa import jobs as hotpotqa_jobs
+from evals.hotpotqa.agent import make_answer_fn, project_store
+from evals.hotpotqa.dataset import Paragraph
+from memory.agent_memory import AgentMemory
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.unit.research_script import wire  # noqa: F401  (fixture)
 
 ADA = [
@@ -21,7 +21,7 @@ PARAGRAPHS = [Paragraph("Seine", ["The Seine flows through Paris."])]
 
 def _fill(home: str) -> None:
     with project_store(home, "local") as store:
-        memory = StoreMemory(store)
+        memory = AgentMemory(store)
         for task, lesson in ADA:
             judgment = ReflectionJudgment(needs_retry=True, confidence=0.9, verdict="fail")
             memory.save_reflection(Reflection(task=task, reflection=lesson, judgment=judgment))
@@ -71,7 +71,7 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
 
 
 def _question():
-    from evals.hotpotqa import HotpotQuestion
+    from evals.hotpotqa.dataset import HotpotQuestion
 
     ada = Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])
     return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", (*PARAGRAPHS, ada))

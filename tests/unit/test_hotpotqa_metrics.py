@@ -6,15 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.hotpotqa import (
-    HotpotDataError,
-    HotpotQuestion,
-    Paragraph,
-    exact_match_score,
-    f1_score,
-    load_hotpotqa,
-    normalize_answer,
-)
+from evals.hotpotqa.dataset import HotpotDataError, HotpotQuestion, Paragraph, load_hotpotqa
+from evals.hotpotqa.metrics import exact_match_score, f1_score, normalize_answer
 
 DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 
@@ -98,12 +91,19 @@ def failing_runner(**kwargs):
 
 
 def test_a_failing_question_is_recorded_as_wrong_with_its_error(tmp_path):
-    from evals.hotpotqa_jobs import answer_question
+    from evals.hotpotqa.jobs import answer_question
 
     q = load_hotpotqa(DEV60, limit=1)[0]
-    payload = {"file": str(DEV60), "id": q.id, "model": "m", "graph": "reflective",
-               "max_retries": 0, "home": str(tmp_path), "reflections": True,
-               "runner": f"{__name__}:failing_runner"}  # fmt: skip
+    payload = {
+        "file": str(DEV60),
+        "id": q.id,
+        "model": "m",
+        "graph": "reflective",
+        "max_retries": 0,
+        "home": str(tmp_path),
+        "reflections": True,
+        "runner": f"{__name__}:failing_runner",
+    }
     record = answer_question(payload, None)
     assert record["error"] == "TimeoutError: model took too long"
     assert not record["em"] and record["f1"] == 0.0 and record["answer"] == ""

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from evals import hotpotqa_jobs
-from evals.hotpotqa import load_hotpotqa
-from evals.hotpotqa_reflexion import ReflexionSettings, run_reflexion, solved_curves
+from evals.hotpotqa import jobs as hotpotqa_jobs
+from evals.hotpotqa.dataset import load_hotpotqa
+from evals.hotpotqa.reflexion import ReflexionSettings, run_reflexion, solved_curves
 
 DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 QS = load_hotpotqa(DEV60, limit=4)
@@ -83,10 +83,10 @@ def test_cli_prints_curve_beside_published_endpoints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import main
-    from evals import hotpotqa
+    from evals.hotpotqa import agent
 
     monkeypatch.setattr(hotpotqa_jobs, "_reflect", fake_reflect)
-    monkeypatch.setattr(hotpotqa, "default_runner", runner)
+    monkeypatch.setattr(agent, "default_runner", runner)
     argv = [
         "--home",
         str(tmp_path),

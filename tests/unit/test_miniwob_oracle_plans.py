@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from evals.miniwob_oracle import PLANNERS, OracleCannotSolve, OraclePolicy, _pick, parse_tree
+from evals.miniwob.oracle import PLANNERS, OracleCannotSolve, OraclePolicy, _pick, parse_tree
 
 LOGIN = """Tab 0 (current): Login User Task
 URL: http://127.0.0.1:1/miniwob/login-user.html
@@ -29,8 +29,11 @@ URL: http://127.0.0.1:1/miniwob/click-checkboxes.html
 
 def test_parse_tree_reads_ids_roles_names_and_depth() -> None:
     nodes = parse_tree(LOGIN + "\n\t\t[7] StaticText 'it\\'s \"quoted\"'")
-    assert [(n.id, n.role) for n in nodes[:3]] == [("6", "RootWebArea"), ("41", "StaticText"),
-                                                   ("2", "textbox")]  # fmt: skip
+    assert [(n.id, n.role) for n in nodes[:3]] == [
+        ("6", "RootWebArea"),
+        ("41", "StaticText"),
+        ("2", "textbox"),
+    ]
     assert nodes[-1].name == 'it\'s "quoted"' and nodes[-1].depth == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.miniwob_oracle import MULTI_STEP, PLANNERS, OracleCannotSolve, parse_tree
+from evals.miniwob.oracle import MULTI_STEP, PLANNERS, OracleCannotSolve, parse_tree
 
 
 def tree(*lines: str) -> str:

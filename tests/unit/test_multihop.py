@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.multihop import (
+from evals.webarena.multihop import (
     HopCondition,
     HopStep,
     evaluate_multihop,

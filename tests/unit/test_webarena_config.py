@@ -9,13 +9,14 @@ import json
 
 import pytest
 
-from evals.webarena import (
+from evals.webarena.evaluator import (
     WebArenaConfigError,
     load_predictions,
     load_tasks,
     site_placeholders,
 )
-from evals.webarena_html import (
+from evals.webarena.match import EvaluationSkipped
+from evals.webarena.program_html import (
     DEFAULT_HELPERS,
     PAGE,
     match_required,
@@ -23,7 +24,6 @@ from evals.webarena_html import (
     reddit_get_post_url,
     score_program_html,
 )
-from evals.webarena_match import EvaluationSkipped
 
 # --- loading ----------------------------------------------------------------------------------
 

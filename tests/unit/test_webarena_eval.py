@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from evals.webarena import (
+from evals.webarena.evaluator import (
     LIVE_PAGE_REASON,
     evaluate_offline,
     site_placeholders,
     substitute,
 )
-from evals.webarena_match import (
+from evals.webarena.match import (
     EvaluationSkipped,
     clean_answer,
     exact_match,

@@ -1,0 +1,1 @@
+"""Running evaluations: jobs on workers (or Ray), resumable results, progress, lessons."""

@@ -1,0 +1,72 @@
+"""Reflections between attempts (Reflexion's loop, on the product's reflection memory).
+
+After an attempt whose outcome a checker decided (MiniWoB's reward, HotpotQA's exact match),
+the reflector model writes a short lesson, saved with the checker's verdict into the
+arm's reflection memory, where the next attempts retrieve it like any other reflection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Annotated, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, Field, StringConstraints
+
+from core.output_budget import ROLE_BUDGETS
+from core.structured import ask_structured
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from prompts.episode_reflection import EPISODE_REFLECTION
+from prompts.untrusted import data
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
+
+
+class EpisodeLesson(BaseModel):
+    # a blank lesson is malformed output: ask_structured asks again (a new sample)
+    reflection: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] = Field(
+        description="2-3 sentences of lessons for the next attempt."
+    )
+
+
+class ReflectionSink(Protocol):
+    """Where lessons go: an AgentMemory, the arm's memory in the store its graph reads."""
+
+    def save_reflection(self, reflection: Reflection) -> str: ...
+
+
+class ReflectionFailed(RuntimeError):
+    """The reflector gave no usable lesson; nothing was saved (the arm learns nothing here)."""
+
+
+def reflect_on_attempt(
+    model: BaseChatModel,
+    manager: ReflectionSink,
+    *,
+    task: str,
+    attempt: Sequence[str] | str,
+    success: bool,
+    feedback: str,
+) -> str:
+    """Write and save the lesson of one judged attempt; returns the reflection id."""
+    text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
+    outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
+    # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.
+    prompt = EPISODE_REFLECTION.format(
+        task=data(task),
+        attempt=data(text[:MAX_ATTEMPT_CHARS] or "(no action taken)"),
+        outcome=data(outcome),
+    )
+    lesson = ask_structured(model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"])
+    if lesson is None or not lesson.reflection.strip():
+        raise ReflectionFailed(f"no usable lesson from the reflector for {task[:60]!r}")
+    reflection = Reflection(
+        task=task,
+        reflection=lesson.reflection.strip(),
+        # The checker's verdict, not the model's: it is certain.
+        judgment=ReflectionJudgment(needs_retry=not success, confidence=1.0, reasons=[outcome]),
+        importance=0.4 if success else 0.8,  # failures teach more (as reflect_on_task rates)
+    )
+    return manager.save_reflection(reflection)

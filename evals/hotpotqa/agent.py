@@ -1,0 +1,222 @@
+"""The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
+own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact match expects;
+`direct` chooses that span among the paragraphs' candidates in one call."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig, RunnableLambda
+from pydantic import BaseModel, Field
+
+from agents import resources
+from agents.research.answer_text import short_answer_text
+from core.context import Context
+from core.local_seed import sample_round
+from core.output_budget import ROLE_BUDGETS
+from core.structured import ask_structured
+from evals.hotpotqa.candidates import candidate_answers, choice_schema
+from evals.hotpotqa.dataset import AnswerFn
+
+SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
+no, or a short phrase), taken from the text below.
+<question>
+{question}
+</question>
+<text>
+{text}
+</text>"""
+
+
+CHOOSE_ANSWER = """Answer the question with one of the possible answers, using the text below.
+<question>
+{question}
+</question>
+<text>
+{text}
+</text>
+Possible answers: {candidates}"""
+
+
+class ShortAnswer(BaseModel):
+    answer: str = Field(description="A few words, no sentence.")
+
+
+def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
+    from agents.tools.corpus import save_passages
+
+    key = hashlib.sha1(question.encode()).hexdigest()[:12]
+    folder = Path(home) / "hotpotqa" / key
+    items = [(p.title, p.text) if hasattr(p, "title") else tuple(p) for p in paragraphs]
+    save_passages(items, folder)
+    return str(folder)
+
+
+DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded model's context
+
+
+SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
+
+
+def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
+    model = resources.chat_model(model_spec)
+    prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
+    answer, budget = "", ROLE_BUDGETS["short_answer"]
+    for attempt in range(SHORT_ANSWER_ATTEMPTS):
+        with sample_round(attempt):  # the same prompt again: a new sample
+            out = ask_structured(model, ShortAnswer, prompt, max_tokens=budget)
+        # an answer cut from truncated JSON began with `);` or `}`: keep only the words
+        answer = short_answer_text(out.answer if out else text)
+        if answer:
+            break
+    return answer
+
+
+def chosen_answer(model_spec: str, question: str, text: str, candidates: list[str]) -> str:
+    """One of `candidates`, chosen by the model under a grammar; "" when it gave none. With no
+    candidates at all (paragraphs without a name, date or title) it writes a short answer."""
+    if not candidates:
+        return short_answer(model_spec, question, text, limit=DIRECT_CHARS)
+    model = resources.chat_model(model_spec)
+    prompt = CHOOSE_ANSWER.format(
+        question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(candidates)
+    )
+    out = ask_structured(
+        model, choice_schema(candidates), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
+    )
+    return str(getattr(out, "answer", ""))
+
+
+# "direct" is no agent: one model call chooses the answer among the paragraphs' candidate spans
+# (evals.hotpotqa.candidates), with past reflections in the prompt when memory is on -
+# Reflexion's chain-of-thought-with-context baseline, and the cheapest real answerer.
+GRAPHS = ("reflective", "single-path", "direct")
+
+
+def default_runner(
+    *,
+    model: str,
+    max_retries: int,
+    home: str,
+    graph: str = "reflective",
+    reflections: bool = True,
+    callbacks: Sequence[Any] = (),
+    embedding_model: str = "local",
+    max_tool_steps: int | None = None,
+) -> AnswerFn:
+    """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
+    `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
+    to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
+    prompts (and workflows too, so an arm differs from another only by reflections);
+    `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default."""
+    return make_answer_fn(
+        model=model,
+        max_retries=max_retries,
+        home=home,
+        graph_name=graph,
+        reflections=reflections,
+        callbacks=callbacks,
+        embedding_model=embedding_model,
+        max_tool_steps=max_tool_steps,
+    )
+
+
+def make_answer_fn(
+    *,
+    model: str,
+    max_retries: int,
+    home: str,
+    graph_name: str = "reflective",
+    reflections: bool = True,
+    callbacks: Sequence[Any] = (),
+    embedding_model: str = "local",
+    max_tool_steps: int | None = None,
+):
+    """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
+
+    With `reflections` the graph is compiled with the project's store under `home` (as the CLI
+    does: past reflections and workflows in its prompts, its own saved there);
+    `reflections=False` compiles it without a store, so memory is off (the memory-off arm).
+    `callbacks` see every model call (e.g. a call counter). Memory search embeds with
+    `embedding_model` and keeps only memories past Context's relevance floor.
+    """
+    if graph_name not in GRAPHS:
+        raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
+    if graph_name == "direct":
+        return _direct_answer_fn(model, home, reflections, callbacks, embedding_model)
+    if graph_name == "single-path":
+        from graphs.research import build_single_path_graph as build
+    else:
+        from graphs.research import build_reflective_graph as build
+    config: RunnableConfig = {"callbacks": list(callbacks)}
+
+    def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
+        ctx = Context(
+            planner_model=model,
+            executor_model=model,
+            reflector_model=model,
+            aggregator_model=model,
+            max_retries=max_retries,
+            use_browser=False,
+            home=home,
+            corpus_dir=_corpus_for(question, paragraphs, home),
+            embedding_model=embedding_model,
+            max_tool_steps=max_tool_steps,
+        )
+        with project_store(home, ctx.embedding_model, on=reflections) as store:
+            out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+        # Run as a runnable with the same config, so its model call reaches the callbacks too.
+        cut: RunnableLambda[str, str] = RunnableLambda(lambda t: short_answer(model, question, t))
+        answer = cut.invoke(out.get("final_output", ""), config=config)
+        return answer, [answer]
+
+    return answer_fn
+
+
+@contextmanager
+def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterator[Any]:
+    """The project's persistent store under `home` (reflections, workflows, trajectories), or
+    None (memory off) when `on` is false; closed on exit."""
+    if not on:
+        yield None
+        return
+    from memory.stores.project_store import open_project_store
+
+    with open_project_store(home, embedding_model) as store:
+        yield store
+
+
+def _direct_answer_fn(
+    model: str, home: str, reflections: bool, callbacks: Sequence[Any], embedding_model: str
+):
+    from memory.agent_memory import AgentMemory
+    from memory.reflections.manager import format_reflections
+
+    config: RunnableConfig = {"callbacks": list(callbacks)}
+    # the graphs' memory settings: the relevance floor keeps unrelated lessons out
+    ctx = Context(home=home, embedding_model=embedding_model)
+
+    def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
+        text = "\n".join(f"{p.title}: {p.text}" for p in paragraphs)
+        lessons = ""
+        with project_store(home, ctx.embedding_model, on=reflections) as store:
+            if store is not None:
+                memory = AgentMemory(store, min_relevance=ctx.min_relevance)
+                lessons = format_reflections(
+                    memory.relevant_reflections(question, ctx.reflections_k)
+                )
+        if lessons:
+            text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}"
+        candidates = candidate_answers(question, paragraphs)
+        # Run as a runnable with the config, so its model call reaches the callbacks too.
+        choose: RunnableLambda[str, str] = RunnableLambda(
+            lambda t: chosen_answer(model, question, t, candidates)
+        )
+        answer = choose.invoke(text, config=config)
+        return answer, [answer]
+
+    return answer_fn

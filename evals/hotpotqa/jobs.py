@@ -1,0 +1,117 @@
+"""HotpotQA questions as worker jobs (evals.common.workers): answer one question, score it, and (in
+Reflexion's protocol) reflect on a wrong answer so the next trial can do better.
+
+The answer function is built in the worker from `runner` ("module:function", default
+evals.hotpotqa.agent:default_runner) with the payload's model, graph, retries and data directory,
+so any AnswerFn can be evaluated, in this process or on Ray.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import time
+from functools import lru_cache
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+
+from core.local_seed import sample_round
+from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
+from evals.hotpotqa.metrics import exact_match_score, f1_score
+
+DEFAULT_RUNNER = "evals.hotpotqa.agent:default_runner"
+
+
+class CallCounter(BaseCallbackHandler):
+    """Counts model calls (chat and completion) in everything it is passed to."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
+        self.calls += 1
+
+    def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
+        self.calls += 1
+
+
+@lru_cache(maxsize=4)
+def _questions(path: str) -> dict[str, HotpotQuestion]:
+    return {q.id: q for q in load_hotpotqa(path)}
+
+
+def _runner(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    runner = getattr(importlib.import_module(module), name, None)
+    if not callable(runner):
+        raise ValueError(f"answer-function builder {spec!r} does not exist")
+    return runner
+
+
+def _accepts(fn: Any, name: str) -> bool:
+    """Does `fn` take the keyword `name`? (A plugged-in builder need not take every one.)"""
+    params = inspect.signature(fn).parameters.values()
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
+    """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
+    runner?, arm?, trial?, reflect_on_failure?, embedding_model? and max_tool_steps? (passed
+    to a builder that takes them). Returns the scored record."""
+    q = _questions(str(payload["file"]))[payload["id"]]
+    counter = CallCounter()
+    build = _runner(payload.get("runner") or DEFAULT_RUNNER)
+    kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
+    for optional in ("embedding_model", "max_tool_steps"):  # for a builder that takes it
+        if optional in payload and _accepts(build, optional):
+            kwargs[optional] = payload[optional]
+    started, error, answer = time.perf_counter(), None, ""
+    try:
+        answer_fn = build(**kwargs, callbacks=[counter])
+        # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
+        with sample_round(int(payload.get("trial", 1)) - 1):
+            answer, _ = answer_fn(q.question, q.paragraphs)
+    except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
+        error = f"{type(exc).__name__}: {exc}"
+    record = {
+        "arm": payload.get("arm", ""),
+        "trial": payload.get("trial", 1),
+        "id": q.id,
+        "question": q.question,
+        "gold": q.answer,
+        "answer": answer,
+        "em": exact_match_score(answer, q.answer),
+        "f1": f1_score(answer, q.answer)[0],
+        "calls": counter.calls,
+        "seconds": round(time.perf_counter() - started, 3),
+        "error": error,
+    }
+    record["success"] = record["em"]
+    if payload.get("reflect_on_failure") and not record["em"] and error is None:
+        record["reflection_error"] = _reflect(payload, q, answer)
+    return record
+
+
+def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str) -> str | None:
+    """Reflexion's step: the answer was judged wrong (exact match against the true answer,
+    which the reflector never sees); save the lesson in the arm's reflection memory."""
+    from core.models import get_chat_model
+    from evals.common.reflection import ReflectionFailed, reflect_on_attempt
+    from evals.hotpotqa.agent import project_store
+    from memory.agent_memory import AgentMemory
+
+    # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
+    with project_store(payload["home"], payload.get("embedding_model", "local")) as store:
+        try:
+            reflect_on_attempt(
+                get_chat_model(payload["model"]),
+                AgentMemory(store),
+                task=q.question,
+                attempt=f"answer: {answer or '(none)'}",
+                success=False,
+                feedback="the answer did not match the correct answer",
+            )
+        except ReflectionFailed as err:
+            return str(err)
+    return None

@@ -1,0 +1,133 @@
+"""`eval hotpotqa`: each question answered once by one of the product's graphs, scored with
+HotpotQA's EM and F1, with model calls and seconds per question (one JSON line each)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from core.context import MAX_TOOL_STEPS, Context
+from evals.common.progress import ProgressMeter
+from evals.common.results_log import ResultsLog
+from evals.common.workers import Job, run_jobs
+from evals.hotpotqa.agent import GRAPHS
+from evals.hotpotqa.dataset import HotpotQuestion
+from evals.report.tables import format_table
+
+
+@dataclass
+class HotpotSettings:
+    file: Path
+    out: Path
+    limit: int | None = None
+    model: str = "local"
+    graph: str = "reflective"
+    max_retries: int = 2
+    max_tool_steps: int | None = None  # None: the Context's default for `model`
+    workers: int = 1
+    ray_address: str | None = None
+    runner: str = "evals.hotpotqa.agent:default_runner"
+
+    def __post_init__(self) -> None:
+        # resolved here, so the results' identity names the steps the run really took
+        if self.max_tool_steps is None:
+            self.max_tool_steps = Context(executor_model=self.model).tool_steps
+
+    def validate(self) -> None:
+        if self.graph not in GRAPHS:
+            raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
+        if self.max_retries < 0:
+            raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
+        if not 0 <= (self.max_tool_steps or 0) <= MAX_TOOL_STEPS:
+            raise ValueError(
+                f"--max-tool-steps must be between 0 and {MAX_TOOL_STEPS}, "
+                f"got {self.max_tool_steps}"
+            )
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "file": str(self.file),
+            "model": self.model,
+            "graph": self.graph,
+            "max_retries": self.max_retries,
+            "max_tool_steps": self.max_tool_steps,
+            "runner": self.runner,
+        }
+
+
+def run_single(
+    s: HotpotSettings, questions: list[HotpotQuestion], *, out: TextIO | None = None
+) -> ResultsLog:
+    """Answer every question not already in OUT/results.jsonl; one line per answer."""
+    log = ResultsLog(s.out / "results.jsonl", s.identity())
+    jobs = [
+        Job(
+            q.id,
+            "evals.hotpotqa.jobs:answer_question",
+            {
+                "file": str(s.file),
+                "id": q.id,
+                "model": s.model,
+                "graph": s.graph,
+                "max_retries": s.max_retries,
+                "max_tool_steps": s.max_tool_steps,
+                "home": str(s.out / "memory"),
+                "reflections": True,
+                "runner": s.runner,
+            },
+        )
+        for q in questions
+    ]
+    meter = ProgressMeter(f"hotpotqa {s.graph}", len(jobs), out=out or sys.stderr)
+    done = [r for r in log.records() if r["key"] in {j.key for j in jobs}]
+    meter.resume(len(done), sum(bool(r["em"]) for r in done))
+    meter.start_line(f"(model {s.model}, workers {s.workers})")
+
+    def on_result(record: dict[str, Any]) -> None:
+        log.append(record)
+        meter.update(bool(record["em"]), f"{record['id']} calls={record['calls']}")
+
+    run_jobs(
+        [j for j in jobs if j.key not in log],
+        on_result,
+        workers=s.workers,
+        ray_address=s.ray_address,
+    )
+    return log
+
+
+def summary(log: ResultsLog, questions: list[HotpotQuestion]) -> dict[str, Any]:
+    """Totals and the per-question table, in question order (errors count as wrong)."""
+    by_key = log.records_by_key()
+    rows = [by_key[q.id] for q in questions if q.id in by_key]
+    n = len(rows)
+    table = format_table(
+        ["question", "EM", "F1", "calls", "seconds", "answer", "gold"],
+        [
+            [
+                r["id"][:10],
+                int(r["em"]),
+                r["f1"],
+                r["calls"],
+                r["seconds"],
+                r["answer"][:30],
+                r["gold"][:30],
+            ]
+            for r in rows
+        ],
+    )
+    return {
+        "questions": n,
+        "trials": 1,
+        "correct": sum(bool(r["em"]) for r in rows),
+        "em": sum(bool(r["em"]) for r in rows) / n if n else 0.0,
+        "f1": sum(float(r["f1"]) for r in rows) / n if n else 0.0,
+        "calls": sum(int(r["calls"]) for r in rows),
+        "errors": sum(r.get("error") is not None for r in rows),
+        "seconds": sum(float(r["seconds"]) for r in rows),
+        "seconds_per_question": sum(float(r["seconds"]) for r in rows) / n if n else 0.0,
+        "table": table,
+        "rows": rows,
+    }

@@ -1,0 +1,1 @@
+"""MiniWoB++: tasks served locally, episodes with a policy or the graph, scripted oracles."""

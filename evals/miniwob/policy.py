@@ -1,0 +1,75 @@
+"""The web agent's decide step as a MiniWoB policy: `policy(utterance, observation, history)`.
+
+Same prompt, memory and constrained decision as the graph's `decide` node, for harnesses that
+drive the browser themselves (evals.miniwob.run_miniwob). Memory is looked up once per
+episode (keyed by the utterance), like the graph does once per run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from agents import resources
+from agents.web.decide import decide_action
+from agents.web.memory import gather_memory
+from browser.trajectory import TrajectoryStep
+from core.web_context import WebAgentContext
+from evals.miniwob.harness import Policy, PolicyDecision
+
+MINIWOB_WEBSITE = "miniwob"
+
+
+@dataclass
+class WebPolicy:
+    """Callable policy; `workflows` overrides retrieval (e.g. the AWM experiment's text)."""
+
+    ctx: WebAgentContext
+    website: str = MINIWOB_WEBSITE
+    workflows: str | None = None
+    _memory: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    async def __call__(
+        self, utterance: str, observation: str, history: list[TrajectoryStep]
+    ) -> PolicyDecision:
+        memory = self._memory.get(utterance)
+        if memory is None:
+            memory = await asyncio.to_thread(self._gather_memory, utterance)
+            self._memory = {utterance: memory}  # one episode at a time: keep only the latest
+        last = history[-1] if history else None
+        feedback = last.reason if last is not None and not last.valid else None
+        model = resources.chat_model(self.ctx.executor_model)
+        decision = await decide_action(
+            model, utterance, observation, history, memory, feedback=feedback
+        )
+        return PolicyDecision(decision.action, decision.tokens)
+
+    def _gather_memory(self, utterance: str) -> dict[str, str]:
+        """The prompt's memory from the project's store under the context's home."""
+        from memory.agent_memory import AgentMemory
+        from memory.stores.project_store import open_project_store
+
+        ctx = self.ctx
+        with open_project_store(ctx.home, ctx.embedding_model) as store:
+            memory = AgentMemory(store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
+            return gather_memory(memory, ctx, utterance, self.website, self.workflows)
+
+
+def make_policy(
+    model: str = "local",
+    *,
+    home: str,
+    use_workflows: bool = True,
+    workflows: str | None = None,
+    trajectories_k: int = 2,
+    website: str = MINIWOB_WEBSITE,
+) -> Policy:
+    """A MiniWoB policy on `model`, with memory under `home` (workflows on or off)."""
+    ctx = WebAgentContext(
+        executor_model=model,
+        reflector_model=model,
+        home=home,
+        use_workflows=use_workflows,
+        trajectories_k=trajectories_k,
+    )
+    return WebPolicy(ctx, website=website, workflows=workflows)

@@ -1,0 +1,1 @@
+"""Showing results: text tables, 95% intervals, plots, the HTML report page, JSON reports."""
