@@ -1,7 +1,7 @@
 """Benchmark of the reflection store: append and top-3 retrieval at scale, ANN against exact.
 
     python bench/reflection_store.py --sizes 100000,1000000 --json
-    python bench/reflection_store.py --sizes 10000 --original-max 10000      # + the seed's design
+    python bench/reflection_store.py --sizes 10000 --original-max 10000   # + JSON-file baseline
 
 Vectors are all-MiniLM-L6-v2 embeddings of real texts (bench/bench_texts.py: HotpotQA, WebArena,
 AWM, then Python's documentation; computed once and cached under tmp/bench/); sizes beyond the
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_texts import CACHE, cached_embeddings, real_texts  # noqa: E402
-from memory.vector_index import ANN_THRESHOLD  # noqa: E402
+from memory.engine.vector_index import ANN_THRESHOLD  # noqa: E402
 
 CHILD_OPTIONS = ("noise", "ann_threshold", "reps", "appends")
 KEYS = ("size", "append_p50_ms", "exact_top3_p50_ms", "ann_top3_p50_ms", "recall_at_3")
@@ -45,7 +45,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--appends", type=int, default=200, help="timed durable saves per size")
     p.add_argument("--noise", type=float, default=0.2, help="norm of the noise on copies")
     p.add_argument("--ann-threshold", type=int, default=ANN_THRESHOLD)
-    p.add_argument("--original-max", type=int, default=0, help="run the seed's design up to N")
+    p.add_argument("--original-max", type=int, default=0, help="run the JSON-file baseline up to N")
     p.add_argument("--embeddings", choices=["local", "hashing"], default="local")
     p.add_argument("--cache", default=str(CACHE), help="where texts and embeddings are kept")
     p.add_argument("--workdir", default=None)
@@ -127,8 +127,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
         print(json.dumps(results))
     else:
         for r in results:
-            print("  ".join(f"{k}={r[k]:.3g}" if isinstance(r[k], float) else f"{k}={r[k]}"
-                            for k in r if k not in ("text_sources",)))  # fmt: skip
+            shown = {k: v for k, v in r.items() if k != "text_sources"}
+            print(
+                "  ".join(
+                    f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
+                )
+            )
     if not args.workdir:
         shutil.rmtree(workdir, ignore_errors=True)
     return results

@@ -55,8 +55,10 @@ def similarities(embeddings: Any, records: list[dict[str, Any]]) -> dict[str, np
         related += [float(qv @ vecs[t]) for t in supporting[i]]
         near += [float(qv @ vecs[t]) for t in distractors[i]]
         unrelated += [float(qv @ vecs[t]) for j, g in enumerate(supporting) if j != i for t in g]
-    return {k: np.asarray(v) for k, v in
-            {"related": related, "unrelated": unrelated, "distractor": near}.items()}  # fmt: skip
+    return {
+        k: np.asarray(v)
+        for k, v in {"related": related, "unrelated": unrelated, "distractor": near}.items()
+    }
 
 
 def best_floor(related: np.ndarray, unrelated: np.ndarray) -> float:

@@ -1,8 +1,10 @@
-"""Baselines and helpers of the reflection-store bench: the seed's design, the embedder's cost.
+"""Baselines and helpers of the reflection-store bench: a JSON-file store, the embedder's cost.
 
-The seed's design: one JSON file with every record and embedding, loaded whole and rewritten on
-every save, searched with a flat FAISS index. The real embedder (all-MiniLM-L6-v2) is timed on
-its own, so the store's numbers exclude it. Ours is bench/store_scale.py.
+The JSON-file baseline (the `original_*` numbers): one JSON file with every record and
+embedding, loaded whole and rewritten on every save, searched with a flat FAISS index; it shows
+what a durable indexed store saves over the simplest design. The real embedder
+(all-MiniLM-L6-v2) is timed on its own, so the store's numbers exclude it. Ours is
+bench/store_scale.py.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.schema import Reflection, ReflectionJudgment
 
 DIM = 384
 NAMESPACE = "reflections.default"
@@ -51,11 +53,11 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q))
 
 
-# -- the seed's design: one JSON file with every record and embedding, rewritten per save ------
+# -- the JSON-file baseline: one JSON file with every record and embedding, rewritten per save -
 
 
 def original(n: int, folder: Path, vectors: np.ndarray, queries: np.ndarray) -> dict:
-    """The seed's store on the same vectors: load the JSON, flat search, rewrite per save."""
+    """The JSON-file baseline on the same vectors: load the JSON, flat search, rewrite per save."""
     import faiss
 
     path = folder / "self_reflection_db.json"
@@ -78,7 +80,7 @@ def original(n: int, folder: Path, vectors: np.ndarray, queries: np.ndarray) -> 
     for i in range(3 if n <= 20_000 else 1):
         t0 = time.perf_counter()
         rows.append({**record(n + i), "embedding": vectors[i].tolist()})
-        path.write_text(json.dumps(rows))  # the seed rewrote the whole file on each save
+        path.write_text(json.dumps(rows))  # this design rewrites the whole file on each save
         costs.append(time.perf_counter() - t0)
     return {
         "original_load_s": load,
