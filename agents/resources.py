@@ -64,10 +64,3 @@ def reflection_manager(ctx: WebAgentContext) -> ReflectionManager:
 def embeddings(ctx: Context | WebAgentContext):
     """The embeddings memory search uses ('local', 'provider:model', or 'hashing' for tests)."""
     return models.get_embeddings(ctx.embedding_model)
-
-
-def close_tools() -> None:
-    """Close whatever tools are still open (a run interrupted mid-attempt) at process end."""
-    from agents.tools import close_all
-
-    close_all()

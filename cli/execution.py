@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sqlite3
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -21,16 +19,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from cli.errors import report
 from cli.progress import CallCounter, Progress, TaskReporter
-from cli.shutdown import PromptInterrupts
+from cli.shutdown import PromptInterrupts, run_atexit_hooks
 from core.context import Context
-
-log = logging.getLogger(__name__)
 
 # Supersteps: goal, decompose and aggregate, plus per task its attempts (execute, reflect) and
 # the step to the next task. Doubled margins, so a regrouped graph still fits; a real loop
 # (a bug) still stops, with a clear error instead of running forever.
 FIXED_STEPS, STEPS_PER_ATTEMPT, STEPS_PER_TASK = 10, 4, 2
-CLOSE_TIMEOUT_S = 5.0
 
 
 def recursion_limit(max_retries: int, max_tasks: int | None = None) -> int:
@@ -58,17 +53,6 @@ def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any
 
     memory = StoreMemory(store, ctx.memory_namespace)
     return [r.model_dump(mode="json") for i in ids if (r := memory.get_reflection(i))]
-
-
-def close_tools_bounded(timeout_s: float = CLOSE_TIMEOUT_S) -> None:
-    """Close the run's tools (the browser) without letting a stuck close delay the exit."""
-    from agents.resources import close_tools
-
-    closer = threading.Thread(target=close_tools, name="close-tools", daemon=True)
-    closer.start()
-    closer.join(timeout_s)
-    if closer.is_alive():
-        log.warning("the browser did not close within %.0f s; leaving it to the OS", timeout_s)
 
 
 def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
@@ -105,7 +89,6 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
     finally:
         store.close()
         conn.close()
-        close_tools_bounded()
 
 
 def _live_line(out: Any) -> Any:
@@ -161,7 +144,8 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
 
     def force_exit() -> None:  # Ctrl-C while parallel nodes run (cli.shutdown)
         report(KeyboardInterrupt(hint), as_json=args.json)
-        close_tools_bounded(2.0)
+        # the exit hooks close a browser an unfinished attempt still has open
+        run_atexit_hooks(2.0)
 
     try:
         with PromptInterrupts(force_exit):

@@ -83,7 +83,7 @@ def trajectory_from_tool_steps(
     template_id: str | None = None,
     judged_by: str = "",
 ) -> Trajectory:
-    """From `agents.research.execute.trajectory_of` output.
+    """From `agents.research.evidence.trajectory_of` output.
 
     That is: [{"tool", "args", "observation"}, ...].
     """

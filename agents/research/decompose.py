@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
 from agents.research.memory_context import memory_block
-from agents.tools.grounding import copies_placeholder
+from agents.research.topic import copies_placeholder
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState

@@ -18,6 +18,7 @@ read or act on a page are offered once a page is open.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,16 +30,23 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
+    HumanMessage,
     SystemMessage,
     ToolMessage,
 )
 from langchain_core.outputs import ChatResult
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
+from langgraph.errors import GraphRecursionError
 from langgraph.prebuilt.tool_node import ToolCallRequest
 
+from agents.research.topic import on_topic_query
+from agents.tools.bm25 import STOPWORDS
 from agents.tools.browser_tools import PAGE_TOOLS, page_opened
-from agents.tools.grounding import STOPWORDS, SearchTool, on_topic_query
+from agents.tools.search_tool import SearchTool
 from prompts.untrusted import data
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -210,3 +218,21 @@ def build_executor_agent():
 
 
 EXECUTOR = build_executor_agent()
+
+
+def run_executor(agent: Any, run: ExecutorRun, prompt: str) -> tuple[str, list[BaseMessage]]:
+    """`agent` (EXECUTOR) on one attempt: its final answer ("" if it had none) and every
+    message of the attempt."""
+    # each tool step is a model call and a tool call; +3 for the final answer and slack
+    config: RunnableConfig = {"recursion_limit": 2 * run.max_tool_steps + 3}
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    try:
+        for values in agent.stream(
+            {"messages": messages}, config, context=run, stream_mode="values"
+        ):
+            messages = values["messages"]
+    except GraphRecursionError:
+        log.warning("executor hit its step limit; answering from the evidence gathered")
+        return "", messages
+    last = messages[-1]
+    return (last.text if isinstance(last, AIMessage) and not last.tool_calls else ""), messages

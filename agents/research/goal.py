@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from agents import resources
 from agents.research.memory_context import memory_block
 from agents.research.tasks import new_run_id
-from agents.tools.grounding import grounded, keywords
+from agents.research.topic import grounded, keywords
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState

@@ -1,8 +1,8 @@
 """The executor's tools: local corpus search, Tavily web search, a Playwright browser.
 
     tools, toolset = build_tools(corpus_dir="docs/", use_browser=True)   # tavily=None: iff key set
-    evidence = ground("who wrote X?", tools, k=3)   # run the search tools directly, text out
-    toolset.close()                                  # or close_all() at the end of a process
+    text = tools[0].search("who wrote X?", 3)   # a SearchTool can be searched directly
+    toolset.close()                              # whoever built the tools closes them
 
 Tool names: corpus_search(query), web_search(query), browser_open(url), browser_text(),
 browser_tree(), browser_follow_link(link), browser_click(element_id),
@@ -11,13 +11,12 @@ back as "Error: ..." / "Refused: ..." text instead of raising.
 
 Modules: corpus.py (CorpusIndex, make_corpus_tool, save_passages), documents.py (file
 parsing, passages), bm25.py, search.py (make_tavily_tool), browser_tools.py (the tools over
-browser.session.BrowserSession, the guarded browser), grounding.py (SearchTool, ground).
+browser.session.BrowserSession, the guarded browser), search_tool.py (SearchTool).
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,8 +24,8 @@ from typing import TYPE_CHECKING
 from langchain_core.tools import BaseTool
 
 from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
-from agents.tools.grounding import SearchTool, ground
 from agents.tools.search import SearchUnavailable, make_tavily_tool, tavily_available
+from agents.tools.search_tool import SearchTool
 
 if TYPE_CHECKING:
     from browser.session import BrowserSession
@@ -38,8 +37,6 @@ __all__ = [
     "SearchUnavailable",
     "ToolSet",
     "build_tools",
-    "close_all",
-    "ground",
     "make_corpus_tool",
     "make_tavily_tool",
     "save_passages",
@@ -48,9 +45,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-@dataclass(eq=False)  # identity equality, so open sets can live in a set
+@dataclass
 class ToolSet:
-    """What `build_tools` made, and the one thing it must close (the browser)."""
+    """What `build_tools` made, and the one thing it must close (the browser): its builder
+    closes it (agents.resources.open_tools, once per attempt)."""
 
     tools: list[BaseTool]
     browser: BrowserSession | None = None
@@ -60,18 +58,10 @@ class ToolSet:
         """Close the browser if it was started; safe to call more than once."""
         if self.browser is not None:
             self.browser.close()
-        with _OPEN_LOCK:
-            _OPEN.discard(self)
 
     async def aclose(self) -> None:
         if self.browser is not None:
             await self.browser.aclose()
-        with _OPEN_LOCK:
-            _OPEN.discard(self)
-
-
-_OPEN: set[ToolSet] = set()
-_OPEN_LOCK = threading.Lock()
 
 
 def build_tools(
@@ -103,11 +93,7 @@ def build_tools(
         from agents.tools.browser_tools import browser_tools
 
         tools.extend(browser_tools(browser))
-    toolset = ToolSet(tools=tools, browser=browser, names=[t.name for t in tools])
-    if browser is not None:
-        with _OPEN_LOCK:
-            _OPEN.add(toolset)
-    return tools, toolset
+    return tools, ToolSet(tools=tools, browser=browser, names=[t.name for t in tools])
 
 
 def _browser_session(
@@ -128,10 +114,3 @@ def _browser_session(
     entries = list(allowed_origins) + ([file_origin(corpus_dir)] if corpus_dir else [])
     return BrowserSession(allowed_origins=entries)
 
-
-def close_all() -> None:
-    """Close every ToolSet built in this process that is still open."""
-    with _OPEN_LOCK:
-        open_sets = list(_OPEN)
-    for toolset in open_sets:
-        toolset.close()

@@ -27,7 +27,7 @@ from agents.tools.documents import (
     folder_passages,
     split_passages,
 )
-from agents.tools.grounding import SearchTool, make_search_tool
+from agents.tools.search_tool import SearchTool, make_search_tool
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from typing import Any
 from langchain_core.tools import ToolException
 from langchain_tavily import TavilySearch
 
-from agents.tools.grounding import SearchTool, make_search_tool
+from agents.tools.search_tool import SearchTool, make_search_tool
 
 log = logging.getLogger(__name__)
 

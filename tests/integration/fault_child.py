@@ -101,7 +101,7 @@ class KillingStore(ProjectStore):
 def wire_scripted_model() -> None:
     """Every role on the tests' scripted model; the corpus tool on a fixed document."""
     from agents import resources
-    from agents.tools.grounding import make_search_tool
+    from agents.tools.search_tool import make_search_tool
     from core import context, models
     from tests.unit.fakes import ScriptedChatModel
     from tests.unit.research_script import DOCS, TASKS, Script

@@ -12,7 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from agents import resources
-from agents.tools.grounding import make_search_tool
+from agents.tools.search_tool import make_search_tool
 from core import context, models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from agents.research.evidence import ground
 from agents.tools.bm25 import BM25, tokenize
 from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
 from agents.tools.documents import html_to_text, split_passages
-from agents.tools.grounding import ground
 
 HOTPOT = Path(__file__).resolve().parents[1] / "data/hotpotqa/distractor_dev60.json"
 

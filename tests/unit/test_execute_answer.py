@@ -1,8 +1,8 @@
-"""An executor "answer" that only restates a tool call is no answer (seen on the embedded model)."""
+"""An executor "answer" that only restates a tool call is no answer (the embedded model does so)."""
 
 from langchain_core.tools import tool
 
-from agents.research.execute import echoes_a_tool_call
+from agents.research.answer_checks import echoes_a_tool_call, says_something
 
 
 @tool
@@ -23,10 +23,8 @@ def test_a_restated_tool_call_is_no_answer():
 
 
 def test_its_own_instructions_paraphrased_back_are_no_answer():
-    from agents.research.execute import _says_something
-
     seen = "Answer the task using only the search results above. Quote the facts that answer it "
-    assert not _says_something(seen + "and name the source.")
-    assert not _says_something("")
-    assert _says_something("Complete the task. Nick Park made Wallace and Gromit.")
-    assert _says_something("I think so.")
+    assert not says_something(seen + "and name the source.")
+    assert not says_something("")
+    assert says_something("Complete the task. Nick Park made Wallace and Gromit.")
+    assert says_something("I think so.")

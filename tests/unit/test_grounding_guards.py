@@ -6,13 +6,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agents.research.executor_agent import ExecutorRun, keep_on_topic, repeated_last_call
-from agents.tools.grounding import (
-    copies_placeholder,
-    grounded,
-    keywords,
-    make_search_tool,
-    on_topic_query,
-)
+from agents.research.topic import copies_placeholder, grounded, keywords, on_topic_query
+from agents.tools.search_tool import make_search_tool
 from core.context import Context
 from graphs import build_reflective_graph
 from tests.unit.research_script import TASKS, Script, run
@@ -74,11 +69,11 @@ def test_a_search_for_no_new_words_repeats_an_earlier_one():
 
 
 def test_a_failed_first_search_does_not_count_as_searched():
-    from agents.research.execute import _found_something
+    from agents.research.evidence import found_something
 
-    assert _found_something("<corpus_search>\nAda was born in 1815.\n</corpus_search>")
-    assert not _found_something("<web_search>\nError: web_search failed: timeout\n</web_search>")
-    assert _found_something(
+    assert found_something("<corpus_search>\nAda was born in 1815.\n</corpus_search>")
+    assert not found_something("<web_search>\nError: web_search failed: timeout\n</web_search>")
+    assert found_something(
         "<web_search>\nError: x\n</web_search>\n<corpus_search>\nfound\n</corpus_search>"
     )
 

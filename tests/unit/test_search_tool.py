@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.grounding import ground
+from agents.research.evidence import ground
 from agents.tools.search import (
     SearchUnavailable,
     make_tavily_tool,

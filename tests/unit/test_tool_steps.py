@@ -9,7 +9,7 @@ import pytest
 from langchain_core.messages import SystemMessage
 
 from agents import resources
-from agents.tools.grounding import make_search_tool
+from agents.tools.search_tool import make_search_tool
 from core import context
 from core.context import DEFAULT_TOOL_STEPS, Context, is_embedded_model
 from graphs import build_reflective_graph

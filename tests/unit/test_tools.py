@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools import CorpusError, SearchTool, SearchUnavailable, build_tools, close_all
+from agents.tools import CorpusError, SearchTool, SearchUnavailable, build_tools
 
 BROWSER_TOOLS = [
     "browser_open",
@@ -51,7 +51,9 @@ def test_required_tavily_without_key_and_bad_corpus_raise(
         build_tools(corpus_dir=str(tmp_path / "missing"), use_browser=False)
 
 
-def test_browser_tools_are_lazy_and_closed_by_close_all(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_browser_tools_are_lazy_and_closed_by_their_toolset(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pytest.importorskip("playwright")
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     tools, toolset = build_tools(use_browser=True, allowed_origins=["http://127.0.0.1:1"])
@@ -63,5 +65,5 @@ def test_browser_tools_are_lazy_and_closed_by_close_all(monkeypatch: pytest.Monk
     refused = tools[0].invoke({"url": "http://example.com/"})  # origin outside the allow-list
     assert refused.startswith("Refused:")
     assert toolset.browser._env is None  # a refused URL does not even launch chromium
-    close_all()
+    toolset.close()
     assert toolset.browser._loop is None
