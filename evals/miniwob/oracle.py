@@ -119,7 +119,9 @@ def _pick(tasks: list[str], utterance: str, observation: str) -> str:
 
 
 async def _main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description="Run the scripted MiniWoB++ oracles.")
+    parser = argparse.ArgumentParser(
+        prog="python -m evals.miniwob.oracle", description="Run the scripted MiniWoB++ oracles."
+    )
     parser.add_argument("--tasks", default=",".join(PLANNERS), help="comma-separated tasks")
     parser.add_argument("--episodes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
