@@ -38,6 +38,8 @@ class CallCounter(BaseCallbackHandler):
 
 @lru_cache(maxsize=4)
 def _questions(path: str) -> dict[str, HotpotQuestion]:
+    """The file's questions by id, parsed once per worker process: a worker answers many
+    questions of one file, and parsed data holds nothing open that would need closing."""
     return {q.id: q for q in load_hotpotqa(path)}
 
 
