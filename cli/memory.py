@@ -19,8 +19,8 @@ from cli.memory_io import MAX_RECORD_BYTES
 from cli.memory_repair import check, repair
 
 if TYPE_CHECKING:
-    from memory.reflections import ReflectionManager
-    from memory.schema import Reflection
+    from memory.reflections.manager import ReflectionManager
+    from memory.reflections.schema import Reflection
 
 SEARCH_FIELDS = ("id", "task", "reflection")
 
@@ -89,21 +89,16 @@ def _common_options() -> argparse.ArgumentParser:
 def handle(args: argparse.Namespace) -> int:
     if args.memory_command in OWN_STORE:
         return OWN_STORE[args.memory_command](args)
-    from core.models import get_embeddings
-    from memory.reflections import ReflectionManager, namespace_path
+    from memory.reflections.manager import namespace_path
+    from memory.stores.project_store import open_project_store
 
     try:
         namespace_path(args.namespace)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    # its own manager, closed after the action (not the agent's per-process shared one)
-    manager = ReflectionManager.open(
-        args.home, get_embeddings(args.embedding_model), args.namespace
-    )
-    try:
-        return ACTIONS[args.memory_command](manager, args)
-    finally:
-        manager.close()
+    # the project's store, as a run opens it, closed after the action
+    with open_project_store(args.home, args.embedding_model) as store:
+        return ACTIONS[args.memory_command](store.reflection_manager(args.namespace), args)
 
 
 def _print_json(data: object) -> None:
@@ -243,15 +238,12 @@ def _clear(m: ReflectionManager, args: argparse.Namespace) -> int:
 
 
 def _reembed(args: argparse.Namespace) -> int:
-    from core.models import get_embeddings
-    from memory.reflections import ReflectionManager
+    from memory.stores.project_store import open_project_store
 
-    manager = ReflectionManager.open(
-        args.home, get_embeddings(args.embedding_model), args.namespace, reembed=True
-    )
-    total = manager.backend.records.count()
-    manager.backend.rebuild_index()
-    manager.close()
+    with open_project_store(args.home, args.embedding_model, reembed=True) as store:
+        backend = store.reflection_manager(args.namespace).backend
+        total = backend.records.count()
+        backend.rebuild_index()
     if args.json:
         _print_json({"reembedded": total, "embedding_model": args.embedding_model})
     else:

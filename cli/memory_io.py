@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # heavy (pydantic, langchain): imported when a command runs
-    from memory.reflections import ReflectionManager
-    from memory.schema import Reflection
+    from memory.reflections.manager import ReflectionManager
+    from memory.reflections.schema import Reflection
 
 MAX_RECORD_BYTES = 16_384  # a reflection is 2-3 sentences; 16 KB leaves room, 10 MB does not
 
@@ -44,7 +44,7 @@ def read_jsonl(path: str, max_bytes: int = MAX_RECORD_BYTES) -> list[Reflection]
     """Every line validated first, so a bad file imports nothing (no half-imported memory)."""
     from pydantic import ValidationError
 
-    from memory.schema import Reflection
+    from memory.reflections.schema import Reflection
 
     found: list[Reflection] = []
     lines_of: dict[str, list[int]] = defaultdict(list)

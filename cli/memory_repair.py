@@ -1,4 +1,4 @@
-"""`memory check` and `memory repair`: print what memory/store_repair.py finds and fixes.
+"""`memory check` and `memory repair`: print what memory/engine/repair.py finds and fixes.
 
 Exit 0 when the store is healthy (after the repair, for `repair`), else cli.errors.EXIT_STORE.
 """
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from cli.errors import EXIT_STORE
 
 if TYPE_CHECKING:
-    from memory.store_repair import StoreReport
+    from memory.engine.repair import FolderReport
 
 
-def _print_report(report: StoreReport, args: argparse.Namespace) -> None:
+def _print_report(report: FolderReport, args: argparse.Namespace) -> None:
     if args.json:
         from dataclasses import asdict
 
@@ -34,19 +34,19 @@ def _print_report(report: StoreReport, args: argparse.Namespace) -> None:
 
 
 def check(args: argparse.Namespace) -> int:
-    from memory.reflections import MEMORY_DIR
-    from memory.store_repair import check_store
+    from memory.engine.backend import MEMORY_DIR
+    from memory.engine.repair import check_folder
 
-    report = check_store(Path(args.home) / MEMORY_DIR)
+    report = check_folder(Path(args.home) / MEMORY_DIR)
     _print_report(report, args)
     return EXIT_STORE if report.problems else 0
 
 
 def repair(args: argparse.Namespace) -> int:
     from core.models import get_embeddings
-    from memory.reflections import MEMORY_DIR
-    from memory.store_repair import repair_store
+    from memory.engine.backend import MEMORY_DIR
+    from memory.engine.repair import repair_folder
 
-    report = repair_store(Path(args.home) / MEMORY_DIR, get_embeddings(args.embedding_model))
+    report = repair_folder(Path(args.home) / MEMORY_DIR, get_embeddings(args.embedding_model))
     _print_report(report, args)
     return EXIT_STORE if report.problems else 0

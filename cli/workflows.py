@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from cli.errors import CommandFailed, UsageError
-from memory.workflow_format import format_workflow
-from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.format import format_workflow
+from memory.workflows.types import Workflow
 
 
 def register(subparsers: Any) -> None:
@@ -84,7 +84,7 @@ def _print_workflows(workflows: list[Workflow], as_json: bool) -> None:
 
 
 def _examples(path: str) -> list[Any]:
-    from memory.workflow_offline import Example, load_examples, mind2web_prompt_examples
+    from memory.workflows.offline import Example, load_examples, mind2web_prompt_examples
 
     if Path(path).suffix == ".txt":  # AWM's one-shot prompt files hold real Mind2Web examples
         data = mind2web_prompt_examples(Path(path).read_text(encoding="utf-8"))
@@ -98,7 +98,7 @@ def _induce(args: argparse.Namespace) -> int:
     needs_model = args.offline or args.mode == "llm"
     model = get_chat_model(args.model) if needs_model else None
     if args.offline:
-        from memory.workflow_offline import induce_offline
+        from memory.workflows.offline import induce_offline
 
         examples = _examples(args.offline)
         report = induce_offline(
@@ -106,7 +106,7 @@ def _induce(args: argparse.Namespace) -> int:
         )
         summary: dict[str, dict[str, Any]] = report.summary()
     else:
-        from memory.workflow_online import induce_online
+        from memory.workflows.online import induce_online
 
         results = induce_online(
             args.home, mode=args.mode, model=model, spec=args.model, website=args.website
@@ -133,7 +133,7 @@ def _induce(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    store = WorkflowStore(args.home)
+    store = WorkflowFiles(args.home)
     _print_workflows(store.load(args.website), args.json)
     for problem in store.problems():
         print(f"warning: skipped {problem}", file=sys.stderr)
@@ -141,7 +141,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    found = WorkflowStore(args.home).find(args.name, args.website)
+    found = WorkflowFiles(args.home).find(args.name, args.website)
     if not found:
         raise CommandFailed(f"workflows show: no workflow named {args.name!r}")
     if args.json:
@@ -152,7 +152,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from memory.workflow_retrieval import retrieve
+    from memory.workflows.retrieval import retrieve
 
     if args.k < 1:
         raise ValueError("--k must be at least 1")
@@ -180,7 +180,7 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    removed = WorkflowStore(args.home).delete(args.name, args.website)
+    removed = WorkflowFiles(args.home).delete(args.name, args.website)
     if not removed:
         raise CommandFailed(f"workflows delete: no workflow named {args.name!r}")
     print(f"deleted {removed}")

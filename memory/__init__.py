@@ -1,3 +1,12 @@
-"""Memory: reflections, workflows (AWM), trajectories, scoring, token budgets and the stores.
+"""Memory: what the agents learn and keep between runs, and the one API their nodes use.
 
-Models and embeddings are passed in; nothing here imports the layers above."""
+    agent_memory.py  AgentMemory: nodes read and write memory through `runtime.store` with it
+    stores/          LangGraph stores: the project's persistent ProjectStore and its parts
+    reflections/     lesson records, their retrieval score, consolidation into insights
+    workflows/       workflow memory (AWM): records, text files, retrieval, induction
+    trajectories.py  recorded runs, the input of online induction and of similar-run recall
+    engine/          the storage engine: SQLite records, the FAISS index, damage and repair
+    budget.py        token budgets that fit memory into a model's context
+
+Models and embeddings are passed in; nothing here imports the layers above.
+"""

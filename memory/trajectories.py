@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from memory.workflow_types import now_iso, slugify
+from memory.labels import now_iso, slugify, website_stem
 
 _MIND2WEB = re.compile(r"^\[(?P<role>[^\]]*)\]\s*(?P<text>.*?)\s*->\s*(?P<op>[A-Z]+)")
 _CALL_NAME = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*\(")
@@ -144,7 +144,7 @@ class TrajectoryLog:
 
     def record(self, trajectory: Trajectory) -> Path:
         self.dir.mkdir(parents=True, exist_ok=True)
-        path = self.dir / f"{slugify(trajectory.website) or 'general'}.jsonl"
+        path = self.dir / f"{website_stem(trajectory.website)}.jsonl"
         with path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(trajectory.to_dict()) + "\n")
         return path

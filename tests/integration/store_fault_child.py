@@ -13,8 +13,8 @@ import signal
 from pathlib import Path
 
 from core.embeddings import HashingEmbeddings
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.unit.fakes import ScriptedChatModel
 
 JUDGMENT = ReflectionJudgment(needs_retry=False, confidence=0.5, reasons=[])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 
 pytestmark = pytest.mark.integration
 

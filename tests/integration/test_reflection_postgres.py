@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.postgres import SharedReflectionManager, postgres_store
-from memory.reflections import MEMORY_DIR
-from memory.schema import Reflection, ReflectionJudgment
+from memory.engine.backend import MEMORY_DIR
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.stores.postgres import SharedReflectionManager, postgres_store
 from tests.integration.postgres_server import pg_bin, running_postgres
 
 pytestmark = pytest.mark.integration
@@ -28,7 +28,7 @@ def refl(id_: str, task: str) -> Reflection:
 
 def worker(shared, tmp_path, name: str, namespace: str = "team/alpha") -> SharedReflectionManager:
     """One worker = its own home (its own machine), the same PostgreSQL."""
-    from memory.backend import MemoryBackend
+    from memory.engine.backend import MemoryBackend
 
     backend = MemoryBackend.open(tmp_path / name / MEMORY_DIR, HashingEmbeddings())
     return SharedReflectionManager(

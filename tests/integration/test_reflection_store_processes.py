@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.reflections import ReflectionManager
+from memory.reflections.manager import ReflectionManager
 from tests.integration import store_fault_child as child
 from tests.integration.store_fault_child import writer_text
 
@@ -130,7 +130,7 @@ def assert_index_holds_each_records_own_vector(m: ReflectionManager) -> None:
 
 def test_real_local_embeddings_find_the_meaningful_match(tmp_path):
     from core.embeddings import CachedEmbeddings, LocalEmbeddings
-    from memory.schema import Reflection, ReflectionJudgment
+    from memory.reflections.schema import Reflection, ReflectionJudgment
 
     emb = CachedEmbeddings(LocalEmbeddings(), name="local:all-MiniLM-L6-v2")
     vec = np.array(emb.embed_query("hello world"))
@@ -153,8 +153,13 @@ def test_real_local_embeddings_find_the_meaningful_match(tmp_path):
     with pytest.raises(Exception, match="re-embed"):
         ReflectionManager.open(tmp_path, HashingEmbeddings(384))
     cli = [sys.executable, "main.py", "--home", str(tmp_path), "memory"]
-    found = subprocess.run([*cli, "search", "reserve a flight to Japan", "--k", "1"],
-                           capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    found = subprocess.run(
+        [*cli, "search", "reserve a flight to Japan", "--k", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert found.returncode == 0, found.stderr
     assert "loading the embedding model local:all-MiniLM-L6-v2" in found.stderr
     assert found.stdout.startswith("1. ") and "  air  " in found.stdout

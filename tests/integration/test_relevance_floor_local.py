@@ -11,8 +11,8 @@ from langgraph.store.memory import InMemoryStore
 
 from core.context import Context
 from graphs import build_reflective_graph
-from memory.schema import Reflection, ReflectionJudgment
-from memory.store_memory import StoreMemory
+from memory.agent_memory import AgentMemory
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.conftest import DATA
 from tests.unit.research_script import Script, run, wire  # noqa: F401 (fixture)
 
@@ -44,7 +44,7 @@ def _lessons(record: dict) -> list[tuple[str, str]]:
 
 
 def _fill(store, record: dict) -> list[str]:
-    memory, texts = StoreMemory(store), []
+    memory, texts = AgentMemory(store), []
     for task, lesson in _lessons(record):
         judgment = ReflectionJudgment(needs_retry=False, confidence=0.9, verdict="pass")
         memory.save_reflection(Reflection(task=task, reflection=lesson, judgment=judgment))

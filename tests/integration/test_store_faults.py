@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.integration import store_fault_child as child
 
 pytestmark = pytest.mark.integration
@@ -86,8 +86,14 @@ def test_a_kill_inside_consolidation_neither_loses_nor_repeats_the_batch(
 ):
     m = ReflectionManager.open(tmp_path, HashingEmbeddings())
     j = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=[])
-    m.save_many([Reflection(task=f"flight {i}", reflection="Set dates first.", judgment=j,
-                            importance=0.9) for i in range(3)])  # fmt: skip
+    m.save_many(
+        [
+            Reflection(
+                task=f"flight {i}", reflection="Set dates first.", judgment=j, importance=0.9
+            )
+            for i in range(3)
+        ]
+    )
     m.close()
     killed(ctx, child.consolidate, str(tmp_path), die_at)
     tally["kills"] += 1

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from memory.workflow_format import extract_workflow_section, looks_like_action, parse_workflows
-from memory.workflow_offline import Example, induce_offline, mind2web_prompt_examples
-from memory.workflow_retrieval import relevant_workflows_text
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.format import extract_workflow_section, looks_like_action, parse_workflows
+from memory.workflows.offline import Example, induce_offline, mind2web_prompt_examples
+from memory.workflows.retrieval import relevant_workflows_text
 from prompts.workflows import WORKED_EXAMPLE_WORKFLOW_NAMES
 
 pytestmark = pytest.mark.integration
@@ -42,7 +42,7 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) 
     )
     assert result.examples_used >= 1
     assert result.raw, "the model gave no parseable structured answer in two attempts"
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     assert store.updates()[-1]["website"] == "delta"
     path = tmp_path / "workflows" / "delta.txt"
     assert result.kept, f"no workflow survived post-processing: {result.dropped}"
@@ -59,7 +59,7 @@ def test_semantic_retrieval_with_real_embeddings(tmp_path: Path) -> None:
     from core.models import get_embeddings
 
     text, _ = extract_workflow_section((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     store.save("delta", parse_workflows(text).workflows)
     web, _ = extract_workflow_section((AWM / "webarena_prompt_one_shot.txt").read_text())
     store.save("shopping", parse_workflows(web).workflows)

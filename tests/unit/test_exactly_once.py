@@ -15,8 +15,13 @@ from tests.unit.research_script import Script
 
 def test_memory_ids_are_stable_and_distinct():
     assert memory_id("t", "r", 0, 1) == memory_id("t", "r", 0, 1)
-    ids = {memory_id(t, r, i, a) for t in ("t", None) for r in ("r", "s") for i in (0, 1)
-           for a in (1, 2)}  # fmt: skip
+    ids = {
+        memory_id(t, r, i, a)
+        for t in ("t", None)
+        for r in ("r", "s")
+        for i in (0, 1)
+        for a in (1, 2)
+    }
     assert len(ids) == 16
 
 

@@ -8,10 +8,11 @@ import sqlite3
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.backend import DB_NAME
-from memory.record_store import MemoryStoreDamagedError, MemoryStoreError, RecordStore
-from memory.reflections import MEMORY_DIR, ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.engine.backend import DB_NAME, MEMORY_DIR
+from memory.engine.errors import MemoryStoreDamagedError, MemoryStoreError
+from memory.engine.records import RecordTable
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 
 
 def filled(home, n: int = 400) -> str:
@@ -51,7 +52,7 @@ def test_damage_found_deep_inside_a_read_is_the_same_error(tmp_path):
     with open(db, "r+b") as fh:  # a page of the table (written after its first rows) goes bad
         fh.seek(4096 * 20)
         fh.write(b"\xff" * 4096)
-    records = RecordStore(db)  # opens fine: the schema and metadata pages are intact
+    records = RecordTable(db)  # opens fine: the schema and metadata pages are intact
     with pytest.raises(MemoryStoreDamagedError) as err:
         records.items("")
     assert_one_line_naming(err.value, db, "memory repair")
@@ -59,19 +60,19 @@ def test_damage_found_deep_inside_a_read_is_the_same_error(tmp_path):
 
 def test_a_lock_held_too_long_and_an_impossible_folder(tmp_path):
     db = tmp_path / DB_NAME
-    RecordStore(db).close()
+    RecordTable(db).close()
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     with pytest.raises(MemoryStoreError, match="stayed locked by another process") as err:
-        RecordStore(db, busy_timeout_s=0.2).set_meta("x", "y")
+        RecordTable(db, busy_timeout_s=0.2).set_meta("x", "y")
     assert_one_line_naming(err.value, str(db), "retry")
     holder.execute("ROLLBACK")
     (tmp_path / "file").write_text("")
     with pytest.raises(MemoryStoreError, match="cannot create the memory folder"):
-        RecordStore(tmp_path / "file" / "memory" / DB_NAME)
+        RecordTable(tmp_path / "file" / "memory" / DB_NAME)
 
 
 def test_usage_errors_are_not_disguised(tmp_path):
-    store = RecordStore(tmp_path / DB_NAME)
+    store = RecordTable(tmp_path / DB_NAME)
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         store._conn.execute("SELECT * FROM nowhere")

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.backend import DB_NAME, MemoryBackend
-from memory.record_store import NewItem, RecordStore
-from memory.vector_index import VectorIndex, nlist_for
+from memory.engine.backend import DB_NAME, MemoryBackend
+from memory.engine.records import RecordTable
+from memory.engine.rows import NewItem
+from memory.engine.vector_index import VectorIndex, nlist_for
 
 DIM = 16
 
@@ -82,7 +83,7 @@ def filled_backend(folder, n: int, ann_threshold: int = 500) -> tuple[MemoryBack
     vecs = clustered(n)
     table = {f"text {i}": vecs[i] for i in range(n)}
     backend = MemoryBackend(
-        RecordStore(folder / DB_NAME), TableEmbeddings(table), folder, ann_threshold=ann_threshold
+        RecordTable(folder / DB_NAME), TableEmbeddings(table), folder, ann_threshold=ann_threshold
     )
     backend.put_many([NewItem("a", f"k{i}", {"i": i}, text=f"text {i}") for i in range(n)])
     return backend, table
@@ -92,7 +93,7 @@ def test_an_ivf_index_is_saved_checked_and_reopened(tmp_path):
     backend, table = filled_backend(tmp_path, 2000)
     backend.close()
     again = MemoryBackend(
-        RecordStore(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path, ann_threshold=500
+        RecordTable(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path, ann_threshold=500
     )
     assert again.index.kind == "ivf" and again.index.ntotal == 2000 and again.index.unsaved == 0
     hits = again.search("a", "text 17", 3)
@@ -117,7 +118,7 @@ def test_a_changed_index_file_is_detected_and_rebuilt(tmp_path, caplog):
     data[-200:-196] = np.float32(0.5).tobytes()  # one vector component, same file size
     path.write_bytes(bytes(data))
     with caplog.at_level(logging.WARNING):
-        again = MemoryBackend(RecordStore(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
+        again = MemoryBackend(RecordTable(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
     assert "damaged or was changed" in caplog.text
     for item in again.records.items("a")[-5:]:  # the rebuilt index holds the records' vectors
         assert np.array_equal(again.index.vector(item.seq), np.frombuffer(item.embedding, "f4"))
@@ -126,15 +127,19 @@ def test_a_changed_index_file_is_detected_and_rebuilt(tmp_path, caplog):
 def test_temp_files_of_dead_writers_and_other_stores_indexes_are_removed(tmp_path):
     backend, table = filled_backend(tmp_path, 50)
     backend.close()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], text=True,
-                          capture_output=True, check=True).stdout.strip()  # fmt: skip
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout.strip()
     (path,) = tmp_path.glob("index.*.faiss")
     killed = tmp_path / f".{path.name}.{dead}.tmp"
     live = tmp_path / f".{path.name}.1.tmp"  # pid 1 is alive: a writer still at work
     stale = tmp_path / "index.0123456789abcdef.faiss"  # from a database since replaced
     for p in (killed, live, stale):
         p.write_bytes(b"x" * 100)
-    MemoryBackend(RecordStore(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
+    MemoryBackend(RecordTable(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
     assert not killed.exists() and not stale.exists() and live.exists() and path.exists()
 
 
@@ -155,7 +160,7 @@ def test_dead_vectors_are_compacted_once_they_outnumber_live_ones(tmp_path, how)
         else:
             backend.put_many([NewItem("a", f"k{i}", {"again": i}, text=f"text {i}")])
     backend.close()
-    again = MemoryBackend(RecordStore(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
+    again = MemoryBackend(RecordTable(tmp_path / DB_NAME), TableEmbeddings(table), tmp_path)
     live = again.records.vector_count()
     assert again.index.ntotal == live == (0 if how == "delete" else 100)
     assert sorted(again.index.ids().tolist()) == sorted(again.records.vector_seqs().tolist())

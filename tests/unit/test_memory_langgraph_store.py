@@ -1,4 +1,4 @@
-"""MemoryStore: LangGraph's BaseStore over the reflection store, shared with ReflectionManager."""
+"""SqliteStore: LangGraph's BaseStore over the reflection store, shared with ReflectionManager."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from core.embeddings import HashingEmbeddings
-from memory.langgraph_store import MemoryStore
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.stores.sqlite_store import SqliteStore
 
 
 @pytest.fixture
 def store(tmp_path):
-    s = MemoryStore.open(tmp_path, HashingEmbeddings())
+    s = SqliteStore.open(tmp_path, HashingEmbeddings())
     yield s
     s.close()
 

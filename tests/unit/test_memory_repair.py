@@ -10,10 +10,10 @@ import sqlite3
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.backend import DB_NAME
-from memory.reflections import MEMORY_DIR, ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
-from memory.store_repair import check_store, repair_store
+from memory.engine.backend import DB_NAME, MEMORY_DIR
+from memory.engine.repair import check_folder, repair_folder
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 
 N = 600
 
@@ -23,9 +23,11 @@ def store(tmp_path):
     m = ReflectionManager.open(tmp_path, HashingEmbeddings())
     j = ReflectionJudgment(needs_retry=False, confidence=0.5, reasons=[])
     m.save_many(
-        [Reflection(id=f"r{i}", task=f"task {i}", reflection="lesson " * 30, judgment=j)
-         for i in range(N)]
-    )  # fmt: skip
+        [
+            Reflection(id=f"r{i}", task=f"task {i}", reflection="lesson " * 30, judgment=j)
+            for i in range(N)
+        ]
+    )
     m.backend.records.set_meta(f"consolidated_seq:{m.prefix}", "77")
     m.close()
     return tmp_path / MEMORY_DIR
@@ -36,14 +38,14 @@ def reopened(folder) -> ReflectionManager:
 
 
 def test_a_healthy_store_has_no_problems(store):
-    report = check_store(store)
+    report = check_folder(store)
     assert report.problems == [] and report.records == N and report.index == "ok"
 
 
 def test_garbage_is_quarantined_and_an_empty_store_replaces_it(store):
     (store / DB_NAME).write_bytes(b"garbage " * 5000)
-    assert check_store(store).database.startswith("damaged")
-    report = repair_store(store, HashingEmbeddings())
+    assert check_folder(store).database.startswith("damaged")
+    report = repair_folder(store, HashingEmbeddings())
     assert report.problems == [] and report.records == 0
     (quarantine,) = store.glob("quarantine-*")
     assert (quarantine / DB_NAME).read_bytes().startswith(b"garbage")
@@ -59,9 +61,9 @@ def test_every_readable_record_is_kept(store, damage):
         with open(db, "r+b") as fh:
             fh.seek(4096 * 30)
             fh.write(os.urandom(4096))
-    before = check_store(store)
+    before = check_folder(store)
     assert before.database.startswith("damaged") and 0 < before.records < N
-    report = repair_store(store, HashingEmbeddings())
+    report = repair_folder(store, HashingEmbeddings())
     assert report.problems == [] and report.records == before.records
     assert any(a.startswith("kept") for a in report.actions)
     m = reopened(store)
@@ -80,8 +82,8 @@ def test_a_record_failing_its_checksum_is_set_aside(store):
     db.execute("UPDATE items SET value = replace(value, 'task 5', 'task 6') WHERE key = 'r5'")
     db.commit()
     db.close()
-    assert check_store(store).corrupt == ["seq=6 key='r5'"]
-    report = repair_store(store, HashingEmbeddings())
+    assert check_folder(store).corrupt == ["seq=6 key='r5'"]
+    report = repair_folder(store, HashingEmbeddings())
     assert report.problems == [] and report.records == N - 1
     (quarantine,) = store.glob("quarantine-*")
     (line,) = (quarantine / "corrupt-records.jsonl").read_text().splitlines()
@@ -94,7 +96,7 @@ def test_a_changed_index_is_reported_and_rebuilt(store):
     data[-10] ^= 0xFF
     index.write_bytes(bytes(data))
     (store / f".{index.name}.999999999.tmp").write_bytes(b"partial")
-    before = check_store(store)
+    before = check_folder(store)
     assert before.index.startswith("changed") and len(before.leftovers) == 1
-    after = repair_store(store, HashingEmbeddings())
+    after = repair_folder(store, HashingEmbeddings())
     assert after.problems == [] and after.index == "ok"

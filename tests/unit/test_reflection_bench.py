@@ -21,10 +21,29 @@ def in_process(monkeypatch):
 
 
 def test_the_bench_prints_one_json_object_per_size(tmp_path, capsys, in_process):
-    argv = ["--sizes", "1200", "--texts", "400", "--queries", "20", "--reps", "20",
-            "--appends", "10", "--embeddings", "hashing", "--ann-threshold", "1000",
-            "--original-max", "1200", "--cache", str(tmp_path / "cache"),
-            "--workdir", str(tmp_path / "work"), "--json"]  # fmt: skip
+    argv = [
+        "--sizes",
+        "1200",
+        "--texts",
+        "400",
+        "--queries",
+        "20",
+        "--reps",
+        "20",
+        "--appends",
+        "10",
+        "--embeddings",
+        "hashing",
+        "--ann-threshold",
+        "1000",
+        "--original-max",
+        "1200",
+        "--cache",
+        str(tmp_path / "cache"),
+        "--workdir",
+        str(tmp_path / "work"),
+        "--json",
+    ]
     bench.main(argv)
     (row,) = json.loads(capsys.readouterr().out)
     assert list(row)[:5] == list(bench.KEYS) and row["size"] == 1200

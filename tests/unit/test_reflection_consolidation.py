@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core.embeddings import HashingEmbeddings
-from memory.consolidation import consolidation_due
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.consolidation import consolidation_due
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.unit.fakes import ScriptedChatModel
 
 
@@ -165,8 +165,12 @@ def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
     m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
     key = "consolidating:" + m.prefix
     here = socket.gethostname()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     held = [f"{time.time() + 60} elsewhere 1", f"{time.time() + 60} {here} 1"]  # pid 1 lives
     for lease in held:  # someone is working on it, on another host or on this one
         m.backend.records.set_meta(key, lease)
@@ -181,7 +185,7 @@ def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
 def test_shared_memory_gets_the_insights_or_the_local_claim_is_undone():
     from langgraph.store.memory import InMemoryStore
 
-    from memory.postgres import SharedReflectionManager
+    from memory.stores.postgres import SharedReflectionManager
 
     class FlakyShared(InMemoryStore):
         fail_puts = False

@@ -8,11 +8,11 @@ import warnings
 import pytest
 
 from core.embeddings import CachedEmbeddings, HashingEmbeddings
-from memory.backend import DB_NAME
-from memory.record_store import CorruptRecordWarning, EmbedderMismatchError
-from memory.reflections import MEMORY_DIR, ReflectionManager, format_reflections
-from memory.schema import Reflection, ReflectionJudgment
-from memory.scoring import ScoreWeights
+from memory.engine.backend import DB_NAME, MEMORY_DIR
+from memory.engine.errors import CorruptRecordWarning, EmbedderMismatchError
+from memory.reflections.manager import ReflectionManager, format_reflections
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.reflections.scoring import ScoreWeights
 
 HOUR = 3600.0
 
@@ -167,7 +167,7 @@ def test_score_is_the_weighted_sum():
 
 
 def test_ranking_many_at_once_equals_scoring_one_by_one():
-    from memory.scoring import score, totals
+    from memory.reflections.scoring import score, totals
 
     w = ScoreWeights(relevance=2.0, recency=0.5, importance=3.0, decay=0.9)
     rows = [(1.3, 0.0, 0.2), (-0.1, 7200.0, 1.4), (0.5, 86_400.0, 0.7)]  # clipped ends included
@@ -200,12 +200,14 @@ def test_importing_records_is_all_or_nothing_and_in_one_transaction(tmp_path):
         assert len(ReflectionManager.open(tmp_path, HashingEmbeddings()).list_reflections()) == 50
 
 
-def test_open_reflection_manager_is_one_per_home_spec_and_namespace(tmp_path):
-    from memory.reflections import open_reflection_manager
+def test_the_project_store_gives_each_namespace_a_manager_over_one_engine(tmp_path):
+    from memory.stores.project_store import open_project_store
 
-    a = open_reflection_manager(tmp_path, "hashing", "default")
-    assert open_reflection_manager(tmp_path, "hashing", "default") is a
-    b = open_reflection_manager(tmp_path, "hashing", "proj/bob")
-    assert b is not a and b.backend is a.backend  # one store, two namespaces
-    a.save_reflection(refl("flight"))
-    assert b.list_reflections() == [] and len(a.list_reflections()) == 1
+    with open_project_store(tmp_path, "hashing") as store:
+        a = store.reflection_manager("default")
+        b = store.reflection_manager("proj/bob")
+        assert b is not a and b.backend is a.backend  # one store, two namespaces
+        a.save_reflection(refl("flight"))
+        assert b.list_reflections() == [] and len(a.list_reflections()) == 1
+    with open_project_store(tmp_path, "hashing") as store:  # a later opening reads it back
+        assert len(store.reflection_manager("default").list_reflections()) == 1

@@ -13,9 +13,9 @@ import numpy as np
 
 from core.context import Context
 from graphs import build_reflective_graph
-from memory.schema import Reflection, ReflectionJudgment
-from memory.store_memory import StoreMemory
-from memory.workflow_types import Provenance, Workflow
+from memory.agent_memory import AgentMemory
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.workflows.types import Provenance, Workflow
 from prompts.memory import NO_MEMORY
 from tests.unit.research_script import Script, run
 
@@ -45,7 +45,7 @@ class EthanolScript(Script):
 
 
 def _fill(store) -> None:
-    memory = StoreMemory(store)
+    memory = AgentMemory(store)
     for task, lesson in ADA_LESSONS * 3:
         judgment = ReflectionJudgment(needs_retry=False, confidence=0.9, verdict="pass")
         memory.save_reflection(Reflection(task=task, reflection=lesson, judgment=judgment))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from memory.sqlite_file import SqliteFile
+from memory.engine.sqlite_file import SqliteFile
 
 
 def test_four_openers_of_a_new_store_at_once_all_open_it(tmp_path):

@@ -1,4 +1,4 @@
-"""The Store seam: StoreMemory over any BaseStore, and the project's file-backed ProjectStore."""
+"""The Store seam: AgentMemory over any BaseStore, and the project's file-backed ProjectStore."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import logging
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from memory.langgraph_store import ProjectStore
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection, ReflectionJudgment
-from memory.store_memory import StoreMemory
+from memory.agent_memory import AgentMemory
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.stores.project_store import ProjectStore
 from memory.trajectories import Step, Trajectory, TrajectoryLog
-from memory.workflow_types import Provenance, Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.types import Provenance, Workflow
 from tests.unit.fakes import HashEmbeddings
 
 
@@ -47,7 +47,7 @@ def indexed_store(embeddings=None) -> InMemoryStore:
 
 
 def test_reflections_round_trip_and_upsert_by_id():
-    memory = StoreMemory(indexed_store(), "proj/bob")
+    memory = AgentMemory(indexed_store(), "proj/bob")
     memory.save_reflection(reflection("find the birth year", "cite the source", rid="r1"))
     memory.save_reflection(reflection("find the birth year", "cite two sources", rid="r1"))
     assert memory.get_reflection("r1").reflection == "cite two sources"
@@ -56,19 +56,19 @@ def test_reflections_round_trip_and_upsert_by_id():
 
 
 def test_relevance_floor_keeps_unrelated_memories_out():
-    memory = StoreMemory(indexed_store(), min_relevance=0.3)
+    memory = AgentMemory(indexed_store(), min_relevance=0.3)
     memory.save_reflection(reflection("find the birth year of ada lovelace", "cite the source"))
     memory.save_reflection(reflection("list the moons of jupiter", "use nasa pages"))
     hits = memory.relevant_reflections("birth year of ada lovelace", k=3)
     assert [r.task for r in hits] == ["find the birth year of ada lovelace"]
     assert memory.relevant_reflections("recipe for sourdough bread", k=3) == []
-    open_memory = StoreMemory(memory.store, min_relevance=-1.0)
+    open_memory = AgentMemory(memory.store, min_relevance=-1.0)
     assert len(open_memory.relevant_reflections("recipe for sourdough bread", k=3)) == 2
 
 
 def test_an_empty_store_embeds_no_query():
     embeddings = CountingEmbeddings()
-    memory = StoreMemory(indexed_store(embeddings))
+    memory = AgentMemory(indexed_store(embeddings))
     assert memory.relevant_reflections("anything at all", k=3) == []
     assert memory.relevant_workflows("anything at all", k=3) == []
     assert embeddings.queries == 0
@@ -78,7 +78,7 @@ def test_an_empty_store_embeds_no_query():
 
 
 def test_a_store_without_index_turns_retrieval_off_once(caplog):
-    memory = StoreMemory(InMemoryStore())
+    memory = AgentMemory(InMemoryStore())
     memory.save_reflection(reflection("a task here", "a lesson here", rid="x"))
     with caplog.at_level(logging.INFO):
         assert memory.relevant_reflections("a task", k=3) == []
@@ -88,7 +88,7 @@ def test_a_store_without_index_turns_retrieval_off_once(caplog):
 
 
 def test_no_store_means_memory_off():
-    memory = StoreMemory(None)
+    memory = AgentMemory(None)
     assert memory.save_reflection(reflection("t a b", "l", rid="q")) == "q"
     assert memory.get_reflection("q") is None and not memory.enabled
     assert memory.relevant_workflows("t", 3) == [] and memory.trajectories("research") == []
@@ -102,7 +102,7 @@ def project(tmp_path):
 
 
 def test_project_store_keeps_each_memory_in_its_readable_place(project, tmp_path):
-    memory = StoreMemory(project, min_relevance=-1.0)
+    memory = AgentMemory(project, min_relevance=-1.0)
     memory.save_reflection(reflection("find the birth year", "cite the source", rid="r1"))
     memory.put_workflows("research", [workflow("search_then_open", "Search, then open a page")])
     run = Trajectory("find x", "research", [Step("obs", "corpus_search('x')")], True, id="t1")
@@ -112,7 +112,7 @@ def test_project_store_keeps_each_memory_in_its_readable_place(project, tmp_path
     manager = ReflectionManager.open(tmp_path, HashEmbeddings())
     assert manager.get_reflection("r1").reflection == "cite the source"
     manager.close()
-    assert [w.name for w in WorkflowStore(tmp_path).load("research")] == ["search_then_open"]
+    assert [w.name for w in WorkflowFiles(tmp_path).load("research")] == ["search_then_open"]
     assert [t.id for t in TrajectoryLog(tmp_path).load("research")] == ["t1"]
     assert [t.id for t in memory.trajectories("research")] == ["t1"]
     assert [w.name for w in memory.relevant_workflows("search and open", 3)] == ["search_then_open"]

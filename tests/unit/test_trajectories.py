@@ -116,7 +116,7 @@ def test_log_records_and_loads(tmp_path: Path) -> None:
 
 def test_webarena_bracket_actions_and_converters() -> None:
     from memory.trajectories import trajectory_from_tool_steps, trajectory_from_web_steps
-    from memory.workflow_format import looks_like_action
+    from memory.workflows.format import looks_like_action
 
     assert abstract_action("type [12] [red shoes] [1]") == "type [12]"
     assert abstract_action("stop [The answer is 5]") == "stop [_]"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.workflow_format import (
+from memory.workflows.format import (
     extract_workflow_section,
     format_workflows,
     looks_like_action,

@@ -11,8 +11,9 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableLambda
 
 from memory.trajectories import Step, Trajectory
-from memory.workflow_induction import WorkflowDraft, WorkflowDrafts
-from memory.workflow_offline import (
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.induction import WorkflowDraft, WorkflowDrafts
+from memory.workflows.offline import (
     Example,
     format_examples,
     group_examples,
@@ -20,8 +21,7 @@ from memory.workflow_offline import (
     load_examples,
     mind2web_prompt_examples,
 )
-from memory.workflow_online import OnlineInduction, induce_online
-from memory.workflows import WorkflowStore
+from memory.workflows.online import OnlineInduction, induce_online
 
 AWM = Path(__file__).resolve().parents[1] / "data" / "awm"
 
@@ -160,9 +160,9 @@ def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_
         "lacks a one-line description",
     ):
         assert why in reasons
-    saved = WorkflowStore(tmp_path).load("delta")
+    saved = WorkflowFiles(tmp_path).load("delta")
     assert [w.name for w in saved] == ["enter_route"] and saved[0].provenance.origin == "offline"
-    assert WorkflowStore(tmp_path).updates()[-1]["kept"] == ["enter_route"]
+    assert WorkflowFiles(tmp_path).updates()[-1]["kept"] == ["enter_route"]
     again = induce_offline(delta_examples, model=model, home=tmp_path, spec="openai:gpt-4o")
     assert again.per_website["delta"].kept == []  # already in memory: a duplicate
 
@@ -228,9 +228,9 @@ def test_online_rule_mode_after_each_run(tmp_path: Path) -> None:
         )
     )
     online.after_run(_run("Browse shelves", "3", ["hover('735')", "click('797')"]))
-    names = [w.name for w in WorkflowStore(tmp_path).load("shopping")]
+    names = [w.name for w in WorkflowFiles(tmp_path).load("shopping")]
     assert names == ["find_my_first_order_date", "browse_shelves"]
-    log = WorkflowStore(tmp_path).updates()
+    log = WorkflowFiles(tmp_path).updates()
     assert len(log) == 4 and log[-1]["mode"] == "online-rule" and log[-1]["after_dedup"] == 2
 
 
@@ -242,7 +242,7 @@ def test_online_every_n_and_llm_mode(tmp_path: Path) -> None:
     result = online.after_run(_run("B", "2", ["click('227')", "click('5')"]))
     assert [w.name for w in result["shopping"].kept] == ["open_orders"]
     assert "## Query 2: B\nActions:\nclick('227')\nclick('5')" in model.prompts[0]
-    assert WorkflowStore(tmp_path).load()[0].provenance.origin == "online-llm"
+    assert WorkflowFiles(tmp_path).load()[0].provenance.origin == "online-llm"
     with pytest.raises(ValueError, match="needs a model"):
         induce_online(tmp_path, mode="llm")
 
@@ -250,7 +250,7 @@ def test_online_every_n_and_llm_mode(tmp_path: Path) -> None:
 def test_mind2web_schema_only_admits_action_lines() -> None:
     from pydantic import ValidationError
 
-    from memory.workflow_induction import Mind2WebDrafts
+    from memory.workflows.induction import Mind2WebDrafts
 
     ok = {
         "name": "pick_trip",

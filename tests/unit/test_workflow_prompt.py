@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory.budget import MemoryGroup
-from memory.workflow_format import format_workflow
-from memory.workflow_prompt import budgeted_memory
-from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.format import format_workflow
+from memory.workflows.prompt import budgeted_memory
+from memory.workflows.types import Workflow
 
 
 class WordModel:
@@ -26,7 +26,7 @@ def test_groups_in_order_and_under_budget(tmp_path: Path) -> None:
         Workflow(name=f"w{i}", description="d " * 5, steps=["click('1')", "click('2')"])
         for i in range(4)
     ]
-    WorkflowStore(tmp_path).save("site", ws)
+    WorkflowFiles(tmp_path).save("site", ws)
     per_workflow = len(format_workflow(ws[0]).split())  # "## w0" + 5 + 2 = 9 words
     reflections = MemoryGroup("reflections", ["lesson " * 10] * 3, str)
     # overhead + system + query, then 4 workflows, 1 exemplar, 2 of 3 reflections, reserve

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from memory.workflow_retrieval import generative_rerank, relevant_workflows_text, retrieve
-from memory.workflow_types import Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.retrieval import generative_rerank, relevant_workflows_text, retrieve
+from memory.workflows.types import Workflow
 
 TOPICS = ["flight", "hotel", "order", "issue", "map", "forum"]
 
@@ -41,7 +41,7 @@ def _wf(name: str, desc: str) -> Workflow:
 
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     store.save(
         "travel", [_wf("book_flight", "book a flight"), _wf("book_hotel", "reserve a hotel room")]
     )
@@ -98,7 +98,7 @@ def test_random_mode_and_rerank_hook(home: Path) -> None:
 
 
 def test_generative_rerank_prefers_supported_recent(home: Path) -> None:
-    store = WorkflowStore(home)
+    store = WorkflowFiles(home)
     ws = store.load("travel")
     ws[1].provenance.sources = ["a", "b", "c", "d", "e"]
     store.save("travel", ws)
@@ -115,12 +115,12 @@ def test_generative_rerank_prefers_supported_recent(home: Path) -> None:
 
 def test_min_relevance_drops_unrelated_workflows(tmp_path):
     from core.embeddings import HashingEmbeddings
-    from memory.workflow_retrieval import retrieve
-    from memory.workflow_types import Provenance, Workflow
-    from memory.workflows import WorkflowStore
+    from memory.workflows.files import WorkflowFiles
+    from memory.workflows.retrieval import retrieve
+    from memory.workflows.types import Provenance, Workflow
 
     steps = ["click('a')", "click('b')"]
-    WorkflowStore(tmp_path).save(
+    WorkflowFiles(tmp_path).save(
         "shop",
         [
             Workflow("search_product", "search a product by name", steps, Provenance()),

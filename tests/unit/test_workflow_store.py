@@ -1,12 +1,12 @@
-"""WorkflowStore: one file per website, provenance sidecar, hand edits, deletes, update log."""
+"""WorkflowFiles: one file per website, provenance sidecar, hand edits, deletes, update log."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from memory.workflow_types import Provenance, Workflow
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.types import Provenance, Workflow
 
 
 def _wf(name: str, steps: int = 2) -> Workflow:
@@ -16,20 +16,20 @@ def _wf(name: str, steps: int = 2) -> Workflow:
 
 
 def test_save_load_and_provenance(tmp_path: Path) -> None:
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     w = _wf("open_orders")
     w.provenance = Provenance(sources=["t1"], origin="online-rule")
     store.save("shopping", [w])
     text = (tmp_path / "workflows" / "shopping.txt").read_text()
     assert text == "## open_orders\ndoes open_orders\nclick('0')\nclick('1')\n"
-    fresh = WorkflowStore(tmp_path).load()
+    fresh = WorkflowFiles(tmp_path).load()
     assert [x.name for x in fresh] == ["open_orders"]
     assert fresh[0].provenance.sources == ["t1"] and fresh[0].website == "shopping"
     assert fresh[0].provenance.origin == "online-rule"
 
 
 def test_hand_edits_are_picked_up_by_mtime(tmp_path: Path) -> None:
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     store.save("gitlab", [_wf("a"), _wf("b")])
     assert len(store.load()) == 2
     path = tmp_path / "workflows" / "gitlab.txt"
@@ -43,7 +43,7 @@ def test_hand_edits_are_picked_up_by_mtime(tmp_path: Path) -> None:
 
 
 def test_upsert_delete_and_log(tmp_path: Path) -> None:
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     assert store.upsert("map", [_wf("a"), _wf("b")]) == (2, 0)
     assert store.upsert("map", [_wf("b", 3)]) == (0, 1)
     assert [len(w.steps) for w in store.find("b")] == [3]
@@ -57,7 +57,7 @@ def test_upsert_delete_and_log(tmp_path: Path) -> None:
 
 
 def test_person_deleting_a_block_removes_it(tmp_path: Path) -> None:
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     store.save("reddit", [_wf("keep"), _wf("drop")])
     store.load()
     path = tmp_path / "workflows" / "reddit.txt"
@@ -71,7 +71,7 @@ def test_parallel_upserts_lose_nothing_and_never_collide(tmp_path):
     """Parallel tasks induce at once (seen in CI: two threads renamed one `.tmp` file)."""
     import threading
 
-    store = WorkflowStore(tmp_path)
+    store = WorkflowFiles(tmp_path)
     errors: list[BaseException] = []
 
     def induce(i: int) -> None:

@@ -2,7 +2,7 @@
 
 Input: a JSON list of {"domain", "subdomain", "website", "task", "actions": [str],
 "template_id"?}, each action a Mind2Web line (`[role]  text -> CLICK` / `-> TYPE: v` /
-`-> SELECT: v`). Output: workflows saved per website in the WorkflowStore.
+`-> SELECT: v`). Output: workflows saved per website in the WorkflowFiles.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, field_validator
 
-from memory.workflow_induction import InductionResult, Mind2WebDrafts, induce
-from memory.workflow_types import Provenance
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.induction import InductionResult, Mind2WebDrafts, induce
+from memory.workflows.types import Provenance
 from prompts.untrusted import data
 from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
 
@@ -150,7 +150,7 @@ def induce_offline(
     """
     if structured is None:
         structured = (spec or "local").startswith("local")
-    store = WorkflowStore(home)
+    store = WorkflowFiles(home)
     report = OfflineReport()
     for domain, subdomains in group_examples(examples).items():
         for sub, sites in subdomains.items():
@@ -178,7 +178,7 @@ def induce_offline(
 
 
 def _save_site(
-    store: WorkflowStore, site: str, domain: str, examples: list[Example], result: Any
+    store: WorkflowFiles, site: str, domain: str, examples: list[Example], result: Any
 ) -> None:
     """Save what induction kept for `site`, with provenance, and log the update."""
     sources = [str(e.template_id) for e in examples if e.template_id is not None]

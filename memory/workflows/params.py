@@ -20,8 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory.labels import slugify
 from memory.trajectories import Trajectory
-from memory.workflow_types import Provenance, Workflow, slugify
+from memory.workflows.types import Provenance, Workflow
 
 # "type [3] [text] [0]  # textbox 'Name'" -> action, role, quoted name
 _TARGET = re.compile(

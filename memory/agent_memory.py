@@ -1,20 +1,20 @@
-"""The research agent's memory through LangGraph's Store: reflections, trajectories, workflows.
+"""AgentMemory: the one way nodes read and write memory, through LangGraph's `runtime.store`.
 
-    memory = StoreMemory(runtime.store, "default", min_relevance=0.25)
+    memory = AgentMemory(runtime.store, "default", min_relevance=0.25)
     memory.save_reflection(reflection)           # upsert by reflection.id
     memory.relevant_reflections("who wrote X?", k=3)
     memory.record_trajectory(trajectory)         # upsert by trajectory.id
-    memory.relevant_workflows("who wrote X?", k=3)
+    memory.relevant_workflows("who wrote X?", k=3, website="shop")
 
 Namespaces (any BaseStore: InMemoryStore, `langgraph dev`'s store, the project's ProjectStore):
   ("reflections", *namespace parts)  key = reflection id, value = Reflection as JSON + "text"
-  ("trajectories", website)          key = trajectory id, value = Trajectory as JSON (not indexed)
-  ("workflows", website)             key = workflow name, value = workflow_value(w)
+  ("trajectories", website slug)     key = trajectory id, value = Trajectory as JSON (not indexed)
+  ("workflows", website slug)        key = workflow name, value = workflow_value(w)
 
 Retrieval is vector search in the store; an item reaches a prompt only when its cosine
 similarity to the query is at least `min_relevance` (the relevance floor), and the survivors are
 ranked by the generative-agent score (relevance + recency + importance). A store without a
-vector index returns unscored items: retrieval is then off (logged once per StoreMemory).
+vector index returns unscored items: retrieval is then off (logged once per AgentMemory).
 With `store=None` memory is off: nothing is saved and nothing retrieved.
 An empty namespace is detected by listing one item before any query is embedded, so an empty
 store never loads the embedding model.
@@ -29,11 +29,12 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
 
-from memory.reflections import embedding_text, namespace_path
-from memory.schema import Reflection
-from memory.scoring import ScoreWeights, score
+from memory.labels import GENERAL, website_stem
+from memory.reflections.manager import embedding_text, namespace_path
+from memory.reflections.schema import Reflection
+from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
-from memory.workflow_types import Provenance, Workflow
+from memory.workflows.types import Provenance, Workflow
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ def workflow_from_value(value: dict[str, Any]) -> Workflow:
     )
 
 
-class StoreMemory:
+class AgentMemory:
     """Reflections, trajectories and workflows of one memory namespace in a BaseStore."""
 
     def __init__(
@@ -106,14 +107,16 @@ class StoreMemory:
 
     def relevant_reflections(self, text: str, k: int) -> list[Reflection]:
         """Up to k reflections above the relevance floor, best generative score first."""
-        hits = self._ranked(self.reflections_ns, text, k, unjudged=False)
-        return [r for h in hits if (r := _reflection(h.value)) is not None]
+        hits = self._candidates(self.reflections_ns, text, k)
+        hits = [h for h in hits if _verdict(h.value) != "unjudged"]  # their text is no lesson
+        return [r for h in self._best(hits, k) if (r := _reflection(h.value)) is not None]
 
     def consolidate(self, chat_model: Any) -> int:
         """Generative-agent consolidation into insights, when enough new importance piled up.
 
         Only the project's store supports it (it works on the SQLite records directly, see
-        memory/consolidation.py); with other stores this does nothing. Returns insights made.
+        memory/reflections/consolidation.py); with other stores this does nothing. Returns
+        how many insights were made.
         """
         make = getattr(self.store, "reflection_manager", None)
         if make is None:
@@ -131,14 +134,18 @@ class StoreMemory:
     def record_trajectory(self, trajectory: Trajectory) -> None:
         """Store (or replace, by id) one attempt's trajectory; it is data, never embedded."""
         if self.store is not None:
-            ns = (TRAJECTORIES, trajectory.website)
+            ns = (TRAJECTORIES, website_stem(trajectory.website))
             self.store.put(ns, trajectory.id, trajectory.to_dict(), index=False)
 
-    def trajectories(self, website: str, *, successful_only: bool = True) -> list[Trajectory]:
+    def trajectories(
+        self, website: str | None, *, successful_only: bool = True
+    ) -> list[Trajectory]:
+        """The recorded runs of `website` (of every website when None), oldest first."""
         if self.store is None:
             return []
+        ns = (TRAJECTORIES, website_stem(website)) if website else (TRAJECTORIES,)
         wanted = {"success": True} if successful_only else None
-        items = self.store.search((TRAJECTORIES, website), filter=wanted, limit=LIST_LIMIT)
+        items = self.store.search(ns, filter=wanted, limit=LIST_LIMIT)
         return [Trajectory.from_dict(dict(i.value)) for i in items]
 
     # -- workflows -----------------------------------------------------------------------------
@@ -147,31 +154,36 @@ class StoreMemory:
         """Add or replace (by name) workflows of one website; returns how many were written."""
         if self.store is None:
             return 0
-        n = 0
+        ns, n = (WORKFLOWS, website_stem(website)), 0
         for workflow in workflows:
-            self.store.put(
-                (WORKFLOWS, website), workflow.name, workflow_value(workflow), index=WORKFLOW_FIELDS
-            )
+            self.store.put(ns, workflow.name, workflow_value(workflow), index=WORKFLOW_FIELDS)
             n += 1
         return n
 
     def workflows(self, website: str) -> list[Workflow]:
         if self.store is None:
             return []
-        items = self.store.search((WORKFLOWS, website), limit=LIST_LIMIT)
+        items = self.store.search((WORKFLOWS, website_stem(website)), limit=LIST_LIMIT)
         return [workflow_from_value(dict(i.value)) for i in items]
 
-    def relevant_workflows(self, text: str, k: int) -> list[Workflow]:
-        """Up to k workflows (any website) above the relevance floor, nearest first."""
-        return [workflow_from_value(dict(h.value)) for h in self._ranked((WORKFLOWS,), text, k)]
+    def relevant_workflows(
+        self, text: str, k: int, *, website: str | None = None
+    ) -> list[Workflow]:
+        """Up to k workflows above the relevance floor, best generative score first: those of
+        `website` and the general ones when it names a website that has any, else any."""
+        spaces: list[tuple[str, ...]] = [(WORKFLOWS,)]
+        if website and self.store is not None:
+            stems = dict.fromkeys((website_stem(website), GENERAL))
+            own: list[tuple[str, ...]] = [(WORKFLOWS, stem) for stem in stems]
+            if any(self.store.search(ns, limit=1) for ns in own):
+                spaces = own
+        hits = [h for ns in spaces for h in self._candidates(ns, text, k)]
+        return [workflow_from_value(dict(h.value)) for h in self._best(hits, k)]
 
     # -- retrieval -----------------------------------------------------------------------------
 
-    def _ranked(
-        self, namespace: tuple[str, ...], text: str, k: int, *, unjudged: bool = True
-    ) -> list[SearchItem]:
-        """Up to k items above the floor, best score first; `unjudged=False` leaves out
-        reflections whose verdict is 'unjudged' (their text is no lesson)."""
+    def _candidates(self, namespace: tuple[str, ...], text: str, k: int) -> list[SearchItem]:
+        """Items of `namespace` nearest to `text` that pass the relevance floor (unranked)."""
         if self.store is None or k <= 0 or not text.strip():
             return []
         if not self.store.search(namespace, limit=1):  # empty: embed nothing
@@ -182,9 +194,10 @@ class StoreMemory:
                 log.info("the store has no vector index: memory retrieval is off for this run")
                 self._warned_unindexed = True
             return []
-        kept = [h for h in hits if h.score is not None and h.score >= self.min_relevance]
-        if not unjudged:
-            kept = [h for h in kept if _verdict(h.value) != "unjudged"]
+        return [h for h in hits if h.score is not None and h.score >= self.min_relevance]
+
+    def _best(self, hits: list[SearchItem], k: int) -> list[SearchItem]:
+        """The k best by generative score (relevance + recency + importance)."""
         now = self.clock()
 
         def rank(h: SearchItem) -> float:
@@ -194,7 +207,7 @@ class StoreMemory:
             parts = score(h.score or 0.0, h.updated_at.timestamp(), importance, now, self.weights)
             return parts.score
 
-        return sorted(kept, key=rank, reverse=True)[:k]
+        return sorted(hits, key=rank, reverse=True)[:k]
 
 
 def _verdict(value: dict[str, Any]) -> str | None:

@@ -3,7 +3,7 @@
 `<website>.txt` holds the workflows in AWM's format (a person may edit or delete them; edits
 are picked up by mtime); `<website>.meta.json` holds their provenance; `updates.jsonl` logs
 every change made by induction. Prompt-building nodes call
-`memory.workflow_retrieval.relevant_workflows_text`.
+`memory.workflows.retrieval.relevant_workflows_text`.
 """
 
 from __future__ import annotations
@@ -18,19 +18,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.workflow_format import format_workflows, parse_workflows
-from memory.workflow_types import Provenance, Workflow, now_iso, slugify
+from memory.labels import now_iso, slugify, website_stem
+from memory.workflows.format import format_workflows, parse_workflows
+from memory.workflows.types import Provenance, Workflow
 
 log = logging.getLogger(__name__)
 
-GENERAL = "general"  # file for workflows that belong to no particular website
 
-
-def website_stem(website: str) -> str:
-    return slugify(website) or GENERAL
-
-
-class WorkflowStore:
+class WorkflowFiles:
     """Reads and writes <home>/workflows/*.txt; re-reads a file only when its mtime changes."""
 
     def __init__(self, home: str | Path) -> None:

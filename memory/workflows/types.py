@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
-_NON_SLUG = re.compile(r"[^a-z0-9]+")
+from memory.labels import now_iso
+
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SPACES = re.compile(r"\s+")
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def slugify(text: str, max_len: int = 60) -> str:
-    """`Find all orders!` -> `find_all_orders`; the canonical form of names and file stems."""
-    slug = _NON_SLUG.sub("_", text.lower()).strip("_")
-    return slug[:max_len].rstrip("_")
 
 
 def normalize_step(step: str) -> str:

@@ -16,8 +16,9 @@ from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel, Field
 
 from memory.budget import MemoryGroup, context_window, pack, token_counter
-from memory.workflow_format import looks_like_action, parse_workflows
-from memory.workflow_types import Workflow, slugify
+from memory.labels import slugify
+from memory.workflows.format import looks_like_action, parse_workflows
+from memory.workflows.types import Workflow
 
 log = logging.getLogger(__name__)
 

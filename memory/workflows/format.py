@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memory.workflow_types import Workflow, slugify
+from memory.labels import slugify
+from memory.workflows.types import Workflow
 
 log = logging.getLogger(__name__)
 

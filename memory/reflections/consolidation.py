@@ -1,4 +1,4 @@
-"""Consolidation (seed 003's "pause to reflect"): turn many recent reflections into a few insights.
+"""Consolidation (generative agents' "pause to reflect"): many recent reflections become insights.
 
 When the summed importance of reflections saved since the last consolidation passes a threshold,
 the chat model names up to 3 salient high-level questions about them; for each question the
@@ -20,13 +20,13 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from memory.schema import Reflection, ReflectionJudgment
-from memory.sqlite_file import process_alive
+from memory.engine.sqlite_file import process_alive
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.untrusted import data
 
 
-class ReflectionManager(Protocol):
-    """What consolidation needs of memory.reflections.ReflectionManager (which calls it)."""
+class MemoryToConsolidate(Protocol):
+    """What consolidation needs of memory.reflections.manager.ReflectionManager (which calls it)."""
 
     prefix: str
     backend: Any
@@ -119,7 +119,9 @@ def _numbered(reflections: list[Reflection]) -> str:
     )
 
 
-def consolidation_due(manager: ReflectionManager, threshold: float) -> tuple[bool, str | None, int]:
+def consolidation_due(
+    manager: MemoryToConsolidate, threshold: float
+) -> tuple[bool, str | None, int]:
     """(due?, the last consolidated seq as stored, the newest seq to cover)."""
     meta_key = f"consolidated_seq:{manager.prefix}"
     last = manager.backend.records.meta(meta_key)
@@ -130,7 +132,7 @@ def consolidation_due(manager: ReflectionManager, threshold: float) -> tuple[boo
 
 
 def consolidate(
-    manager: ReflectionManager, model: BaseChatModel, threshold: float, *, force: bool = False
+    manager: MemoryToConsolidate, model: BaseChatModel, threshold: float, *, force: bool = False
 ) -> list[Reflection]:
     """Run one consolidation if due (or forced); returns the insights stored.
 
@@ -160,7 +162,7 @@ def consolidate(
     return insights
 
 
-def _ask_for_insights(manager: ReflectionManager, model: BaseChatModel) -> list[Reflection]:
+def _ask_for_insights(manager: MemoryToConsolidate, model: BaseChatModel) -> list[Reflection]:
     """Questions about the recent reflections, then insights per question (nothing stored)."""
     recent = [r for r in manager.list_reflections() if r.kind != "insight"][-RECENT_LIMIT:]
     asked = _ask(

@@ -1,15 +1,15 @@
-"""ReflectionManager: the seed's API (save, get, retrieve top-k, format) over the durable store.
+"""ReflectionManager: save, get, retrieve top-k and format reflections over the storage engine.
 
 `ReflectionManager()` keeps everything in process (hashing embeddings; for unit tests);
-`ReflectionManager.open(home, embeddings)` persists under `home/memory/`; and
-`open_reflection_manager(home, spec, namespace)` returns one shared manager per process.
-Retrieval ranks by the generative-agent score (memory/scoring.py) and refreshes last access.
+`ReflectionManager.open(home, embeddings)` persists under `home/memory/`; the project's store
+hands out one over its own engine (`ProjectStore.reflection_manager`), which is how the CLI
+administers memory. Retrieval ranks by the generative-agent score (memory/reflections/scoring.py)
+and refreshes last access.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import warnings
 from collections.abc import Iterable
@@ -23,20 +23,17 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
 
 from core.embeddings import HashingEmbeddings
-from core.models import get_embeddings
-from memory.backend import Hit, MemoryBackend
-from memory.record_store import Item, NewItem
-from memory.record_types import Claim
-from memory.schema import Reflection
-from memory.scoring import ScoredReflection, ScoreWeights, score, totals
+from memory.engine.backend import MEMORY_DIR, Hit, MemoryBackend
+from memory.engine.rows import Claim, Item, NewItem
+from memory.reflections.schema import Reflection
+from memory.reflections.scoring import ScoredReflection, ScoreWeights, score, totals
 
 log = logging.getLogger(__name__)
 ROOT = "reflections"
-MEMORY_DIR = "memory"
 
 
 def format_reflections(reflections: Iterable[Reflection]) -> str:
-    """The seed's prompt form: <ref_i><task>…</task><reflection>…</reflection></ref_i>."""
+    """The prompt form: <ref_i><task>…</task><reflection>…</reflection></ref_i>."""
     blocks = [
         f"<ref_{i}>\n<task>{r.task}</task>\n<reflection>{r.reflection}</reflection>\n</ref_{i}>"
         for i, r in enumerate(reflections)
@@ -100,7 +97,7 @@ class ReflectionManager:
         backend = MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings, reembed=reembed)
         return cls(backend=backend, namespace=namespace, **options)
 
-    # -- the seed's API ------------------------------------------------------------------------
+    # -- save, get, retrieve, format ---------------------------------------------------------------
 
     def save_reflection(self, reflection: Reflection) -> str:
         """Store durably (one transaction) and index; consolidates when enough is new.
@@ -109,7 +106,7 @@ class ReflectionManager:
         model (1-10 → 0-1) first, as in the generative-agents paper.
         """
         if self.chat_model is not None and "importance" not in reflection.model_fields_set:
-            from memory.consolidation import score_importance
+            from memory.reflections.consolidation import score_importance
 
             rated = score_importance(self.chat_model, reflection)
             if rated is not None:
@@ -164,7 +161,7 @@ class ReflectionManager:
     def format_reflections(self, reflections: Iterable[Reflection]) -> str:
         return format_reflections(reflections)
 
-    # -- beyond the seed -----------------------------------------------------------------------
+    # -- ranked search, listing, deletion, consolidation -------------------------------------------
 
     def search(
         self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None, touch: bool = True
@@ -225,7 +222,7 @@ class ReflectionManager:
 
     def maybe_consolidate(self, force: bool = False) -> list[Reflection]:
         """Synthesize insights when the importance of new reflections passes the threshold."""
-        from memory.consolidation import consolidate
+        from memory.reflections.consolidation import consolidate
 
         if self.chat_model is None:
             raise ValueError("consolidation needs a chat model: pass chat_model= to the manager")
@@ -251,40 +248,3 @@ class ReflectionManager:
                 stacklevel=3,
             )
             return None
-
-
-_OPEN: dict[tuple[str, str, str], ReflectionManager] = {}
-_BACKENDS: dict[tuple[str, str], MemoryBackend] = {}
-_OPEN_LOCK = threading.Lock()
-
-
-def open_reflection_manager(
-    home: str | Path,
-    embedding_spec: str = "local",
-    namespace: str = "default",
-    chat_model: BaseChatModel | None = None,
-    *,
-    min_relevance: float | None = None,
-) -> ReflectionManager:
-    """One manager per (home, embedding spec, namespace) per process; one backend per home.
-
-    `embedding_spec` is what core.models.get_embeddings takes ('local', 'openai:…'), or
-    'hashing[:DIM]' for the model-free fake. Passing `chat_model` turns on importance rating
-    and consolidation for that manager (the latest model passed is used).
-    """
-    home_key = str(Path(home).resolve())
-    key = (home_key, embedding_spec, namespace)
-    with _OPEN_LOCK:
-        if key not in _OPEN:
-            backend = _BACKENDS.get((home_key, embedding_spec))
-            if backend is None:
-                backend = MemoryBackend.open(
-                    Path(home_key) / MEMORY_DIR, get_embeddings(embedding_spec)
-                )
-                _BACKENDS[(home_key, embedding_spec)] = backend
-            _OPEN[key] = ReflectionManager(backend=backend, namespace=namespace)
-        if chat_model is not None:
-            _OPEN[key].chat_model = chat_model
-        if min_relevance is not None:  # the relevance floor (core.context.MemorySettings)
-            _OPEN[key].min_relevance = min_relevance
-        return _OPEN[key]

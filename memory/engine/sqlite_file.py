@@ -23,12 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from memory.record_types import (
-    SCHEMA,
-    EmbedderMismatchError,
-    MemoryStoreDamagedError,
-    MemoryStoreError,
-)
+from memory.engine.errors import EmbedderMismatchError, MemoryStoreDamagedError, MemoryStoreError
+from memory.engine.rows import SCHEMA
 
 # SQLite primary result codes (the low byte of an extended code)
 _DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
@@ -140,7 +136,7 @@ class _GuardedConnection(sqlite3.Connection):
 def _enter_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
     """WAL mode, waiting out other connections switching too. Processes opening a new store
     together both hold a read lock and want the write lock: SQLite answers one of them
-    "database is locked" at once, without waiting its busy timeout (seen: 4 processes, CI)."""
+    "database is locked" at once, without waiting its busy timeout."""
     deadline, pause = time.monotonic() + timeout_s, 0.005
     while True:
         try:

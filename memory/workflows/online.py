@@ -2,7 +2,9 @@
 
 Successful trajectories are de-duplicated (template id, then abstract trajectory) and either
 kept as concrete worked examples (`rule` mode) or abstracted by an LLM (`llm` mode). Memory is
-updated after every run or every N successful runs, and each update is logged.
+updated after every run or every N successful runs. The agents learn through their memory API
+(`induce_from_memory`); `induce_online` and OnlineInduction work on a home's files directly and
+log each update (the `workflows induce` command, the AWM experiment).
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ import json
 import logging
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from memory.labels import slugify, website_stem
 from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
-from memory.workflow_induction import InductionResult, filter_workflows, induce
-from memory.workflow_params import parameterize
-from memory.workflow_types import Provenance, Workflow, slugify
-from memory.workflows import WorkflowStore
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.induction import InductionResult, filter_workflows, induce
+from memory.workflows.params import parameterize
+from memory.workflows.types import Provenance, Workflow
 from prompts.untrusted import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
@@ -47,7 +51,7 @@ def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
     """Each de-duplicated success becomes a workflow (AWM's rule-based induction).
 
     Values the task states (the username to type, the checkbox to tick) become {placeholders}
-    (memory.workflow_params), so the workflow fits the template's other tasks and can run as a
+    (memory.workflows.params), so the workflow fits the template's other tasks and can run as a
     callable action; the name comes from the task without them, so later runs of the same
     template update one workflow instead of adding one per value.
     """
@@ -103,6 +107,40 @@ def induce_site(
     return result
 
 
+class LearningMemory(Protocol):
+    """What induction needs of memory.agent_memory.AgentMemory (the nodes' memory API)."""
+
+    def trajectories(
+        self, website: str | None, *, successful_only: bool = True
+    ) -> list[Trajectory]: ...
+
+    def workflows(self, website: str) -> list[Workflow]: ...
+
+    def put_workflows(self, website: str, workflows: Iterable[Workflow]) -> int: ...
+
+
+def induce_from_memory(
+    memory: LearningMemory,
+    website: str,
+    *,
+    mode: str,
+    model: Any,
+    spec: str | None,
+    every: int = 1,
+) -> InductionResult | None:
+    """After a success of `website`: at every `every`-th success, its workflows are induced
+    again from all its successes so far and stored. None when this success is not such a one."""
+    successes = memory.trajectories(website)
+    if len(successes) % max(1, every):
+        return None
+    result = induce_site(
+        memory.workflows(website), website, deduplicate(successes), mode, model, spec
+    )
+    if result.kept:
+        memory.put_workflows(website, result.kept)
+    return result
+
+
 def induce_online(
     home: str | Path,
     *,
@@ -116,10 +154,10 @@ def induce_online(
         raise ValueError(f"unknown online induction mode {mode!r}; use 'rule' or 'llm'")
     if mode == "llm" and model is None:
         raise ValueError("llm mode needs a model (core.models.get_chat_model(spec))")
-    store = WorkflowStore(home)
+    store = WorkflowFiles(home)
     by_site: dict[str, list[Trajectory]] = defaultdict(list)
     for t in TrajectoryLog(home).load(website, successful_only=True):
-        by_site[slugify(t.website) or "general"].append(t)
+        by_site[website_stem(t.website)].append(t)
     results: dict[str, InductionResult] = {}
     for site, trajs in by_site.items():
         unique = deduplicate(trajs)

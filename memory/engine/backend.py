@@ -1,7 +1,7 @@
 """One memory store on disk (or in process): records + FAISS index + the embedder, kept in sync.
 
-Shared by the ReflectionManager (memory/reflections.py) and the LangGraph Store adapter
-(memory/langgraph_store.py), so both see the same items. Other processes' writes are picked up
+Shared by the ReflectionManager (memory/reflections/manager.py) and the LangGraph Store adapter
+(memory/stores/sqlite_store.py), so both see the same items. Other processes' writes are picked up
 by `sync()`, which every read calls: it adds to the index whatever records are newer than the
 index covers (a cheap indexed query when nothing changed).
 """
@@ -18,12 +18,13 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from core.embeddings import as_matrix, embedder_dimension, embedder_name
-from memory.index_file import read_checked, remove_stale_files, write_temp
-from memory.record_store import Item, NewItem, RecordStore
-from memory.record_types import Claim, Light
-from memory.vector_index import ANN_THRESHOLD, VectorIndex
+from memory.engine.index_file import read_checked, remove_stale_files, write_temp
+from memory.engine.records import RecordTable
+from memory.engine.rows import Claim, Item, Light, NewItem
+from memory.engine.vector_index import ANN_THRESHOLD, VectorIndex
 
 log = logging.getLogger(__name__)
+MEMORY_DIR = "memory"  # the engine's folder under the agent's home
 DB_NAME = "memory.sqlite3"
 
 
@@ -40,7 +41,7 @@ class MemoryBackend:
 
     def __init__(
         self,
-        records: RecordStore,
+        records: RecordTable,
         embeddings: Embeddings,
         index_dir: Path | None,
         *,
@@ -72,12 +73,12 @@ class MemoryBackend:
         reembed: bool = False,
         ann_threshold: int = ANN_THRESHOLD,
     ) -> MemoryBackend:
-        records = RecordStore(Path(folder) / DB_NAME)  # creates the folder, with clear errors
+        records = RecordTable(Path(folder) / DB_NAME)  # creates the folder, with clear errors
         return cls(records, embeddings, Path(folder), reembed=reembed, ann_threshold=ann_threshold)
 
     @classmethod
     def in_memory(cls, embeddings: Embeddings) -> MemoryBackend:
-        return cls(RecordStore(":memory:"), embeddings, None)
+        return cls(RecordTable(":memory:"), embeddings, None)
 
     # -- index maintenance ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The record layer's vocabulary: table schema, item types, errors, checksums, namespace filters."""
+"""The items table's vocabulary: its schema, the row types, checksums and namespace filters."""
 
 from __future__ import annotations
 
@@ -30,24 +30,6 @@ COLUMNS = (
     "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, "
     "last_accessed, checksum"
 )
-
-
-class CorruptRecordWarning(UserWarning):
-    """A stored record failed its checksum or could not be decoded; it is skipped."""
-
-
-class MemoryStoreError(RuntimeError):
-    """The memory store cannot be used as it is. The message is one self-contained line that
-    names the file and the fix, so a command line can print it as it is (no traceback)."""
-
-
-class MemoryStoreDamagedError(MemoryStoreError):
-    """A file of the store is damaged (not a database, truncated, malformed pages)."""
-
-
-class EmbedderMismatchError(RuntimeError):
-    """The store was opened with a different embedding model than it was built with (a usage
-    error, not damage: the message says how to re-embed)."""
 
 
 @dataclass

@@ -30,10 +30,11 @@ from langgraph.store.base import (
 )
 from langgraph.store.memory import _compare_values, _does_match
 
-from memory.store_memory import TRAJECTORIES, WORKFLOWS, workflow_from_value, workflow_value
+from memory.agent_memory import TRAJECTORIES, WORKFLOWS, workflow_from_value, workflow_value
+from memory.labels import GENERAL, website_stem
 from memory.trajectories import Trajectory, TrajectoryLog
-from memory.workflow_retrieval import get_index
-from memory.workflows import WorkflowStore, website_stem
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.retrieval import WorkflowIndex
 
 
 def _parse_time(text: str) -> datetime:
@@ -104,13 +105,13 @@ def _accepts(op: ListNamespacesOp, ns: tuple[str, ...]) -> bool:
 
 
 class WorkflowFileStore(_FileStore):
-    """Workflows in AWM text files; search by query uses the cached FAISS workflow index."""
+    """Workflows in AWM text files; search by query uses this store's FAISS workflow index."""
 
     root = WORKFLOWS
 
     def __init__(self, home: str | Path, embeddings: Embeddings) -> None:
-        self.home, self.embeddings = Path(home), embeddings
-        self.files = WorkflowStore(home)
+        self.files = WorkflowFiles(home)
+        self.index = WorkflowIndex(self.files, embeddings)  # rebuilt when a file changes
 
     def _item(self, value: dict[str, Any], score: float | None = None) -> SearchItem:
         prov = value["provenance"]
@@ -128,7 +129,7 @@ class WorkflowFileStore(_FileStore):
         return self._item(workflow_value(found[0])) if found else None
 
     def _put(self, op: PutOp) -> None:
-        site = self._site(op.namespace) or "general"
+        site = self._site(op.namespace) or GENERAL
         if op.value is None:
             self.files.delete(op.key, site)
             return
@@ -140,7 +141,7 @@ class WorkflowFileStore(_FileStore):
         if op.query:
             # the index ranks every website's workflows; with a website, rank them all, then keep
             k = op.limit + op.offset if site is None else len(self.files.load())
-            hits = get_index(self.home, self.embeddings).search(op.query, k)
+            hits = self.index.search(op.query, k)
             items = [self._item(workflow_value(h.workflow), h.score) for h in hits]
         else:
             items = [self._item(workflow_value(w)) for w in self.files.load(site)]
@@ -176,8 +177,9 @@ class TrajectoryFileStore(_FileStore):
     def _put(self, op: PutOp) -> None:
         if op.value is None:
             raise ValueError("trajectories are an append-only log: delete the file's lines by hand")
-        site = self._site(op.namespace) or "general"
-        self.log.record(Trajectory.from_dict({**op.value, "id": op.key, "website": site}))
+        site = self._site(op.namespace) or GENERAL
+        # the value's own website is kept as written (a namespace label is its slug)
+        self.log.record(Trajectory.from_dict({"website": site, **op.value, "id": op.key}))
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         items = [self._item(t) for t in self._all(self._site(op.namespace_prefix))]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import faiss
 
-from memory.sqlite_file import process_alive
+from memory.engine.sqlite_file import process_alive
 
 log = logging.getLogger(__name__)
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")

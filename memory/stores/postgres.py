@@ -21,9 +21,10 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memory.record_types import Claim
-from memory.reflections import ReflectionManager, ScoredReflection, namespace_path
-from memory.schema import Reflection
+from memory.engine.rows import Claim
+from memory.reflections.manager import ReflectionManager, namespace_path
+from memory.reflections.schema import Reflection
+from memory.reflections.scoring import ScoredReflection
 
 PAGE = 500
 

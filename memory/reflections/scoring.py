@@ -1,4 +1,4 @@
-"""Generative-agent retrieval score (seed 003): relevance + recency + importance, weighted."""
+"""Generative-agent retrieval score: relevance + recency + importance, weighted."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memory.schema import Reflection
+from memory.reflections.schema import Reflection
 
 SECONDS_PER_HOUR = 3600.0
 
@@ -16,7 +16,7 @@ SECONDS_PER_HOUR = 3600.0
 class ScoreWeights:
     """score = relevance*w_rel + recency*w_rec + importance*w_imp, recency = decay ** hours.
 
-    Defaults follow the paper and MISSION section 4: every weight 1, decay 0.99 per hour since
+    Defaults follow the generative-agents paper: every weight 1, decay 0.99 per hour since
     the memory was last accessed (retrieval refreshes it).
     """
 

@@ -21,7 +21,7 @@ class ReflectionJudgment(BaseModel):
     reasons: list[str] = Field(default_factory=list, description="Short reasons for the verdict.")
     verdict: str | None = Field(
         default=None,
-        exclude_if=lambda v: v is None,  # records from before it existed round-trip unchanged
+        exclude_if=lambda v: v is None,  # a record saved without a verdict round-trips unchanged
         description="'pass', 'retry', or 'unjudged' (the reflector's output was unusable: not "
         "a real verdict, never counted as a success); None in records from before it existed.",
     )

@@ -1,10 +1,11 @@
 """Workflow retrieval: random or semantic (FAISS inner product on normalized vectors), top-k.
 
 The semantic index embeds name + description (as AWM did) and returns the NEAREST first (AWM
-sorted distances the wrong way). Indexes are cached per (home, embeddings) and rebuilt only
-when a workflow file changes; vectors persist in <home>/workflows/index.npz keyed by text, so
-a new process re-embeds only what changed. A `rerank` hook lets generative-agent scoring
-(relevance + recency + importance) re-order the candidates.
+sorted distances the wrong way). A WorkflowIndex belongs to whoever searches repeatedly (the
+workflow file store keeps one) and rebuilds itself only when a workflow file changes; vectors
+persist in <home>/workflows/index.npz keyed by text, so a new index re-embeds only what
+changed. A `rerank` hook lets generative-agent scoring (relevance + recency + importance)
+re-order the candidates.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from memory.workflow_format import format_workflows
-from memory.workflow_types import Workflow
-from memory.workflows import GENERAL, WorkflowStore, website_stem
+from memory.labels import GENERAL, website_stem
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.format import format_workflows
+from memory.workflows.types import Workflow
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +53,8 @@ def _normalize(matrix: np.ndarray) -> np.ndarray:
 class WorkflowIndex:
     """FAISS IndexFlatIP over one home's workflows; refreshes itself when files change."""
 
-    def __init__(self, store: WorkflowStore, embeddings: Embeddings) -> None:
-        self.store = store
+    def __init__(self, files: WorkflowFiles, embeddings: Embeddings) -> None:
+        self.files = files
         self.embeddings = embeddings
         self._signature: tuple[tuple[str, int, int], ...] | None = None
         self._workflows: list[Workflow] = []
@@ -62,7 +64,7 @@ class WorkflowIndex:
         return hashlib.sha1(f"{_embedder_name(self.embeddings)}\n{text}".encode()).hexdigest()
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
-        cache_path = self.store.dir / "index.npz"
+        cache_path = self.files.dir / "index.npz"
         cached: dict[str, np.ndarray] = {}
         if cache_path.exists():
             data = np.load(cache_path, allow_pickle=False)
@@ -78,12 +80,12 @@ class WorkflowIndex:
         return _normalize(np.stack([cached[k] for k in keys]).astype("float32"))
 
     def refresh(self) -> None:
-        signature = self.store.signature()
+        signature = self.files.signature()
         if signature == self._signature:
             return
         import faiss
 
-        self._workflows = list(self.store.load())
+        self._workflows = list(self.files.load())
         self._index = None
         if self._workflows:
             matrix = self._vectors([w.search_text() for w in self._workflows])
@@ -118,17 +120,6 @@ def _allowed_positions(workflows: list[Workflow], website: str | None) -> set[in
     return chosen or set(range(len(workflows)))  # no site match: any workflow may still help
 
 
-_INDEXES: dict[tuple[str, int], WorkflowIndex] = {}
-
-
-def get_index(home: str | Path, embeddings: Embeddings) -> WorkflowIndex:
-    """The cached index for this home and embedder (one per process)."""
-    key = (str(Path(home).resolve()), id(embeddings))
-    if key not in _INDEXES:
-        _INDEXES[key] = WorkflowIndex(WorkflowStore(home), embeddings)
-    return _INDEXES[key]
-
-
 def retrieve(
     query: str,
     *,
@@ -140,11 +131,13 @@ def retrieve(
     rerank: Reranker | None = None,
     rng: random.Random | None = None,
     min_relevance: float | None = None,
+    index: WorkflowIndex | None = None,
 ) -> list[ScoredWorkflow]:
     """Top-k workflows for `query` by `mode` ('semantic', 'random' or 'first' = file order).
 
     `min_relevance` (semantic mode) drops workflows whose cosine similarity to the query is
-    below it, so workflows about something else never reach a prompt.
+    below it, so workflows about something else never reach a prompt. A caller that searches
+    again and again passes its own `index` (of the same home), which then builds only once.
     """
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}")
@@ -152,12 +145,12 @@ def retrieve(
     if mode == "semantic":
         if embeddings is None:
             raise ValueError("semantic retrieval needs embeddings (core.models.get_embeddings)")
-        hits = get_index(home, embeddings).search(query, pool, website)
+        index = index or WorkflowIndex(WorkflowFiles(home), embeddings)
+        hits = index.search(query, pool, website)
         if min_relevance is not None:
             hits = [h for h in hits if h.score >= min_relevance]
     else:
-        store = WorkflowStore(home)
-        workflows = store.load()
+        workflows = WorkflowFiles(home).load()
         allowed = _allowed_positions(workflows, website)
         candidates = [w for i, w in enumerate(workflows) if i in allowed]
         if mode == "random":
@@ -219,8 +212,8 @@ def relevant_workflows_text(
 ) -> str:
     """Formatted workflows most relevant to `query` for a prompt; "" when there are none.
 
-    Semantic (nearest first) when `embeddings` is given, else the first k. The index is cached
-    per home and rebuilt only when a workflow file changes; the query is embedded once.
+    Semantic (nearest first) when `embeddings` is given, else the first k; the query is
+    embedded once.
     """
     if k <= 0:
         return ""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory.record_types import COLUMNS, checksum
+from memory.engine.rows import COLUMNS, checksum
 
 CHUNK = 256
 GIVE_UP_AFTER = 10_000  # consecutive unreadable seqs past the last known one

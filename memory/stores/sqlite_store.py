@@ -1,6 +1,6 @@
-"""LangGraph's Store API (BaseStore) over the reflection store, so graphs and other apps share it.
+"""LangGraph's Store API (BaseStore) over the storage engine, so graphs and other apps share it.
 
-`MemoryStore.open(home, embeddings)` reads and writes the same SQLite + FAISS files as
+`SqliteStore.open(home, embeddings)` reads and writes the same SQLite + FAISS files as
 `ReflectionManager.open(home, …)`: reflections saved by the agent are items in namespace
 ("reflections", <namespace parts>), keyed by reflection id, and anything put there by another
 LangChain app is visible to the agent. Namespaces are tuples of labels without dots; they are
@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
@@ -35,12 +35,10 @@ from langgraph.store.base.embed import get_text_at_path, tokenize_path
 # reusing them keeps this store interchangeable with it.
 from langgraph.store.memory import _compare_values, _does_match
 
-from memory.backend import MemoryBackend
-from memory.file_stores import TrajectoryFileStore, WorkflowFileStore
-from memory.record_store import Item as Stored
-from memory.record_store import NewItem
-from memory.reflections import MEMORY_DIR, ReflectionManager
-from memory.store_memory import TRAJECTORIES, WORKFLOWS
+from memory.engine.backend import MEMORY_DIR, MemoryBackend
+from memory.engine.rows import Item as Stored
+from memory.engine.rows import NewItem
+from memory.reflections.manager import ReflectionManager
 
 
 def _dotted(namespace: tuple[str, ...]) -> str:
@@ -61,7 +59,7 @@ def default_text(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-class MemoryStore(BaseStore):
+class SqliteStore(BaseStore):
     """A persistent, multi-process BaseStore with FAISS vector search (see module docstring)."""
 
     def __init__(self, backend: MemoryBackend, *, fields: list[str] | None = None) -> None:
@@ -69,8 +67,16 @@ class MemoryStore(BaseStore):
         self.fields = fields  # None = default_text; else JSON paths as in LangGraph's IndexConfig
 
     @classmethod
-    def open(cls, home: str | Path, embeddings: Embeddings, **kwargs: Any) -> MemoryStore:
-        return cls(MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings), **kwargs)
+    def open(
+        cls,
+        home: str | Path,
+        embeddings: Embeddings,
+        *,
+        reembed: bool = False,
+        fields: list[str] | None = None,
+    ) -> SqliteStore:
+        backend = MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings, reembed=reembed)
+        return cls(backend, fields=fields)
 
     # -- BaseStore -----------------------------------------------------------------------------
 
@@ -195,71 +201,3 @@ class MemoryStore(BaseStore):
 
     def close(self) -> None:
         self.backend.close()
-
-
-class ProjectStore(BaseStore):
-    """The CLI's store: workflows and trajectories in their readable files, the rest in SQLite.
-
-    `ProjectStore.open(home, embeddings)`: ("workflows", site) items are HOME/workflows/*.txt,
-    ("trajectories", site) items HOME/trajectories/*.jsonl, and every other namespace
-    (reflections first of all) lives in the MemoryStore under HOME/memory/.
-    """
-
-    def __init__(self, default: MemoryStore, routes: dict[str, BaseStore]) -> None:
-        self.default = default
-        self.routes = routes
-
-    @classmethod
-    def open(cls, home: str | Path, embeddings: Embeddings) -> ProjectStore:
-        routes: dict[str, BaseStore] = {
-            WORKFLOWS: WorkflowFileStore(home, embeddings),
-            TRAJECTORIES: TrajectoryFileStore(home),
-        }
-        return cls(MemoryStore.open(home, embeddings), routes)
-
-    def _store(self, namespace: tuple[str, ...]) -> BaseStore:
-        return self.routes.get(namespace[0], self.default) if namespace else self.default
-
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        results: list[Result] = []
-        for op in ops:
-            if isinstance(op, GetOp | PutOp):
-                results.append(self._store(op.namespace).batch([op])[0])
-            elif isinstance(op, SearchOp) and op.namespace_prefix:
-                results.append(self._store(op.namespace_prefix).batch([op])[0])
-            elif isinstance(op, SearchOp):
-                results.append(self._search_everywhere(op))
-            elif isinstance(op, ListNamespacesOp):
-                everything = ListNamespacesOp(
-                    match_conditions=op.match_conditions, max_depth=op.max_depth, limit=10**9
-                )
-                spaces: set[tuple[str, ...]] = set()
-                for store in self._all():
-                    spaces.update(cast(list[tuple[str, ...]], store.batch([everything])[0]))
-                results.append(sorted(spaces)[op.offset : op.offset + op.limit])
-            else:
-                raise TypeError(f"unknown store operation {type(op).__name__}")
-        return results
-
-    def _all(self) -> list[BaseStore]:
-        return [self.default, *self.routes.values()]
-
-    def _search_everywhere(self, op: SearchOp) -> list[SearchItem]:
-        wide = SearchOp(
-            op.namespace_prefix, filter=op.filter, limit=op.limit + op.offset, query=op.query
-        )
-        found: list[SearchItem] = []
-        for store in self._all():
-            found.extend(cast(list[SearchItem], store.batch([wide])[0]))
-        if op.query:
-            found.sort(key=lambda item: -(item.score or 0.0))
-        return found[op.offset : op.offset + op.limit]
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.to_thread(self.batch, list(ops))
-
-    def reflection_manager(self, namespace: str, chat_model: Any = None) -> ReflectionManager:
-        return self.default.reflection_manager(namespace, chat_model)
-
-    def close(self) -> None:
-        self.default.close()

@@ -23,16 +23,16 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from memory.backend import DB_NAME, MemoryBackend
-from memory.index_file import file_crc, stale_files
-from memory.record_store import RecordStore
-from memory.salvage import Salvage, keep_rows, salvage
+from memory.engine.backend import DB_NAME, MemoryBackend
+from memory.engine.index_file import file_crc, stale_files
+from memory.engine.records import RecordTable
+from memory.engine.salvage import Salvage, keep_rows, salvage
 
 KEEP_META = ("embedder", "dimension", "consolidated_seq:")  # what a rebuilt database inherits
 
 
 @dataclass
-class StoreReport:
+class FolderReport:
     """The state of one store folder; `problems` is empty when it is healthy."""
 
     folder: str
@@ -56,9 +56,9 @@ class StoreReport:
         return found
 
 
-def check_store(folder: Path) -> StoreReport:
+def check_folder(folder: Path) -> FolderReport:
     """Inspect without changing anything."""
-    report = StoreReport(str(folder))
+    report = FolderReport(str(folder))
     db = folder / DB_NAME
     if not db.exists():
         report.database, report.index = "missing", "none"
@@ -71,7 +71,7 @@ def check_store(folder: Path) -> StoreReport:
         _count(report, found)
         report.index = "will be rebuilt"
         return report
-    records = RecordStore(db)
+    records = RecordTable(db)
     try:
         _count(report, _scan(records))
         report.index = _index_state(folder, records)
@@ -81,9 +81,9 @@ def check_store(folder: Path) -> StoreReport:
     return report
 
 
-def repair_store(folder: Path, embeddings: Embeddings) -> StoreReport:
-    """Fix what check_store finds; returns the report of the repaired store with its actions."""
-    before = check_store(folder)
+def repair_folder(folder: Path, embeddings: Embeddings) -> FolderReport:
+    """Fix what check_folder finds; returns the report of the repaired store with its actions."""
+    before = check_folder(folder)
     quarantine = folder / f"quarantine-{time.strftime('%Y%m%d-%H%M%S')}"
     actions: list[str] = []
     if before.database.startswith("damaged"):
@@ -99,7 +99,7 @@ def repair_store(folder: Path, embeddings: Embeddings) -> StoreReport:
     backend = MemoryBackend.open(folder, embeddings)  # rebuilds the index from the records
     backend.close()
     actions.append(f"rebuilt the index ({backend.index.ntotal} vectors)")
-    after = check_store(folder)
+    after = check_folder(folder)
     after.actions = actions
     return after
 
@@ -127,7 +127,7 @@ def _copy_with_wal(db: Path, into: Path) -> Path:
     return into / db.name
 
 
-def _scan(records: RecordStore) -> Salvage:
+def _scan(records: RecordTable) -> Salvage:
     found, last = Salvage(), 0
     while rows := records.raw_rows(last):
         keep_rows(rows, found)
@@ -135,17 +135,17 @@ def _scan(records: RecordStore) -> Salvage:
     return found
 
 
-def _count(report: StoreReport, found: Salvage) -> None:
+def _count(report: FolderReport, found: Salvage) -> None:
     report.records = len(found.rows)
     report.corrupt = [f"seq={r[0]} key={r[2]!r}" for r in found.corrupt]
     report.unreadable_seqs = found.unreadable_seqs
 
 
-def _index_path(folder: Path, records: RecordStore) -> Path:
+def _index_path(folder: Path, records: RecordTable) -> Path:
     return folder / f"index.{records.store_id}.faiss"
 
 
-def _index_state(folder: Path, records: RecordStore) -> str:
+def _index_state(folder: Path, records: RecordTable) -> str:
     path = _index_path(folder, records)
     if not path.exists():
         return "missing"
@@ -164,7 +164,7 @@ def _rebuild_database(folder: Path, quarantine: Path) -> list[str]:
             shutil.move(src, quarantine / src.name)
     with tempfile.TemporaryDirectory() as tmp:
         found = salvage(_copy_with_wal(quarantine / DB_NAME, Path(tmp)))
-    records = RecordStore(db)
+    records = RecordTable(db)
     try:
         for key, value in found.meta.items():
             if key.startswith(KEEP_META):
@@ -183,7 +183,7 @@ def _rebuild_database(folder: Path, quarantine: Path) -> list[str]:
 
 
 def _set_aside_corrupt(folder: Path, quarantine: Path) -> list[str]:
-    records = RecordStore(folder / DB_NAME)
+    records = RecordTable(folder / DB_NAME)
     try:
         found = _scan(records)
         quarantine.mkdir(parents=True)

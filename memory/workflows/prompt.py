@@ -14,8 +14,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from memory.budget import MemoryGroup, PackResult, context_window, pack, token_counter
-from memory.workflow_format import format_workflow
-from memory.workflow_retrieval import retrieve
+from memory.workflows.format import format_workflow
+from memory.workflows.retrieval import retrieve
 
 
 def budgeted_memory(

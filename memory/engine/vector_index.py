@@ -7,7 +7,7 @@ product) trained on the vectors it holds, and it is retrained whenever it has gr
 `RETRAIN_GROWTH` times past the size it was trained at, so its lists stay short as the store
 grows. IVF search scans `nprobe` of the lists nearest the query; bench/reflection_store.py
 measures its recall against exact search on real MiniLM embeddings. Persistence and checksums
-are memory/index_file.py's.
+are memory/engine/index_file.py's.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Reflections: the lesson records, their retrieval score, and consolidation into insights."""

@@ -1,0 +1,2 @@
+"""LangGraph stores (BaseStore implementations) over memory: the project's persistent store
+and the parts it routes to."""
