@@ -1,8 +1,9 @@
 """What nodes take from outside the graph: chat models, the run's memory, the run's tools.
 
-Memory is `runtime.store` (LangGraph's Store) seen through memory.store_memory.StoreMemory:
-the CLI compiles the graphs with the project's persistent ProjectStore, `langgraph dev` injects
-its own store, and a graph compiled with none runs with memory off. Tools are built per
+Memory is `runtime.store` (LangGraph's Store) seen through memory.agent_memory.AgentMemory, for
+the research and the web nodes alike: the CLI and the evaluations compile the graphs with the
+project's persistent store (memory.stores.project_store.open_project_store), `langgraph dev`
+injects its own store, and a graph compiled with none runs with memory off. Tools are built per
 attempt and closed after it (no process-wide registry; chromium starts only if a browser tool
 is used). Models are cached per process by core.models.
 """
@@ -19,8 +20,7 @@ from langgraph.runtime import Runtime
 from core import models
 from core.context import Context
 from core.web_context import WebAgentContext
-from memory.reflections import ReflectionManager, open_reflection_manager
-from memory.store_memory import StoreMemory
+from memory.agent_memory import AgentMemory
 
 
 def chat_model(spec: str) -> BaseChatModel:
@@ -28,10 +28,10 @@ def chat_model(spec: str) -> BaseChatModel:
     return models.get_chat_model(spec)
 
 
-def memory(runtime: Runtime[Context]) -> StoreMemory:
+def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
     """This run's reflections, trajectories and workflows, through `runtime.store`."""
     ctx = runtime.context
-    return StoreMemory(runtime.store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
+    return AgentMemory(runtime.store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
 
 
 @contextmanager
@@ -47,18 +47,6 @@ def open_tools(ctx: Context) -> Iterator[list[BaseTool]]:
         yield tools
     finally:
         toolset.close()
-
-
-def reflection_manager(ctx: WebAgentContext) -> ReflectionManager:
-    """The web agent's reflection memory (it does not read `runtime.store` yet)."""
-    # The reflector's model consolidates memory into insights once enough has piled up.
-    return open_reflection_manager(
-        ctx.home,
-        ctx.embedding_model,
-        ctx.memory_namespace,
-        chat_model=chat_model(ctx.reflector_model),
-        min_relevance=ctx.min_relevance,
-    )
 
 
 def embeddings(ctx: Context | WebAgentContext):

@@ -19,10 +19,11 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from bench.store_measures import pct, record, rss_mb
-from memory.backend import DB_NAME, MemoryBackend
-from memory.record_store import NewItem, RecordStore
-from memory.reflections import ReflectionManager
-from memory.vector_index import VectorIndex
+from memory.engine.backend import DB_NAME, MemoryBackend
+from memory.engine.records import RecordTable
+from memory.engine.rows import NewItem
+from memory.engine.vector_index import VectorIndex
+from memory.reflections.manager import ReflectionManager
 
 NAMESPACE = "reflections.default"
 EMBEDDER = "bench-table"
@@ -67,7 +68,7 @@ def stored_vectors(n: int, base: np.ndarray, noise: float, start: int = 0) -> np
 
 def build(n: int, folder: Path, base: np.ndarray, noise: float, ann_threshold: int) -> dict:
     """Bulk-load n records, then open the store cold (the index is built and trained)."""
-    store = RecordStore(folder / DB_NAME)
+    store = RecordTable(folder / DB_NAME)
     store.bind_embedder(EMBEDDER, base.shape[1])
     t0 = time.perf_counter()
     for start in range(0, n, BLOCK):

@@ -49,16 +49,16 @@ def _builder(graph_name: str):
 
 
 def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any]]:
-    from memory.store_memory import StoreMemory
+    from memory.agent_memory import AgentMemory
 
-    memory = StoreMemory(store, ctx.memory_namespace)
+    memory = AgentMemory(store, ctx.memory_namespace)
     return [r.model_dump(mode="json") for i in ids if (r := memory.get_reflection(i))]
 
 
 def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
     """The run checkpoints under `home`; a damaged file is MemoryStoreDamagedError (exit 4)
     naming the file and the fix, not a crash."""
-    from memory.record_types import MemoryStoreDamagedError
+    from memory.engine.errors import MemoryStoreDamagedError
 
     db = home / "checkpoints.sqlite"
     conn = sqlite3.connect(db, check_same_thread=False)
@@ -76,18 +76,16 @@ def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
 
 
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
-    from core.models import get_embeddings
-    from memory.langgraph_store import ProjectStore
+    from memory.stores.project_store import open_project_store
 
     conn, saver = open_checkpoints(Path(args.home))
-    # the project's persistent memory: reflections in SQLite + FAISS, workflows and
-    # trajectories in their files under the home folder
-    store = ProjectStore.open(ctx.home, get_embeddings(ctx.embedding_model))
     try:
-        graph = _builder(graph_name).compile(checkpointer=saver, store=store)
-        return _stream(args, ctx, graph, thread_id)
+        # the project's persistent memory: reflections in SQLite + FAISS, workflows and
+        # trajectories in their files under the home folder
+        with open_project_store(ctx.home, ctx.embedding_model) as store:
+            graph = _builder(graph_name).compile(checkpointer=saver, store=store)
+            return _stream(args, ctx, graph, thread_id)
     finally:
-        store.close()
         conn.close()
 
 

@@ -10,7 +10,7 @@ from agents.research.memory_context import as_data, memory_block
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
-from memory.reflections import format_reflections
+from memory.reflections.manager import format_reflections
 from prompts import execute, goal, reflect
 from prompts.aggregate import AGGREGATOR
 from prompts.untrusted import data

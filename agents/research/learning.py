@@ -9,14 +9,14 @@ from typing import Any
 
 from agents import resources
 from core.context import Context
-from memory.store_memory import StoreMemory
+from memory.agent_memory import AgentMemory
 
 log = logging.getLogger(__name__)
 WEBSITE = "research"  # tool-level workflows of the research agent share one website
 
 
 def record_attempt(
-    memory: StoreMemory,
+    memory: AgentMemory,
     ctx: Context,
     *,
     task: str,
@@ -28,8 +28,8 @@ def record_attempt(
     `induction_every` judged successes, update the workflows from all successes so far."""
     if ctx.induction == "off" or not steps or not memory.enabled:
         return
-    from memory.trajectories import deduplicate, trajectory_from_tool_steps
-    from memory.workflow_online import induce_site
+    from memory.trajectories import trajectory_from_tool_steps
+    from memory.workflows.online import induce_from_memory
 
     trajectory = trajectory_from_tool_steps(
         task,
@@ -42,22 +42,18 @@ def record_attempt(
     memory.record_trajectory(trajectory)
     if not trajectory.success:
         return
-    successes = memory.trajectories(WEBSITE)
-    if len(successes) % max(1, ctx.induction_every):
-        return
     model = resources.chat_model(ctx.reflector_model) if ctx.induction == "llm" else None
     try:
-        result = induce_site(
-            memory.workflows(WEBSITE),
+        result = induce_from_memory(
+            memory,
             WEBSITE,
-            deduplicate(successes),
-            ctx.induction,
-            model,
-            ctx.reflector_model,
+            mode=ctx.induction,
+            model=model,
+            spec=ctx.reflector_model,
+            every=ctx.induction_every,
         )
     except (OSError, ValueError) as exc:  # learning must never fail the task itself
         log.warning("workflow induction failed; the trajectories are kept for later: %s", exc)
         return
-    if result.kept:
-        memory.put_workflows(WEBSITE, result.kept)
+    if result is not None and result.kept:
         log.info("workflow memory updated: %s", [w.name for w in result.kept])

@@ -7,11 +7,11 @@ import logging
 
 from agents import resources
 from core.context import Context
+from memory.agent_memory import AgentMemory
 from memory.budget import MemoryGroup, context_window, pack, token_counter
-from memory.reflections import format_reflections
-from memory.schema import Reflection
-from memory.store_memory import StoreMemory
-from memory.workflow_format import format_workflow
+from memory.reflections.manager import format_reflections
+from memory.reflections.schema import Reflection
+from memory.workflows.format import format_workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 from prompts.untrusted import data
 
@@ -23,11 +23,13 @@ MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
 
 def as_data(reflections: list[Reflection]) -> list[Reflection]:
     """Copies whose task and lesson are escaped for a prompt (prompts/untrusted.py)."""
-    return [r.model_copy(update={"task": data(r.task), "reflection": data(r.reflection)})
-            for r in reflections]  # fmt: skip
+    return [
+        r.model_copy(update={"task": data(r.task), "reflection": data(r.reflection)})
+        for r in reflections
+    ]
 
 
-def memory_block(memory: StoreMemory, ctx: Context, text: str, model_spec: str) -> str:
+def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) -> str:
     """The <past_reflections> and <workflows> sections for a prompt about `text`.
 
     Only memories above the relevance floor are candidates. Workflows are packed first, then

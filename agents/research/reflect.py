@@ -18,7 +18,7 @@ from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import TaskState
 from core.structured import ask_structured
-from memory.schema import Reflection, ReflectionJudgment
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.reflect import REFLECTOR
 from prompts.untrusted import data
 

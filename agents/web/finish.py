@@ -66,4 +66,3 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
         log.warning("web agent: the judge gave no verdict (%s); the run counts as failed", err)
         return False, "unjudged"
     return verdict.success, "llm-judge"
-

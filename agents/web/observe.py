@@ -49,4 +49,3 @@ async def observe(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> di
     except BaseException:
         await web_session.close(ctx)
         raise
-

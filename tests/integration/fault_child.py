@@ -23,7 +23,7 @@ from langgraph.store.base import GetOp, PutOp
 
 from core.context import Context
 from core.embeddings import HashingEmbeddings
-from memory.langgraph_store import ProjectStore
+from memory.stores.project_store import ProjectStore
 
 NODES = {
     "goal_setting",

@@ -29,10 +29,12 @@ def test_one_family_two_episodes_online_with_reflections(tmp_path: Path) -> None
         assert r["reflection_error"] is None
     assert not first["memory_in_prompt"]["reflections"]  # nothing learned before episode 1
     assert second["memory_in_prompt"]["reflections"]  # episode 1's lesson, retrieved
-    from memory.reflections.manager import open_reflection_manager
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import open_project_store
 
     home = tmp_path / "out" / "memory" / "reflections" / "enter-text"
-    saved = open_reflection_manager(home, "local").list_reflections()
+    with open_project_store(home, "local") as store:
+        saved = AgentMemory(store).list_reflections()
     assert len(saved) == 2
     assert {r.judgment.needs_retry for r in saved} == {not first["success"], not second["success"]}
     assert "[awm-miniwob online] 2/2 score" in progress.getvalue()

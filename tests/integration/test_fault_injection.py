@@ -75,7 +75,7 @@ def drive(ctx, home: Path, thread: str, *, ends: list[int] | None, saves: int | 
 def duplicates(home: Path) -> tuple[int, int, set[str]]:
     """(reflections stored, how many (run, task, attempt) have more than one, trajectory ids)."""
     from core.embeddings import HashingEmbeddings
-    from memory.langgraph_store import ProjectStore
+    from memory.stores.project_store import ProjectStore
 
     store = ProjectStore.open(home, HashingEmbeddings(256))
     items = store.search(("reflections", "default"), limit=10_000)

@@ -50,7 +50,7 @@ class Parent(TypedDict, total=False):
 
 def test_reflective_graph_as_subgraph_on_the_embedded_model():
     """End to end offline, and embedded as a node of another app's graph (with its Store)."""
-    from memory.studio_index import embed
+    from memory.stores.studio_index import embed
 
     parent = StateGraph(Parent, context_schema=Context)
     parent.add_node("research", build_reflective_graph().compile())

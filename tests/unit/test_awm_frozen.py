@@ -16,6 +16,7 @@ from evals.awm.arms import ARMS, arm_context, parse_arms
 from evals.awm.protocol import AwmSettings, plan_jobs
 from evals.miniwob.harness import website_of
 from graphs.web import build_web_graph
+from memory.stores.project_store import open_project_store
 from memory.trajectories import TrajectoryLog
 from tests.unit.test_web_agent_graph import answer, wired  # noqa: F401  (fixture)
 from tests.unit.web_fakes import ShopEnv
@@ -41,7 +42,8 @@ async def _shop_episode(resources: Any, family: str, seed: int, ctx: Any) -> dic
 
     web_session.attach(ctx, env, evaluate)
     state = {"task": "Buy the item", "run_id": run_id, "website": website_of(family)}
-    return await build_web_graph().compile().ainvoke(state, context=ctx)
+    with open_project_store(ctx.home, ctx.embedding_model) as store:  # as evals.miniwob.graph
+        return await build_web_graph().compile(store=store).ainvoke(state, context=ctx)
 
 
 class Resources:

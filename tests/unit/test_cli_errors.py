@@ -207,7 +207,7 @@ def test_a_damaged_memory_store_is_exit_4_with_the_fix(capsys, tmp_path):
 
 def test_a_damaged_checkpoint_file_is_exit_4_with_the_fix(tmp_path):
     from cli.execution import open_checkpoints
-    from memory.record_types import MemoryStoreDamagedError
+    from memory.engine.errors import MemoryStoreDamagedError
 
     conn, _ = open_checkpoints(tmp_path)  # a fresh file is set up and usable
     conn.close()

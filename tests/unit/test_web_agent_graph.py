@@ -11,14 +11,14 @@ import uuid
 
 import pytest
 
-from agents import resources
 from agents.web import session as web_session
 from core import models
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph, route_after_act
-from memory.reflections.manager import ReflectionManager
+from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.stores.project_store import ProjectStore
 from memory.trajectories import TrajectoryLog
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Workflow
@@ -38,8 +38,7 @@ def test_route_after_act():
 
 @pytest.fixture
 def wired(monkeypatch, isolated_home):
-    manager = ReflectionManager(HashEmbeddings())
-    monkeypatch.setattr(resources, "reflection_manager", lambda ctx: manager)
+    """Scripted models, and the project's store under the test's home (`wired.store`)."""
     monkeypatch.setattr(models, "get_embeddings", lambda spec="local": HashEmbeddings())
 
     def use(responder) -> ScriptedChatModel:
@@ -47,15 +46,17 @@ def wired(monkeypatch, isolated_home):
         monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
         return model
 
-    use.manager = manager
-    return use
+    use.store = ProjectStore.open(isolated_home, HashEmbeddings())
+    use.memory = AgentMemory(use.store)
+    yield use
+    use.store.close()
 
 
-def _run(env, *, evaluate=None, task="Buy the item", **ctx):
+def _run(env, *, evaluate=None, task="Buy the item", store=None, **ctx):
     run_id = uuid.uuid4().hex
     context = WebAgentContext(online_induction="off", **ctx)
     web_session.attach(context, env, evaluate)
-    graph = fast_retries(build_web_graph()).compile()
+    graph = fast_retries(build_web_graph()).compile(store=store)
     state = {"task": task, "run_id": run_id, "website": "shop"}
     out = asyncio.run(graph.ainvoke(state, context=context, config={"recursion_limit": 200}))
     assert context.browser.session is None  # released at the end
@@ -71,7 +72,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
         prompts.append(prompt)
         return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
 
-    wired.manager.save_reflection(Reflection(
+    wired.memory.save_reflection(Reflection(
         task="Buy the item", reflection="Click Buy once, then stop.",
         judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
     ))  # fmt: skip
@@ -79,7 +80,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
         "shop", [Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])]
     )
     model = wired(responder)
-    out = _run(ShopEnv())
+    out = _run(ShopEnv(), store=wired.store)
     assert [s["action"] for s in out["steps"]] == ["click [7]", "stop [done]"]
     assert out["done_reason"] == "stop" and out["answer"] == "done"
     assert out["success"] is True and out["judged_by"] == "llm-judge" and out["reward"] is None
@@ -90,7 +91,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
     assert len(runs) == 1 and runs[0].success and runs[0].id == out["trajectory_id"]
     assert len([c for c in model.calls if c["title"] == "EpisodeJudgment"]) == 1
 
-    second = _run(ShopEnv(), use_workflows=False)  # the first run is now procedural memory
+    second = _run(ShopEnv(), store=wired.store, use_workflows=False)  # now procedural memory
     assert second["success"] is True
     assert "&lt;run_0&gt;" in prompts[2] and "Buy the item" in prompts[2]
     assert "## buy_item" not in prompts[2]

@@ -20,7 +20,8 @@ from agents.web.decide import build_messages, decide_action
 from agents.web.workflow_actions import as_action
 from browser.trajectory import TrajectoryStep
 from evals.common.reflection import reflect_on_attempt
-from memory.reflections.manager import open_reflection_manager
+from memory.agent_memory import AgentMemory
+from memory.stores.project_store import open_project_store
 from memory.trajectories import Step, Trajectory
 from memory.workflows.offline import Example, format_example
 from memory.workflows.params import parameterize
@@ -147,9 +148,12 @@ def test_judge_prompts_escape_answers_and_trajectories():
 
 def test_episode_reflection_escapes_the_attempt(tmp_path: Path):
     model = ScriptedChatModel(responder=lambda *a: {"reflection": "Click Buy."}, calls=[])
-    manager = open_reflection_manager(tmp_path, "hashing", "t")
     attempt = ["click [8]", INJECTED.format(tag="attempt", n=9)]
-    reflect_on_attempt(model, manager, task="Buy it", attempt=attempt, success=False, feedback="")
+    with open_project_store(tmp_path, "hashing") as store:
+        memory = AgentMemory(store, "t")
+        reflect_on_attempt(
+            model, memory, task="Buy it", attempt=attempt, success=False, feedback=""
+        )
     prompt = model.calls[0]["prompt"]
     assert "PWNED-9" in prompt and not OBEY.search(prompt) and prompt.count("</attempt>") == 1
 

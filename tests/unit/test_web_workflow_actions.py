@@ -17,6 +17,7 @@ from agents.web.workflow_choice import STEP_BY_STEP, call_options, with_calls
 from browser.macro import Target
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph
+from memory.stores.project_store import open_project_store
 from memory.trajectories import Step, Trajectory
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.format import format_workflow, parse_workflows
@@ -249,7 +250,9 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_ho
     )
     web_session.attach(context, env, evaluate)
     state = {"task": TASK.format(u="bo", p="pw"), "run_id": run_id, "website": "login"}
-    out = asyncio.run(build_web_graph().compile().ainvoke(state, context=context))
+    with open_project_store(isolated_home, "hashing") as store:  # the workflows' memory
+        graph = build_web_graph().compile(store=store)
+        out = asyncio.run(graph.ainvoke(state, context=context))
     assert schemas == [True]  # one decision: the workflow action was offered and chosen
     assert out["reward"] == 1.0 and out["done_reason"] == "task_done"
     assert [s["call"] for s in out["steps"]] == ["login_user(username='bo', password='pw')"] * 3

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.embeddings import HashingEmbeddings
-from memory.reflections import ReflectionManager
-from memory.schema import Reflection
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection
 from tests.integration.store_fault_child import JUDGMENT, writer_text
 
 ROUNDS, PER_ROUND = 10, 600
