@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from browser.keys import UnknownKey, normalize_key_combination
+
 
 class ActionType(StrEnum):
     CLICK = "click"
@@ -50,20 +52,6 @@ ACTION_USAGE = {
     ActionType.GOTO: "goto [url]",
     ActionType.STOP: "stop [answer]",
 }
-
-_MODIFIERS = {
-    "ctrl": "Control", "control": "Control", "shift": "Shift", "alt": "Alt", "option": "Alt",
-    "meta": "Meta", "cmd": "Meta", "command": "Meta", "controlormeta": "ControlOrMeta",
-}  # fmt: skip
-_NAMED_KEYS = {
-    "enter": "Enter", "return": "Enter", "tab": "Tab", "escape": "Escape", "esc": "Escape",
-    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "space": "Space",
-    "home": "Home", "end": "End", "insert": "Insert", "pageup": "PageUp", "pgup": "PageUp",
-    "pagedown": "PageDown", "pgdn": "PageDown", "arrowup": "ArrowUp", "up": "ArrowUp",
-    "arrowdown": "ArrowDown", "down": "ArrowDown", "arrowleft": "ArrowLeft", "left": "ArrowLeft",
-    "arrowright": "ArrowRight", "right": "ArrowRight",
-    **{f"f{i}": f"F{i}" for i in range(1, 13)},
-}  # fmt: skip
 
 
 class ActionParseError(ValueError):
@@ -209,27 +197,11 @@ def _parse_press(args: str) -> Action:
     found = re.match(r"^\[(.+)\]$", args, re.DOTALL)
     if not found or not found.group(1).strip():
         raise ActionParseError(f"press needs a key combination in brackets, got {args!r}")
-    return Action(ActionType.PRESS, text=normalize_key_combination(found.group(1).strip()))
-
-
-def normalize_key_combination(combo: str) -> str:
-    """'ctrl+a' -> 'Control+a'; raises ActionParseError for names Playwright would not know."""
-    parts = [p.strip() for p in combo.split("+")] if combo != "+" else ["+"]
-    if any(not p for p in parts):
-        raise ActionParseError(f"empty key in combination {combo!r}")
-    out = [_MODIFIERS.get(p.lower(), p) for p in parts[:-1]]
-    unknown = [p for p, o in zip(parts[:-1], out, strict=True) if o == p and p not in
-               _MODIFIERS.values()]  # fmt: skip
-    if unknown:
-        raise ActionParseError(f"unknown modifier {unknown[0]!r} in {combo!r} (use Control, "
-                               "Shift, Alt or Meta)")  # fmt: skip
-    key = parts[-1]
-    if len(key) > 1:
-        named = _NAMED_KEYS.get(key.lower()) or _MODIFIERS.get(key.lower())
-        if not named and not re.fullmatch(r"(Key[A-Z]|Digit[0-9])", key):
-            raise ActionParseError(f"unknown key {key!r} in {combo!r}")
-        key = named or key
-    return "+".join([*out, key])
+    try:
+        combination = normalize_key_combination(found.group(1).strip())
+    except UnknownKey as err:
+        raise ActionParseError(str(err)) from None
+    return Action(ActionType.PRESS, text=combination)
 
 
 def _parse_scroll(args: str) -> Action:

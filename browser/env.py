@@ -16,14 +16,14 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
-from browser import executor
+from browser import executor, perform
 from browser.actions import Action, ActionParseError, ActionType, parse_action
 from browser.chromium import launch_browser
 from browser.config import EnvConfig, StepInfo
 from browser.executor import ActionFailed
 from browser.guard import RequestGuard, episode_policy
 from browser.limits import limit_reason
-from browser.navigation import go_history, goto, leave_error_page, scroll
+from browser.navigation import leave_error_page
 from browser.observation import Observation, observe_page
 from browser.origins import OriginPolicy
 from browser.tabs import Tabs
@@ -62,9 +62,11 @@ class BrowserEnv:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         await self.close()
 
     async def start(self) -> None:
@@ -183,11 +185,17 @@ class BrowserEnv:
         note = await self._aftermath(note)
         observation = await self.observe()
         step = TrajectoryStep(
-            index=len(self.trajectory) + 1, observation=before.summary(
-                self.config.observation_chars), url=before.url, raw=action_text,
-            action=action.canonical if action else None, valid=reason is None, reason=reason,
-            target=target, seconds=time.perf_counter() - started, call=call,
-        )  # fmt: skip
+            index=len(self.trajectory) + 1,
+            observation=before.summary(self.config.observation_chars),
+            url=before.url,
+            raw=action_text,
+            action=action.canonical if action else None,
+            valid=reason is None,
+            reason=reason,
+            target=target,
+            seconds=time.perf_counter() - started,
+            call=call,
+        )
         stop = reason is None and action is not None and action.type is ActionType.STOP
         info = self._record(step, observation.url, note, action if stop else None)
         return observation, info, self.done
@@ -214,10 +222,15 @@ class BrowserEnv:
         if self._last is None:
             raise RuntimeError("nothing observed yet: call reset() first")
         step = TrajectoryStep(
-            index=len(self.trajectory) + 1, observation=self._last.summary(
-                self.config.observation_chars), url=self._last.url, raw=raw, action=None,
-            valid=False, reason=reason, call=call,
-        )  # fmt: skip
+            index=len(self.trajectory) + 1,
+            observation=self._last.summary(self.config.observation_chars),
+            url=self._last.url,
+            raw=raw,
+            action=None,
+            valid=False,
+            reason=reason,
+            call=call,
+        )
         return self._record(step, self._last.url, "", None)
 
     def _record(self, step: TrajectoryStep, url: str, note: str, stop: Action | None) -> StepInfo:
@@ -228,70 +241,34 @@ class BrowserEnv:
         else:
             self.done_reason = limit_reason(self.trajectory, self.config.limits)
         return StepInfo(
-            raw=step.raw, action=step.action, valid=step.valid, reason=step.reason, url=url,
-            note=note, target=step.target, done_reason=self.done_reason, answer=self.answer,
+            raw=step.raw,
+            action=step.action,
+            valid=step.valid,
+            reason=step.reason,
+            url=url,
+            note=note,
+            target=step.target,
+            done_reason=self.done_reason,
+            answer=self.answer,
             seconds=step.seconds,
-        )  # fmt: skip
+        )
 
     async def _execute(self, action: Action, seen: Observation) -> tuple[str, str | None]:
         """Carry out `action`; returns (note, target line). Raises ActionFailed when it can't."""
-        kind, timeout = action.type, self.config.action_timeout_ms
-        if kind in (ActionType.CLICK, ActionType.HOVER, ActionType.TYPE):
-            node = seen.nodes.get(action.element_id or "")
-            if node is None:
-                raise ActionFailed(
-                    f"there is no element [{action.element_id}] in the current observation; "
-                    "use an id shown in the tree"
-                )
-            self._serial += 1
-            target = await executor.resolve(self.page, await self._session(self.page), node,
-                                            self._serial)  # fmt: skip
-            if kind is ActionType.CLICK:
-                note = await executor.click(target, timeout)
-            elif kind is ActionType.HOVER:
-                await executor.hover(target, timeout)
-                note = ""
-            else:
-                note = await executor.type_text(
-                    target, action.text or "", action.press_enter, timeout
-                )
-            await self._settle()
-            return note, node.line
-        return await self._browser_action(action), None
-
-    async def _browser_action(self, action: Action) -> str:
-        """Actions on the page or the tabs rather than on one element."""
-        kind, page, tabs = action.type, self.page, self._tabs
-        assert tabs is not None
-        if kind is ActionType.PRESS:
-            try:
-                await page.keyboard.press(action.text or "")
-            except PlaywrightError as err:
-                raise ActionFailed(f"cannot press {action.text!r}: {err}") from err
-            await self._settle()
-        elif kind is ActionType.SCROLL:
-            return await scroll(page, action.text or "down")
-        elif kind is ActionType.NEW_TAB:
-            await tabs.new_tab()
-        elif kind is ActionType.TAB_FOCUS:
-            await tabs.focus(action.tab_index or 0)
-        elif kind is ActionType.TAB_CLOSE:
-            await tabs.close_current()
-        elif kind is ActionType.GOTO:
-            await goto(page, action.text or "", self.policy)
-        elif kind in (ActionType.GO_BACK, ActionType.GO_FORWARD):
-            await go_history(
-                page, await self._session(page), kind is ActionType.GO_BACK, self.policy
+        assert self._tabs is not None
+        if action.type not in perform.ON_ELEMENT:
+            return await perform.on_page(action, self._tabs, self.policy), None
+        node = seen.nodes.get(action.element_id or "")
+        if node is None:
+            raise ActionFailed(
+                f"there is no element [{action.element_id}] in the current observation; "
+                "use an id shown in the tree"
             )
-            await self._settle()
-        return ""
-
-    async def _settle(self) -> None:
-        """Let a navigation the action started finish loading before observing."""
-        try:
-            await self.page.wait_for_load_state("load")
-        except PlaywrightError as err:
-            raise ActionFailed(f"the page did not finish loading: {err}") from err
+        self._serial += 1
+        cdp = await self._session(self.page)
+        target = await executor.resolve(self.page, cdp, node, self._serial)
+        note = await perform.on_element(action, target, self._tabs, self.config.action_timeout_ms)
+        return note, node.line
 
     async def _session(self, page: Page) -> CDPSession:
         assert self._tabs is not None

@@ -160,8 +160,15 @@ async def _guard(awaitable: Awaitable[object], target: ElementTarget, verb: str)
 def _explain(message: str) -> str:
     """The telling line of a Playwright error: what intercepts or why it is not actionable."""
     lines = [ln.strip(" -") for ln in message.splitlines() if ln.strip()]
-    for needle in ("intercepts pointer events", "not visible", "not enabled", "not stable",
-                   "detached", "outside of the viewport", "not attached"):  # fmt: skip
+    for needle in (
+        "intercepts pointer events",
+        "not visible",
+        "not enabled",
+        "not stable",
+        "detached",
+        "outside of the viewport",
+        "not attached",
+    ):
         for line in reversed(lines):
             if needle in line:
                 return line

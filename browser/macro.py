@@ -120,6 +120,7 @@ async def run_macro(
             return MacroResult(False, number, f"workflow {call}, step {number}: {info.reason}")
         ended = done or (should_stop is not None and await should_stop())
         if ended:
-            return MacroResult(number == len(steps), number, None if number == len(steps) else
-                               f"the episode ended after step {number}/{len(steps)}")  # fmt: skip
+            finished = number == len(steps)
+            why = None if finished else f"the episode ended after step {number}/{len(steps)}"
+            return MacroResult(finished, number, why)
     return MacroResult(True, len(steps))

@@ -154,8 +154,10 @@ class OriginPolicy:
         if parsed.origin in self._origins or parsed.host in self._hosts:
             return None
         if is_internal_host(parsed.host):
-            return (f"{parsed.origin} is a private, loopback or link-local address; it is "
-                    "refused unless allowed by name (--allow-origin)")  # fmt: skip
+            return (
+                f"{parsed.origin} is a private, loopback or link-local address; it is "
+                "refused unless allowed by name (--allow-origin)"
+            )
         if ANY in self._wildcards or any(parsed.host.endswith(w[1:]) for w in self._wildcards):
             return None
         shown = ", ".join(self.allowed) or "none"

@@ -31,17 +31,22 @@ CONNECT_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 120.0
 # (host, port) -> the addresses to connect to; tests give their own
 Resolver = Callable[[str, int], Awaitable[list[str]]]
-_HOP_HEADERS = re.compile(rb"^(proxy-connection|connection|keep-alive|proxy-authorization):.*\r\n",
-                          re.IGNORECASE | re.MULTILINE)  # fmt: skip
+_HOP_HEADERS = re.compile(
+    rb"^(proxy-connection|connection|keep-alive|proxy-authorization):.*\r\n",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _error_page(url: str, reason: str, status: bytes = b"403 Forbidden") -> bytes:
     title = "Blocked by the origin guard" if status.startswith(b"403") else "Cannot connect"
-    body = (f"<title>{title}</title><h1>{title}</h1><p>{html.escape(url)}</p>"
-            f"<p>{html.escape(reason)}</p>").encode()  # fmt: skip
-    return (b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html; charset=utf-8\r\n"
-            b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
-            + body)  # fmt: skip
+    body = (
+        f"<title>{title}</title><h1>{title}</h1><p>{html.escape(url)}</p>"
+        f"<p>{html.escape(reason)}</p>"
+    ).encode()
+    return (
+        b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html; charset=utf-8\r\n"
+        b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
 
 
 def _close_headers(head: bytes) -> bytes:
@@ -88,8 +93,13 @@ class GuardProxy:
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), IDLE_TIMEOUT_S)
             await self._handle(head, reader, writer)
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError,
-                ConnectionError, OSError) as err:  # fmt: skip
+        except (
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            TimeoutError,
+            ConnectionError,
+            OSError,
+        ) as err:
             log.debug("proxy connection ended: %s", err)
         finally:
             writer.close()
@@ -104,8 +114,8 @@ class GuardProxy:
         else:
             parts = urlsplit(target)
             host, port = parts.hostname or "", str(parts.port or 80)
-            url, path = target, (parts.path or "/").encode() + (b"?" + parts.query.encode()
-                                                               if parts.query else b"")  # fmt: skip
+            query = b"?" + parts.query.encode() if parts.query else b""
+            url, path = target, (parts.path or "/").encode() + query
         address, reason = await self._resolve(url, host, port, method.upper() == "CONNECT")
         if address is None:
             self.on_refused(url)

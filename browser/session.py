@@ -132,8 +132,11 @@ class BrowserSession:
         seen = env.last_observation or await env.observe()
         wanted = " ".join(link.split()).strip("[]").lower()
         links = [n for n in seen.nodes.values() if n.role == "link"]
-        for match in (lambda n: n.id == wanted, lambda n: n.name.lower() == wanted,
-                      lambda n: wanted in n.name.lower()):  # fmt: skip
+        for match in (
+            lambda n: n.id == wanted,
+            lambda n: n.name.lower() == wanted,
+            lambda n: wanted in n.name.lower(),
+        ):
             found = next((n for n in links if match(n)), None)
             if found is not None:
                 return await self._step(f"click [{found.id}]")
@@ -146,8 +149,9 @@ class BrowserSession:
         if self._env is not None:
             log.warning("the browser page was closed or chromium exited; starting a new one")
             await self._env.close()
-        config = EnvConfig(allowed_origins=self.allowed, limits=UNLIMITED,
-                           action_timeout_ms=self.action_timeout_ms)  # fmt: skip
+        config = EnvConfig(
+            allowed_origins=self.allowed, limits=UNLIMITED, action_timeout_ms=self.action_timeout_ms
+        )
         self._env = BrowserEnv(config)
         await self._env.reset("about:blank")
         atexit.register(self.close)

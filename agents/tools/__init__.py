@@ -113,4 +113,3 @@ def _browser_session(
         return None
     entries = list(allowed_origins) + ([file_origin(corpus_dir)] if corpus_dir else [])
     return BrowserSession(allowed_origins=entries)
-

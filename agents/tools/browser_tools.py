@@ -17,8 +17,10 @@ from pydantic import Field, create_model
 
 from browser.session import BrowserSession
 
-_TREE = (" Returns the page as an accessibility tree: one element per line, [id] role 'name'; "
-         "use the ids with browser_click and browser_type.")  # fmt: skip
+_TREE = (
+    " Returns the page as an accessibility tree: one element per line, [id] role 'name'; "
+    "use the ids with browser_click and browser_type."
+)
 _ID = (int, Field(description="The [id] of the element in the tree."))
 # name -> (session operation, description, arguments)
 _SPECS: dict[str, tuple[str, str, dict[str, Any]]] = {

@@ -39,6 +39,9 @@ from memory.workflows.params import parse_step
 from memory.workflows.types import Workflow
 
 log = logging.getLogger(__name__)
+# Mind2Web's operations without a value; TYPE and SELECT type theirs (SELECT types the option's
+# label: the env's `type` picks it in a <select>).
+_MIND2WEB_ACTIONS = {"CLICK": "click [0]", "HOVER": "hover [0]", "ENTER": "press [Enter]"}
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _MIND2WEB = re.compile(
@@ -70,10 +73,11 @@ class WorkflowAction:
             return _PLACEHOLDER.sub(lambda m: args[m.group(1)], text)
 
         return [
-            MacroStep(fill(s.action), Target(s.target.role, fill(s.target.name)) if s.target
-                      else None)
+            MacroStep(
+                fill(s.action), Target(s.target.role, fill(s.target.name)) if s.target else None
+            )
             for s in self.steps
-        ]  # fmt: skip
+        ]
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,8 @@ def _step(text: str) -> MacroStep | None:
     m2w = _MIND2WEB.match(line)
     if m2w:
         op, value = m2w["op"], (m2w["value"] or "").strip()
-        # SELECT types the option's label: the env's `type` picks it in a <select>.
         typed = f"type [0] [{value}] [0]"
-        action = {"CLICK": "click [0]", "HOVER": "hover [0]", "ENTER": "press [Enter]",
-                  "TYPE": typed, "SELECT": typed}[op]  # fmt: skip
+        action = _MIND2WEB_ACTIONS.get(op) or typed
         return MacroStep(action, Target(m2w["role"].strip(), m2w["name"].strip()))
     parsed = parse_step(line)
     action = parsed.action

@@ -139,8 +139,9 @@ def _candidates(param: Param, task: str, observation: str, limit: int) -> list[s
         names = [n for _, role, n in page_elements(observation) if role == param.role and n]
         names = list(dict.fromkeys(names))
         # The task's own words first, in the order it says them.
-        mentioned = sorted((n for n in names if _mentioned(n, task) >= 0),
-                           key=lambda n: _mentioned(n, task))  # fmt: skip
+        mentioned = sorted(
+            (n for n in names if _mentioned(n, task) >= 0), key=lambda n: _mentioned(n, task)
+        )
         return (mentioned + [n for n in names if n not in mentioned])[:limit]
     values = task_values(task)
     order = {v: i for i, v in enumerate(values)}

@@ -26,8 +26,10 @@ def call_options(actions: Sequence[WorkflowAction], task: str, observation: str)
     """The workflows callable on this page, with the candidate values of each argument."""
     options: Options = {}
     for action in actions:
-        values = {p.name: candidates(p, task, observation, template=action.description)
-                  for p in action.params}  # fmt: skip
+        values = {
+            p.name: candidates(p, task, observation, template=action.description)
+            for p in action.params
+        }
         if all(values.values()):
             options[action.name] = values
     return options
@@ -54,8 +56,11 @@ def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
         for name, args in options.items()
     ]
     branch = {k: v for k, v in primitive.items() if k not in ("title", "description")}
-    return {"title": primitive["title"], "description": primitive["description"],
-            "oneOf": [*calls, branch]}  # fmt: skip
+    return {
+        "title": primitive["title"],
+        "description": primitive["description"],
+        "oneOf": [*calls, branch],
+    }
 
 
 def choice_schema(options: Options) -> dict[str, Any]:

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from browser.actions import (
-    Action,
-    ActionParseError,
-    ActionType,
-    normalize_key_combination,
-    parse_action,
-)
+from browser.actions import Action, ActionParseError, ActionType, parse_action
+from browser.keys import normalize_key_combination
 
 
 @pytest.mark.parametrize(

@@ -133,7 +133,7 @@ def fast_retries(builder):
 
     from agents.web.decide import DECIDE_RETRY
 
-    policy = replace(DECIDE_RETRY, initial_interval=0.001, jitter=False)
+    policy = DECIDE_RETRY._replace(initial_interval=0.001, jitter=False)
     builder.nodes["decide"] = replace(builder.nodes["decide"], retry_policy=policy)
     return builder
 
