@@ -59,8 +59,8 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     answer = clean_answer(model.invoke(prompt).text, prompts=echoed)
     if not answer:
         # a blank final answer loses the run's work; fall back to the task results themselves,
-        # cleaned, or as the executor wrote them when cleaning leaves nothing (a run on the
-        # embedded model once ended blank in CI: its answer and results were all cleaned away)
+        # cleaned, or as the executor wrote them when cleaning leaves nothing (a small model's
+        # answer and results can be all echo and debris, so cleaning may remove every line)
         found = "\n\n".join(r for r in results if r and r != "(no result)")
         answer = clean_answer(found, prompts=echoed) or strip_debris(found)
     # the prompt asks to keep the results' sources; a small model often drops them

@@ -1,9 +1,9 @@
 """Answer hygiene: a model's answer without repeated sentences, echoed instructions, JSON debris,
 and with the sources its task results cite.
 
-On the embedded model the final answer repeated whole paragraphs and echoed the prompt's own
-instructions, and short answers cut from truncated JSON began with `);` or `}`. A small model
-cannot be asked out of this; the text is cleaned after it is written:
+A small model's final answer repeats whole paragraphs and echoes the prompt's own instructions,
+and short answers cut from truncated JSON begin with `);` or `}`. It cannot be asked out of
+this; the text is cleaned after it is written:
 
     answer = clean_answer(raw, prompts=(AGGREGATOR,))
     answer = with_sources(answer, cited_sources(results))

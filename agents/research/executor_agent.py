@@ -10,7 +10,7 @@ tools by name. When the agent has used its tool steps, or proposes only calls it
 (their results are in the transcript; a search for no words beyond an earlier query's, the
 search execute_task made for the task included), it stops there without another model call, and
 execute_task answers from the evidence gathered (one call; a small model asked to answer inside
-its tool transcript mostly copied a call or the note back, so that call was wasted). A
+its tool transcript mostly copies a call or the note back, so that call would be wasted). A
 search query that has left the task's topic (a small model invents URLs) is replaced by the
 task's keywords before it runs, and the transcript shows the query that ran. The tools that
 read or act on a page are offered once a page is open.
@@ -141,8 +141,8 @@ def repeated_last_call(messages: Sequence[BaseMessage], run: ExecutorRun | None 
 def offered(
     tools: Sequence[BaseTool], messages: Sequence[BaseMessage]
 ) -> list[BaseTool | dict[str, Any]]:
-    """The tools worth a call now: those that need an open page only once one is open (seen: a
-    small model reading the blank page with browser_text, twice per attempt)."""
+    """The tools worth a call now: those that need an open page only once one is open (offered
+    earlier, a small model reads the blank page with browser_text)."""
     results = [(m.name or "", str(m.text)) for m in messages if isinstance(m, ToolMessage)]
     if page_opened(results):
         return list(tools)

@@ -30,7 +30,7 @@ class ReflectionOutput(BaseModel):
 
     The verdict comes first: output cut at the reflector's budget is closed and validated, so a
     run-on lesson loses its end, not the verdict; reasons cut away are an empty list, not a
-    second call (seen: one reflection in four asked twice).
+    second call (a small reflector often runs on past its budget).
     """
 
     needs_retry: bool = Field(description="True if the result is NOT good enough.")

@@ -47,9 +47,13 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
             try:
                 with serve_directory(miniwob_html_dir()) as base_url:
                     return await run_graph_episode(
-                        "click-button", 0, base_url=base_url, browser=browser, context=ctx,
+                        "click-button",
+                        0,
+                        base_url=base_url,
+                        browser=browser,
+                        context=ctx,
                         config=EnvConfig(limits=limits),
-                    )  # fmt: skip
+                    )
             finally:
                 await browser.close()
 
@@ -88,10 +92,26 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
 def test_eval_miniwob_cli_json(tmp_path: Path) -> None:
     env = {**os.environ, "AGENT_HOME": str(tmp_path)}
     result = subprocess.run(
-        [sys.executable, "main.py", "eval", "miniwob", "--tasks", "click-button",
-         "--episodes", "2", "--max-steps", "2", "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "main.py",
+            "eval",
+            "miniwob",
+            "--tasks",
+            "click-button",
+            "--episodes",
+            "2",
+            "--max-steps",
+            "2",
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     out = json.loads(result.stdout)
     assert 0.0 <= out["success_rate"] <= 1.0 and out["total_tokens"] > 0

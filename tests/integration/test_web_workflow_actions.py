@@ -25,13 +25,8 @@ def parts():
 
 
 def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path) -> None:
-    from playwright.async_api import async_playwright
-
-    from browser.chromium import launch_browser
     from evals.awm.miniwob import episode_trajectory
-    from evals.common.static_server import serve_directory
-    from evals.miniwob.graph import run_graph_episode
-    from evals.miniwob.harness import miniwob_html_dir, run_miniwob, website_of
+    from evals.miniwob.harness import run_miniwob, website_of
     from evals.miniwob.oracle import oracle_for
 
     # Offline induction: the oracle's runs on seeds 0 and 1 are the demonstrations.
@@ -43,25 +38,43 @@ def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path
     WorkflowFiles(tmp_path).save(website_of(TASK), [workflow])
 
     # Hashing embeddings: retrieval is not under test, and MiniLM would add seconds to load.
-    ctx = WebAgentContext(home=str(tmp_path), workflow_actions=True, online_induction="off",
-                          judge_runs=False, embedding_model="hashing", reflections_k=0,
-                          trajectories_k=0)  # fmt: skip
-
-    async def episode(seed: int) -> dict:
-        async with async_playwright() as playwright:
-            browser = await launch_browser(playwright)
-            try:
-                with serve_directory(miniwob_html_dir()) as base_url:
-                    return await run_graph_episode(
-                        TASK, seed, base_url=base_url, browser=browser, context=ctx,
-                        config=EnvConfig(limits=Limits(max_steps=3)),
-                    )  # fmt: skip
-            finally:
-                await browser.close()
-
-    out = asyncio.run(episode(5))  # a test seed the demonstrations never saw
+    ctx = WebAgentContext(
+        home=str(tmp_path),
+        workflow_actions=True,
+        online_induction="off",
+        judge_runs=False,
+        embedding_model="hashing",
+        reflections_k=0,
+        trajectories_k=0,
+    )
+    out = asyncio.run(_graph_episode(ctx, 5))  # a test seed the demonstrations never saw
     calls = {s["call"] for s in out["steps"]}
     assert len(calls) == 1 and next(iter(calls)).startswith("login_user(username=")
     assert [s["action"].split(" [")[0] for s in out["steps"]] == ["type", "type", "click"]
     assert all(s["valid"] for s in out["steps"])
     assert out["reward"] == 1.0 and out["done_reason"] == "task_done" and out["success"]
+
+
+async def _graph_episode(ctx: WebAgentContext, seed: int) -> dict:
+    """The web agent graph on one login-user episode, in real chromium."""
+    from playwright.async_api import async_playwright
+
+    from browser.chromium import launch_browser
+    from evals.common.static_server import serve_directory
+    from evals.miniwob.graph import run_graph_episode
+    from evals.miniwob.harness import miniwob_html_dir
+
+    async with async_playwright() as playwright:
+        browser = await launch_browser(playwright)
+        try:
+            with serve_directory(miniwob_html_dir()) as base_url:
+                return await run_graph_episode(
+                    TASK,
+                    seed,
+                    base_url=base_url,
+                    browser=browser,
+                    context=ctx,
+                    config=EnvConfig(limits=Limits(max_steps=3)),
+                )
+        finally:
+            await browser.close()

@@ -80,7 +80,7 @@ def test_a_truncated_repeat_goes_and_numbers_stay():
         '{"answer": "Creature Comforts',
         "Creature Comforts;",
         ',"Creature Comforts"',
-        "}\nCreature Comforts",  # seen on the embedded model: a line of debris, then the answer
+        "}\nCreature Comforts",  # a line of debris, then the answer
     ],
 )
 def test_json_debris_is_stripped_from_short_answers(raw):

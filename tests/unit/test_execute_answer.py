@@ -18,7 +18,7 @@ def test_a_restated_tool_call_is_no_answer():
     assert echoes_a_tool_call("corpus_search(query='x')", tools)
     assert not echoes_a_tool_call("Nick Park created Wallace and Gromit (source: nick.md).", tools)
     assert not echoes_a_tool_call("Calling it a classic, Nick Park's film won.", tools)
-    # a made-up tool name restated is no answer either (seen: `Calling tool_text({})`)
+    # a made-up tool name restated is no answer either: `Calling tool_text({})`
     assert echoes_a_tool_call("Calling tool_text({})", tools)
 
 

@@ -47,7 +47,7 @@ def test_exported_graphs_have_no_checkpointer():
     assert reflective_graph.name == "reflective_agent"
 
 
-def test_reflective_graph_has_the_seed_nodes():
+def test_reflective_graph_draws_every_node_and_the_executor_agent():
     nodes = set(reflective_graph.get_graph(xray=True).nodes)
     assert {
         "goal_setting",

@@ -180,8 +180,14 @@ def test_a_process_with_a_hung_endpoint_exits_promptly(silent_server: str) -> No
         "print(tool.invoke({'query': 'q'}))\n"
     )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-1000:]
     assert "timed out" in done.stdout

@@ -72,10 +72,13 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
         prompts.append(prompt)
         return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
 
-    wired.memory.save_reflection(Reflection(
-        task="Buy the item", reflection="Click Buy once, then stop.",
-        judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
-    ))  # fmt: skip
+    wired.memory.save_reflection(
+        Reflection(
+            task="Buy the item",
+            reflection="Click Buy once, then stop.",
+            judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
+        )
+    )
     WorkflowFiles(isolated_home).save(
         "shop", [Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])]
     )
@@ -98,8 +101,13 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
 
 
 def test_hopeless_model_ends_on_the_invalid_action_limit(wired, isolated_home):
-    wired(lambda prompt, title, *a: {"reasons": ["no"], "success": False}
-          if title == "EpisodeJudgment" else answer("type", "", "x"))  # fmt: skip
+    wired(
+        lambda prompt, title, *a: (
+            {"reasons": ["no"], "success": False}
+            if title == "EpisodeJudgment"
+            else answer("type", "", "x")
+        )
+    )
     out = _run(ShopEnv())
     assert len(out["steps"]) == 3 and out["done_reason"].startswith("invalid_actions")
     assert out["success"] is False

@@ -29,8 +29,9 @@ def test_a_different_action_breaks_the_run() -> None:
 
 
 def test_repeated_typing_counts_over_the_whole_episode() -> None:
-    steps = _steps("type [3] [a] [1]", "click [2]", "type [3] [a] [1]", "scroll [down]",
-                   "type [3] [a] [1]")  # fmt: skip
+    steps = _steps(
+        "type [3] [a] [1]", "click [2]", "type [3] [a] [1]", "scroll [down]", "type [3] [a] [1]"
+    )
     reason = limit_reason(steps, Limits())
     assert reason is not None and "type [3] [a] [1]" in reason
 
@@ -61,11 +62,14 @@ def _ax(
     ignored: bool = False,
 ) -> dict[str, Any]:
     return {
-        "nodeId": node_id, "ignored": ignored, "role": {"value": role},
-        "name": {"value": name}, "childIds": list(children),
+        "nodeId": node_id,
+        "ignored": ignored,
+        "role": {"value": role},
+        "name": {"value": name},
+        "childIds": list(children),
         "backendDOMNodeId": int(node_id) + 100,
         "properties": [{"name": k, "value": {"value": v}} for k, v in props],
-    }  # fmt: skip
+    }
 
 
 AX_PAGE = [

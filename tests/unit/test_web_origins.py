@@ -47,10 +47,17 @@ def test_exact_origins_hosts_and_wildcards() -> None:
 def test_private_and_link_local_addresses_only_by_name() -> None:
     anything = OriginPolicy(("*",))
     assert anything.allows("https://example.com/")
-    for url in ("http://169.254.169.254/latest/", "http://2852039166/", "http://10.0.0.1/",
-                "http://192.168.1.1/", "http://localhost:8000/", "http://[::1]:9/",
-                "http://0.0.0.0:8000/", "http://metadata.google.internal/",
-                "http://127.1:8000/"):  # fmt: skip
+    for url in (
+        "http://169.254.169.254/latest/",
+        "http://2852039166/",
+        "http://10.0.0.1/",
+        "http://192.168.1.1/",
+        "http://localhost:8000/",
+        "http://[::1]:9/",
+        "http://0.0.0.0:8000/",
+        "http://metadata.google.internal/",
+        "http://127.1:8000/",
+    ):
         reason = anything.check(url)
         assert reason is not None and "refused unless allowed by name" in reason, url
     named = OriginPolicy(("http://127.0.0.1:8000", "10.0.0.1"))
@@ -85,9 +92,15 @@ def test_an_episode_allows_its_start_origin_and_nothing_more() -> None:
 
 def test_search_results_widen_the_allow_list_but_never_to_private_addresses() -> None:
     session = BrowserSession(allowed_origins=["https://docs.test"])
-    session.allow_urls(["https://en.wikipedia.org/wiki/Ada", "http://169.254.169.254/x",
-                        "http://10.1.2.3/", "https://en.wikipedia.org/wiki/Owl",
-                        "not a url"])  # fmt: skip
+    session.allow_urls(
+        [
+            "https://en.wikipedia.org/wiki/Ada",
+            "http://169.254.169.254/x",
+            "http://10.1.2.3/",
+            "https://en.wikipedia.org/wiki/Owl",
+            "not a url",
+        ]
+    )
     assert session.allowed == ("https://docs.test", "https://en.wikipedia.org")
     assert session.check("https://en.wikipedia.org/wiki/X") is None
     assert (session.check("http://169.254.169.254/") or "").startswith("Refused:")

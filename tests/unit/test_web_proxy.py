@@ -61,9 +61,11 @@ def test_allowed_requests_pass_one_per_connection_and_refused_ones_never_connect
             assert answer.startswith(b"HTTP/1.1 200") and b"Connection: close" in answer
             assert good.received[0].startswith(b"GET /a?b=1 HTTP/1.1")  # origin-form upstream
             assert b"Connection: close" in good.received[0] and b"Proxy-" not in good.received[0]
-            for request in (f"GET http://127.0.0.1:{bad.port}/x HTTP/1.1\r\n\r\n",
-                            f"GET http://2130706433:{bad.port}/x HTTP/1.1\r\n\r\n",
-                            f"CONNECT 127.0.0.1:{bad.port} HTTP/1.1\r\n\r\n"):  # fmt: skip
+            for request in (
+                f"GET http://127.0.0.1:{bad.port}/x HTTP/1.1\r\n\r\n",
+                f"GET http://2130706433:{bad.port}/x HTTP/1.1\r\n\r\n",
+                f"CONNECT 127.0.0.1:{bad.port} HTTP/1.1\r\n\r\n",
+            ):
                 answer = await _exchange(url, request.encode())
                 assert answer.startswith(b"HTTP/1.1 403") and b"origin guard" in answer
             assert bad.received == [] and len(refused) == 3
@@ -111,8 +113,9 @@ def test_an_unreachable_allowed_host_gets_a_502_saying_why() -> None:
         async with Upstream() as gone:
             port = gone.port
         proxy = GuardProxy(lambda: OriginPolicy((f"http://127.0.0.1:{port}",)), lambda u: None)
-        answer = await _exchange(await proxy.start(), f"GET http://127.0.0.1:{port}/ "
-                                                      "HTTP/1.1\r\n\r\n".encode())  # fmt: skip
+        answer = await _exchange(
+            await proxy.start(), f"GET http://127.0.0.1:{port}/ HTTP/1.1\r\n\r\n".encode()
+        )
         assert answer.startswith(b"HTTP/1.1 502") and b"cannot connect" in answer
         await proxy.close()
 

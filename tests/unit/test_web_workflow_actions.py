@@ -30,10 +30,17 @@ TASK = 'Enter the username "{u}" and the password "{p}" into the text fields and
 
 
 def login_run(user: str, password: str) -> Trajectory:
-    steps = [f"type [3] [{user}] [0]  # textbox ''", f"type [4] [{password}] [0]  # textbox ''",
-             "click [25]  # button 'Login'"]  # fmt: skip
-    return Trajectory(TASK.format(u=user, p=password), "miniwob-login-user",
-                      [Step("obs", a) for a in steps], success=True)  # fmt: skip
+    steps = [
+        f"type [3] [{user}] [0]  # textbox ''",
+        f"type [4] [{password}] [0]  # textbox ''",
+        "click [25]  # button 'Login'",
+    ]
+    return Trajectory(
+        TASK.format(u=user, p=password),
+        "miniwob-login-user",
+        [Step("obs", a) for a in steps],
+        success=True,
+    )
 
 
 LOGIN = parameterize([login_run("karrie", "AU"), login_run("ada", "x9")], name="login_user")
@@ -41,9 +48,11 @@ LOGIN = parameterize([login_run("karrie", "AU"), login_run("ada", "x9")], name="
 
 # -- induction with placeholders ------------------------------------------------------------
 def test_values_that_change_between_runs_become_placeholders():
-    assert LOGIN.steps == ["type [3] [{username}] [0]  # textbox ''",
-                           "type [4] [{password}] [0]  # textbox ''",
-                           "click [25]  # button 'Login'"]  # fmt: skip
+    assert LOGIN.steps == [
+        "type [3] [{username}] [0]  # textbox ''",
+        "type [4] [{password}] [0]  # textbox ''",
+        "click [25]  # button 'Login'",
+    ]
     assert LOGIN.description.startswith('Enter the username "{username}" and the password "{p')
     assert LOGIN.name == "login_user" and LOGIN.provenance.website == "miniwob-login-user"
     # the text format round-trips, so it can be saved and edited like any workflow
@@ -51,12 +60,17 @@ def test_values_that_change_between_runs_become_placeholders():
 
 
 def test_a_single_run_parameterizes_what_the_task_states():
-    run = Trajectory("Select HF2 and click Submit.", "cb", [
-        Step("o", "click [57]  # checkbox 'HF2'"), Step("o", "click [21]  # button 'Submit'")
-    ], success=True)  # fmt: skip
+    run = Trajectory(
+        "Select HF2 and click Submit.",
+        "cb",
+        [Step("o", "click [57]  # checkbox 'HF2'"), Step("o", "click [21]  # button 'Submit'")],
+        success=True,
+    )
     workflow = parameterize([run])
-    assert workflow.steps == ["click [57]  # checkbox '{checkbox}'",
-                              "click [21]  # button '{button}'"]  # fmt: skip
+    assert workflow.steps == [
+        "click [57]  # checkbox '{checkbox}'",
+        "click [21]  # button '{button}'",
+    ]
     with pytest.raises(ValueError, match="sequence of actions"):
         parameterize([run, login_run("a", "b")])
 
@@ -72,8 +86,9 @@ def test_a_workflow_becomes_an_action_with_its_placeholders_as_parameters():
 
 
 def test_which_workflows_are_callable():
-    mind2web = Workflow("enter_origin", "d", ["[textbox]  Origin -> TYPE: {city}",
-                                              "[link]  {best-option} -> CLICK"])  # fmt: skip
+    mind2web = Workflow(
+        "enter_origin", "d", ["[textbox]  Origin -> TYPE: {city}", "[link]  {best-option} -> CLICK"]
+    )
     no_target = Workflow("raw", "d", ["click [12]", "stop [done]"])
     gym = Workflow("gym", "d", ["click('12')"])
     actions = callable_workflows([mind2web, no_target, gym, LOGIN])
@@ -85,13 +100,16 @@ def test_which_workflows_are_callable():
 
 
 # -- arguments come from closed lists ---------------------------------------------------------
-PAGE = observation("[2] RootWebArea 'Form'\n\t[53] checkbox 'AU'\n\t[57] checkbox 'HF2'\n"
-                   "\t[21] button 'Submit'")  # fmt: skip
+PAGE = observation(
+    "[2] RootWebArea 'Form'\n\t[53] checkbox 'AU'\n\t[57] checkbox 'HF2'\n\t[21] button 'Submit'"
+)
 
 
 def test_element_placeholders_take_names_of_such_elements_task_mentions_first():
     assert candidates(Param("checkbox", "checkbox"), "Select HF2 and click", PAGE.text) == [
-        "HF2", "AU"]  # fmt: skip
+        "HF2",
+        "AU",
+    ]
     assert candidates(Param("link", "link"), "anything", PAGE.text) == []
 
 
@@ -208,16 +226,20 @@ def test_a_call_expands_into_its_steps_and_records_both_levels():
     text = "login_user(username='bo', password='pw')"
     result = asyncio.run(perform(env, text, [as_action(LOGIN)]))
     assert result is not None and result.completed and env.logged_in is True
-    assert [s.action for s in env.trajectory] == ["type [3] [bo] [0]", "type [4] [pw] [0]",
-                                                  "click [25]"]  # fmt: skip
+    assert [s.action for s in env.trajectory] == [
+        "type [3] [bo] [0]",
+        "type [4] [pw] [0]",
+        "click [25]",
+    ]
     assert {s.call for s in env.trajectory} == {text}
     assert asyncio.run(perform(env, "noop", [as_action(LOGIN)])) is None  # a plain step
     assert env.trajectory[-1].call is None
 
 
 def test_a_missing_target_hands_control_back_before_acting():
-    signin = Workflow("sign_in", "d", ["type [3] [{username}] [0]  # textbox ''",
-                                       "click [9]  # button 'Sign in'"])  # fmt: skip
+    signin = Workflow(
+        "sign_in", "d", ["type [3] [{username}] [0]  # textbox ''", "click [9]  # button 'Sign in'"]
+    )
     env = LoginEnv("bo", "pw")
     asyncio.run(env.observe())
     result = asyncio.run(perform(env, "sign_in(username='bo')", callable_workflows([signin])))
