@@ -122,17 +122,6 @@ class RecordTable(SqliteFile):
                 rows(),
             )
 
-    def restore_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
-        """Insert rows exactly as read from another copy of a store, seqs included (repair)."""
-        marks = ", ".join("?" * len(rows[0])) if rows else ""
-        with self._write():
-            self._conn.executemany(f"INSERT INTO items ({COLUMNS}) VALUES ({marks})", rows)
-
-    def delete_seqs(self, seqs: Sequence[int]) -> int:
-        with self._write():
-            cur = self._conn.executemany("DELETE FROM items WHERE seq = ?", [(s,) for s in seqs])
-        return cur.rowcount
-
     def delete(self, namespace: str, key: str) -> bool:
         with self._write():
             cur = self._conn.execute(
@@ -222,7 +211,7 @@ class RecordTable(SqliteFile):
             row = self._conn.execute(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()
         return int(row[0])
 
-    # -- scans: many rows at once (the index, ranking, consolidation, repair) ----------------------
+    # -- scans: many rows at once (the index, ranking, consolidation) ------------------------------
 
     def light(self, seqs: Sequence[int], with_kind: bool = False) -> dict[int, Light]:
         """Ranking fields of these records (no value decoding, no vector): fast for many.
@@ -296,10 +285,3 @@ class RecordTable(SqliteFile):
                 (seq, seq, *params, skip_kind),
             ).fetchone()
         return float(row[0]), int(row[1])
-
-    def raw_rows(self, after: int, limit: int = 1000) -> list[tuple[Any, ...]]:
-        """Rows with seq > `after` exactly as stored (no decoding, no checks): for repairs."""
-        with self._lock:
-            return self._conn.execute(
-                f"SELECT {COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?", (after, limit)
-            ).fetchall()

@@ -16,7 +16,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +26,33 @@ from langchain_core.embeddings import Embeddings
 from memory.engine.backend import DB_NAME, MemoryBackend
 from memory.engine.index_file import file_crc, stale_files
 from memory.engine.records import RecordTable
+from memory.engine.rows import COLUMNS
 from memory.engine.salvage import Salvage, keep_rows, salvage
 
 KEEP_META = ("embedder", "dimension", "consolidated_seq:")  # what a rebuilt database inherits
+
+
+class RepairTable(RecordTable):
+    """The items table as repair sees it: rows exactly as stored (no decoding, no checks),
+    copied with their seqs, and removed by seq."""
+
+    def raw_rows(self, after: int, limit: int = 1000) -> list[tuple[Any, ...]]:
+        """Rows with seq > `after`, oldest first."""
+        with self._lock:
+            return self._conn.execute(
+                f"SELECT {COLUMNS} FROM items WHERE seq > ? ORDER BY seq LIMIT ?", (after, limit)
+            ).fetchall()
+
+    def restore_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert rows as read from another copy of a store, seqs included."""
+        marks = ", ".join("?" * len(rows[0])) if rows else ""
+        with self._write():
+            self._conn.executemany(f"INSERT INTO items ({COLUMNS}) VALUES ({marks})", rows)
+
+    def delete_seqs(self, seqs: Sequence[int]) -> int:
+        with self._write():
+            cur = self._conn.executemany("DELETE FROM items WHERE seq = ?", [(s,) for s in seqs])
+        return cur.rowcount
 
 
 @dataclass
@@ -71,7 +95,7 @@ def check_folder(folder: Path) -> FolderReport:
         _count(report, found)
         report.index = "will be rebuilt"
         return report
-    records = RecordTable(db)
+    records = RepairTable(db)
     try:
         _count(report, _scan(records))
         report.index = _index_state(folder, records)
@@ -127,7 +151,7 @@ def _copy_with_wal(db: Path, into: Path) -> Path:
     return into / db.name
 
 
-def _scan(records: RecordTable) -> Salvage:
+def _scan(records: RepairTable) -> Salvage:
     found, last = Salvage(), 0
     while rows := records.raw_rows(last):
         keep_rows(rows, found)
@@ -141,11 +165,11 @@ def _count(report: FolderReport, found: Salvage) -> None:
     report.unreadable_seqs = found.unreadable_seqs
 
 
-def _index_path(folder: Path, records: RecordTable) -> Path:
+def _index_path(folder: Path, records: RepairTable) -> Path:
     return folder / f"index.{records.store_id}.faiss"
 
 
-def _index_state(folder: Path, records: RecordTable) -> str:
+def _index_state(folder: Path, records: RepairTable) -> str:
     path = _index_path(folder, records)
     if not path.exists():
         return "missing"
@@ -164,7 +188,7 @@ def _rebuild_database(folder: Path, quarantine: Path) -> list[str]:
             shutil.move(src, quarantine / src.name)
     with tempfile.TemporaryDirectory() as tmp:
         found = salvage(_copy_with_wal(quarantine / DB_NAME, Path(tmp)))
-    records = RecordTable(db)
+    records = RepairTable(db)
     try:
         for key, value in found.meta.items():
             if key.startswith(KEEP_META):
@@ -183,7 +207,7 @@ def _rebuild_database(folder: Path, quarantine: Path) -> list[str]:
 
 
 def _set_aside_corrupt(folder: Path, quarantine: Path) -> list[str]:
-    records = RecordTable(folder / DB_NAME)
+    records = RepairTable(folder / DB_NAME)
     try:
         found = _scan(records)
         quarantine.mkdir(parents=True)
