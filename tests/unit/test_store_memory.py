@@ -139,3 +139,31 @@ def test_project_store_search_everywhere_merges_by_score(project):
     hits = project.search((), query="ada lovelace notes", limit=5)
     assert {h.key for h in hits} == {"n1", "ada_notes"}
     assert hits[0].score >= hits[1].score
+
+
+def test_workflows_of_a_website_and_the_general_ones_else_any(project):
+    memory = AgentMemory(project, min_relevance=-1.0)
+    memory.put_workflows("shop", [workflow("search_shop", "search the shop catalog")])
+    memory.put_workflows("general", [workflow("search_anywhere", "search any site")])
+    memory.put_workflows("forum", [workflow("search_forum", "search the forum posts")])
+    names = {w.name for w in memory.relevant_workflows("search", 5, website="shop")}
+    assert names == {"search_shop", "search_anywhere"}
+    names = {w.name for w in memory.relevant_workflows("search", 5, website="a new site")}
+    assert names == {"search_anywhere"}  # the general ones still apply to a new website
+    no_general = AgentMemory(indexed_store(), min_relevance=-1.0)
+    no_general.put_workflows("forum", [workflow("search_forum", "search the forum posts")])
+    found = no_general.relevant_workflows("search", 5, website="shop")
+    assert [w.name for w in found] == ["search_forum"]  # nothing for it: any website's
+
+
+def test_consolidation_through_the_project_store_makes_retrievable_insights(project):
+    from tests.unit.test_reflection_consolidation import refl, scripted
+
+    memory = AgentMemory(project, min_relevance=-1.0)
+    for i in range(6):  # importance 0.9 each: 5.4 passes the default threshold of 5
+        memory.save_reflection(refl(f"flight search {i}", 0.9))
+    assert memory.consolidate(scripted()) == 3 * 5
+    assert memory.consolidate(scripted()) == 0  # the batch is consumed
+    found = memory.relevant_reflections("How to search flights well?", k=30)
+    assert sum(r.kind == "insight" for r in found) == 15
+    assert AgentMemory(indexed_store()).consolidate(scripted()) == 0  # other stores: nothing
