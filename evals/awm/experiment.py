@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             induce_model=induce_model,
         )
     except (ValueError, OSError, ImportError) as exc:
-        print(f"awm_experiment: {exc}", file=sys.stderr)
+        print(f"evals.awm.experiment: {exc}", file=sys.stderr)
         return 2
     print(report.table())
     out = Path(args.out or Path(home) / "awm_report.json")

@@ -63,27 +63,25 @@ def miniwob_tasks(
     ]
 
 
-# The runner's own memory home holds no reflections or past runs, so the two arms differ only
-# by the workflows text the experiment passes in.
-_RUNNER_HOME = tempfile.mkdtemp(prefix="awm-miniwob-runner-")
-
-
 def run_task(task: ExperimentTask, *, model: str, workflows: str) -> RunOutcome:
     """evals.awm.experiment runner: one MiniWoB episode with the web agent's policy."""
     from evals.miniwob.policy import make_policy
 
     name, seed = task.config["miniwob_task"], int(task.config["seed"])
-    policy = make_policy(
-        model,
-        home=_RUNNER_HOME,
-        use_workflows=False,
-        workflows=workflows,
-        trajectories_k=0,
-        website=task.website,
-    )
     limits = Limits(max_steps=int(task.config.get("max_steps", 30)))
     config = EnvConfig(limits=limits)
-    report = asyncio.run(run_miniwob([name], 1, seed, policy, config=config, progress=None))
+    # The runner's own memory home is empty (no reflections, no past runs), so the two arms
+    # differ only by the workflows text the experiment passes in.
+    with tempfile.TemporaryDirectory(prefix="awm-miniwob-runner-") as home:
+        policy = make_policy(
+            model,
+            home=home,
+            use_workflows=False,
+            workflows=workflows,
+            trajectories_k=0,
+            website=task.website,
+        )
+        report = asyncio.run(run_miniwob([name], 1, seed, policy, config=config, progress=None))
     episode = report.episodes[0]
     print(
         f"  {task.id}: reward={episode.raw_reward:+.2f} steps={episode.steps} "
@@ -138,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             induce_model=induce_model,
         )
     except (ValueError, OSError, RuntimeError) as exc:
-        print(f"awm_miniwob: {exc}", file=sys.stderr)
+        print(f"evals.awm.miniwob: {exc}", file=sys.stderr)
         return 2
     print(report.table())
     out = Path(home) / "awm_report.json"
