@@ -1,9 +1,9 @@
 """Workflow memory on disk: one AWM text file per website under <home>/workflows/, plus lookup.
 
 `<website>.txt` holds the workflows in AWM's format (a person may edit or delete them; edits
-are picked up by mtime); `<website>.meta.json` holds their provenance; `updates.jsonl` logs
-every change made by induction. Prompt-building nodes call
-`memory.workflows.retrieval.relevant_workflows_text`.
+are picked up by mtime); `<website>.meta.json` holds their provenance; `updates.jsonl` logs each
+induction run over the files (memory.workflows.online/offline). Nodes reach these files through
+the project's store (memory.stores.file_stores.WorkflowFileStore).
 """
 
 from __future__ import annotations

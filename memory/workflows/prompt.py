@@ -1,6 +1,6 @@
 """Memory for one prompt under a token budget: workflows, then concrete exemplars, then others.
 
-A node calls `budgeted_memory` with its system text and query; it gets back the memory text
+A prompt builder calls `budgeted_memory` with its system text and query; it gets the memory text
 that fits the active model's context (minus a response reserve) and how many of each kind
 were used. Any other memory (e.g. reflections) is passed as extra `MemoryGroup`s.
 """
