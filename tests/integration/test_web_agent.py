@@ -68,9 +68,11 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
 
 
 def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
-    """No caller environment: the graph opens chromium at start_url and judges the run itself."""
+    """No caller environment: the graph opens chromium at start_url and judges the run itself;
+    compiled with the project's store, as the CLI's are, it records the run there."""
     from evals.common.static_server import serve_directory
-    from graphs.web import web_graph
+    from graphs.web import RECURSION_LIMIT, build_web_graph
+    from memory.stores.project_store import open_project_store
 
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text(PAGE, encoding="utf-8")
@@ -81,7 +83,10 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
             "start_url": f"{base_url}/index.html",
             "website": "greet",
         }
-        out = asyncio.run(web_graph.ainvoke(state, context=ctx))
+        with open_project_store(ctx.home, ctx.embedding_model) as store:
+            graph = build_web_graph().compile(store=store)
+            graph = graph.with_config(recursion_limit=RECURSION_LIMIT)
+            out = asyncio.run(graph.ainvoke(state, context=ctx))
     assert out["done_reason"] and len(out["steps"]) <= 2
     # the judge's answer is grammar-constrained: a verdict must come back, not "unjudged"
     assert out["judged_by"] == "llm-judge" and isinstance(out["success"], bool)
