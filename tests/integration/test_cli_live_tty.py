@@ -35,10 +35,9 @@ def _read(fd: int, seconds: float) -> bytes:
 def test_live_tokens_then_ctrl_c(tmp_path):
     pytest.importorskip("llama_cpp", reason="the embedded model's runtime is not installed")
     master, slave = pty.openpty()
-    argv = [
-        sys.executable, "main.py", "--home", str(tmp_path), "run", "Who created Wallace?",
-        "--no-browser", "--embedding-model", "hashing", "--max-retries", "0",
-    ]  # fmt: skip
+    options = "--no-browser --embedding-model hashing --max-retries 0".split()
+    argv = [sys.executable, "main.py", "--home", str(tmp_path), "run", "Who created Wallace?"]
+    argv += options
     child = subprocess.Popen(
         argv,
         cwd=ROOT,

@@ -53,14 +53,13 @@ def hang_up_server():
 
 
 def test_server_failing_mid_run_is_one_line_exit_3(hang_up_server, tmp_path):
-    done = subprocess.run(
-        [
-            sys.executable, "main.py", "--home", str(tmp_path), "run", "Who?", "--json",
-            "--no-browser", "--embedding-model", "hashing",
-            "--model", f"openai:x@{hang_up_server}",
-        ],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    options = [
+        *"--no-browser --embedding-model hashing".split(),
+        "--model",
+        f"openai:x@{hang_up_server}",
+    ]
+    argv = [sys.executable, "main.py", "--home", str(tmp_path), "run", "Who?", "--json", *options]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 3, done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and f"model server at {hang_up_server}" in errors[0], errors

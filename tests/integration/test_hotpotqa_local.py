@@ -37,8 +37,9 @@ def _lessons(home: Path) -> list:
 def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
     question = load_hotpotqa(DEV60, limit=1)[0]
     gold = question.answer
-    s = ReflexionSettings(file=DEV60, out=tmp_path / "out", arms=["reflections"], trials=2,
-                          limit=1, graph="direct")  # fmt: skip
+    s = ReflexionSettings(
+        file=DEV60, out=tmp_path / "out", arms=["reflections"], trials=2, limit=1, graph="direct"
+    )
     progress = io.StringIO()
     records = sorted(run_reflexion(s, out=progress).records(), key=lambda r: r["trial"])
     for r in records:
