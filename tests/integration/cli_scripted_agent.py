@@ -61,8 +61,8 @@ def responder(log_dir: Path):
             _append(calls, _task_in(prompt))
             if os.environ.get("KILL_IN_REFLECT") and seen % 2 == 0 and seen < 2 * len(TASKS):
                 os.kill(os.getpid(), signal.SIGKILL)
-            return {"reflection": "Good enough.", "needs_retry": False, "confidence": 0.9,
-                    "reasons": ["sourced"]}  # fmt: skip
+            verdict = {"needs_retry": False, "confidence": 0.9, "reasons": ["sourced"]}
+            return {"reflection": "Good enough.", **verdict}
         if tools:
             opened = any(m.type == "tool" for m in messages)
             if os.environ.get("BROWSE_URL") and "browser_open" in tools and not opened:
