@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from agents.tools.grounding import STOPWORDS, keywords
+from agents.research.topic import keywords
+from agents.tools.bm25 import STOPWORDS
 
 CANDIDATES = 40
 MAX_CHARS = 60  # longer spans are sentences, not answers (and cost grammar tokens)
