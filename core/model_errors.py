@@ -12,3 +12,11 @@ class ModelSpecError(ValueError):
 
 class ModelUnavailable(RuntimeError):
     """The model cannot be reached or loaded (server down, runtime missing); says what to do."""
+
+
+class LocalModelUnavailable(ModelUnavailable):
+    """An embedded model or its runtime is not installed; the message says how to install it."""
+
+
+class ModelPartError(LocalModelUnavailable):
+    """A part of an embedded model is damaged (wrong size or checksum); names its package."""

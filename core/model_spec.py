@@ -2,9 +2,11 @@
 
 Free of heavy imports so the CLI can show MODEL_SPEC_HELP and reject a bad spec instantly.
 
-  local                                   the embedded SmolLM2-135M on llama.cpp (offline)
+  local                                   the default embedded model on llama.cpp (offline)
+  local:smollm2-135m                      another embedded model (core/model_catalogue.py)
+  local:/path/to/model.gguf               any GGUF file
   local#ctx=2048                          … with a smaller context window
-  local#weights=as-is                     … on its shipped Q4_1 weights (default: a Q8_0 copy)
+  local:smollm2#weights=as-is             … on its shipped weights (its default: a Q8_0 copy)
   openai:gpt-4o-mini                      any provider LangChain's init_chat_model knows
   openai:NAME@http://127.0.0.1:8080/v1    any OpenAI-compatible server (llama.cpp, vLLM, …)
   openai:NAME@URL#structured=function_calling&ctx=2048&tools=named
@@ -16,7 +18,8 @@ Options after `#` (joined with `&`):
               for servers given by URL, many of which ignore `auto`) names one `act` tool
               whose arguments choose a tool or the final answer
   ctx         the context window in tokens, when the server does not report it
-  weights     local only: q8_0 (the embedded model's default: a Q8_0 copy made once, faster
+  weights     local only: q8_0 (a Q8_0 copy made once, faster on a CPU for some formats;
+              the default of catalogue models shipped as Q4_1)
               on a CPU) | as-is (the GGUF file unchanged; the default for a file you name)
   timeout     seconds per request (default 120 for servers, 60 for hosted providers)
   retries     retries per request on connection errors and 5xx (default 1)
@@ -26,10 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.model_catalogue import is_file_name, lookup
 from core.model_errors import ModelSpecError
 
 MODEL_SPEC_HELP = (
-    "Model: 'local' (embedded, offline), 'provider:model' (e.g. openai:gpt-4o-mini), or "
+    "Model: 'local' (embedded, offline; 'local:NAME' another embedded model, "
+    "'local:/path/model.gguf' a file), 'provider:model' (e.g. openai:gpt-4o-mini), or "
     "'openai:NAME@URL' for an OpenAI-compatible server; options after '#', joined with '&': "
     "structured=json_schema|function_calling|json_mode, tools=native|named, ctx=TOKENS, "
     "timeout=SECONDS, retries=N (e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048); "
@@ -88,7 +93,10 @@ def parse_spec(spec: str) -> ModelSpec:
     body, _, option_text = spec.partition("#")
     if body == "local" or body.startswith("local:"):
         options = _options(spec, option_text, LOCAL_OPTIONS)
-        return ModelSpec(None, body.partition(":")[2], None, options)
+        name = body.partition(":")[2]
+        if not is_file_name(name):
+            lookup(name)  # an unknown name is a clear error now, not at first use
+        return ModelSpec(None, name, None, options)
     name, _, base_url = body.partition("@")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise ModelSpecError(f"base URL in {spec!r} must start with http:// or https://")

