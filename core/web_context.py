@@ -44,9 +44,11 @@ class WebAgentContext(MemorySettings):
     )
     workflow_actions: bool = field(
         default=False,
-        metadata={"description": "Offer the prompt's workflows as callable actions "
-                  "(name(arg=...), arguments chosen from the task and the page)."},
-    )  # fmt: skip
+        metadata={
+            "description": "Offer the prompt's workflows as callable actions "
+            "(name(arg=...), arguments chosen from the task and the page)."
+        },
+    )
     record_runs: bool = field(
         default=True,
         metadata={
@@ -65,9 +67,11 @@ class WebAgentContext(MemorySettings):
     max_steps: int = field(default=30, metadata={"description": "Actions per episode (<= 60)."})
     allowed_origins: list[str] = field(
         default_factory=list,
-        metadata={"description": "Origins the browser may visit besides the start page's "
-                  "('*' = any public origin; private addresses only when named)."},
-    )  # fmt: skip
+        metadata={
+            "description": "Origins the browser may visit besides the start page's "
+            "('*' = any public origin; private addresses only when named)."
+        },
+    )
     # Not a setting: the run's own (no schema, so Studio never offers it). init=False: every
     # context starts with an empty one, a copy made with dataclasses.replace too.
     browser: Annotated[RunBrowser, SkipJsonSchema()] = field(

@@ -64,11 +64,25 @@ def running_postgres() -> Iterator[str]:
     log = root / "server.log"
 
     try:
-        _run(["initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "--no-sync",
-              "-E", "UTF8"], bindir)  # fmt: skip
+        _run(
+            [
+                "initdb",
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ],
+            bindir,
+        )
         options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
-        _run(["pg_ctl", "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options,
-              "start"], bindir)  # fmt: skip
+        _run(
+            ["pg_ctl", "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"],
+            bindir,
+        )
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     except subprocess.CalledProcessError as exc:
         tail = log.read_text()[-2000:] if log.exists() else ""

@@ -172,8 +172,11 @@ def test_batch_at_first_use_loads_once_and_leaves_stdout_alone(model):
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.run(
         [sys.executable, "-c", BATCH_IN_FRESH_PROCESS],
-        cwd=root, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])  # stdout still reaches the pipe
     assert report["before"] == report["after"] and "null" not in "".join(report["after"])

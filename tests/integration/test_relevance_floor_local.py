@@ -38,8 +38,9 @@ class QuestionScript(Script):
 def _lessons(record: dict) -> list[tuple[str, str]]:
     """Reflections a run on this question could have left: its subjects' supporting facts."""
     ctx = dict(zip(record["context"]["title"], record["context"]["sentences"], strict=True))
-    facts = zip(record["supporting_facts"]["title"], record["supporting_facts"]["sent_id"],
-                strict=True)  # fmt: skip
+    facts = zip(
+        record["supporting_facts"]["title"], record["supporting_facts"]["sent_id"], strict=True
+    )
     return [(f"Find what the documents say about {t}", ctx[t][i]) for t, i in facts]
 
 

@@ -19,8 +19,11 @@ def _modules() -> list[Path]:
 
 
 def test_modules_are_small():
-    long = {str(p.relative_to(ROOT)): n for p in _modules()
-            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}  # fmt: skip
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in _modules()
+        if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES
+    }
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
 
 
@@ -36,7 +39,11 @@ def test_functions_are_short():
 
 
 def test_every_package_module_says_what_it_owns():
-    silent = [str(p.relative_to(ROOT)) for p in _modules()
-              if "tests" not in p.parts and p.stat().st_size
-              and not ast.get_docstring(ast.parse(p.read_text()))]  # fmt: skip
+    silent = [
+        str(p.relative_to(ROOT))
+        for p in _modules()
+        if "tests" not in p.parts
+        and p.stat().st_size
+        and not ast.get_docstring(ast.parse(p.read_text()))
+    ]
     assert not silent, f"modules without a docstring: {silent}"

@@ -74,17 +74,26 @@ class ScriptedEnv:
             target = node.line if node else None
         if action is not None and reason is None:
             reason = self.apply(action)
-        step = TrajectoryStep(len(self.trajectory) + 1, before.text, URL, text,
-                              action.canonical if action else None, reason is None, reason,
-                              target=target, call=call)  # fmt: skip
+        step = TrajectoryStep(
+            len(self.trajectory) + 1,
+            before.text,
+            URL,
+            text,
+            action.canonical if action else None,
+            reason is None,
+            reason,
+            target=target,
+            call=call,
+        )
         stop = action if action is not None and action.type is ActionType.STOP else None
         info = self._record(step, stop if reason is None else None)
         return await self.observe(), info, self.done
 
     def reject(self, raw: str, reason: str, *, call: str | None = None) -> StepInfo:
         assert self._last is not None
-        step = TrajectoryStep(len(self.trajectory) + 1, self._last.text, URL, raw, None, False,
-                              reason, call=call)  # fmt: skip
+        step = TrajectoryStep(
+            len(self.trajectory) + 1, self._last.text, URL, raw, None, False, reason, call=call
+        )
         return self._record(step, None)
 
     def _record(self, step: TrajectoryStep, stop: Action | None) -> StepInfo:
@@ -93,9 +102,16 @@ class ScriptedEnv:
             self.done_reason, self.answer = "stop", stop.text or ""
         else:
             self.done_reason = limit_reason(self.trajectory, self.limits)
-        return StepInfo(step.raw, step.action, step.valid, step.reason, URL,
-                        target=step.target, done_reason=self.done_reason,
-                        answer=self.answer)  # fmt: skip
+        return StepInfo(
+            step.raw,
+            step.action,
+            step.valid,
+            step.reason,
+            URL,
+            target=step.target,
+            done_reason=self.done_reason,
+            answer=self.answer,
+        )
 
 
 SHOP = "[1] RootWebArea 'Shop'\n\t[7] button 'Buy'\n\t[9] textbox 'Name'"
