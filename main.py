@@ -8,8 +8,8 @@ Commands live in cli/commands.py (imported only when used); exit codes in cli/er
 
 from __future__ import annotations
 
-import os
 import sys
+from typing import Any
 
 from cli.commands import build_parser, split_globals
 from cli.errors import UsageError, report
@@ -36,12 +36,14 @@ def _home(given: str | None) -> str:
         Path(home).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot use {home} as the data directory (--home): {exc}") from exc
-    os.environ["AGENT_HOME"] = home  # graphs built later default to the same place
     return home
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; every failure becomes one `error:` line and a documented exit code."""
+def main(argv: list[str] | None = None, *, models: Any = None, tools: Any = None) -> int:
+    """Run one command; every failure becomes one `error:` line and a documented exit code.
+
+    `models` (core.models.Models) and `tools` (a core.context.ToolOpener) stand in for the ones
+    a run would build: how an app or a test runs the CLI on its own models and tools."""
     argv = sys.argv[1:] if argv is None else list(argv)
     verbose, as_json = "-v" in argv or "--verbose" in argv, "--json" in argv
     try:
@@ -54,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         args.verbose, args.json = verbose, as_json or bool(getattr(args, "json", False))
         _setup_logging(verbose)
         args.home = _home(found.home)
+        args.models, args.tools = models, tools
         return int(args.func(args) or 0)
     except SystemExit:
         raise

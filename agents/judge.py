@@ -15,6 +15,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from core.models import Models
 from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
 from prompts.untrusted import data
 
@@ -157,11 +158,10 @@ class LLMJudge:
         self.max_trajectory_chars = max_trajectory_chars
 
     @classmethod
-    def from_spec(cls, spec: str, **kwargs: Any) -> LLMJudge:
-        """Build from a model string ('local', 'openai:gpt-4o-mini', ...)."""
-        from core.models import get_chat_model
-
-        return cls(get_chat_model(spec), **kwargs)
+    def from_spec(cls, spec: str, models: Models | None = None, **kwargs: Any) -> LLMJudge:
+        """Build from a model string ('local', 'openai:gpt-4o-mini', ...), taken from `models`
+        (the caller's; else built for this judge)."""
+        return cls((models or Models()).chat(spec), **kwargs)
 
     def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
         prompt = FUZZY_MATCH.format(

@@ -4,28 +4,21 @@ Memory is `runtime.store` (LangGraph's Store) seen through memory.agent_memory.A
 the research and the web nodes alike: the CLI and the evaluations compile the graphs with the
 project's persistent store (memory.stores.project_store.open_project_store), `langgraph dev`
 injects its own store, and a graph compiled with none runs with memory off. Tools are built per
-attempt and closed after it (no process-wide registry; chromium starts only if a browser tool
-is used). Models are cached per process by core.models.
+attempt and closed after it (chromium starts only if a browser tool is used). Models come from
+the run's context (`ctx.models.chat(spec)`), which its owner supplies or LangGraph makes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
-from core import models
 from core.context import Context
 from core.web_context import WebAgentContext
 from memory.agent_memory import AgentMemory
-
-
-def chat_model(spec: str) -> BaseChatModel:
-    """Indirection so tests that patch core.models.get_chat_model swap every node's model."""
-    return models.get_chat_model(spec)
 
 
 def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
@@ -34,21 +27,25 @@ def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
     return AgentMemory(runtime.store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
 
 
+def open_tools(ctx: Context) -> AbstractContextManager[list[BaseTool]]:
+    """The executor's tools for one attempt, closed when the attempt ends (so parallel tasks
+    never share a browser page): the run's own (`Context.tools`) when its owner gave some,
+    else the configured ones."""
+    return ctx.tools(ctx) if ctx.tools is not None else configured_tools(ctx)
+
+
 @contextmanager
-def open_tools(ctx: Context) -> Iterator[list[BaseTool]]:
-    """The executor's tools for one attempt (corpus search, Tavily with a key, the browser),
-    closed when the attempt ends, so parallel tasks never share a browser page."""
+def configured_tools(ctx: Context) -> Iterator[list[BaseTool]]:
+    """Corpus search over `corpus_dir` (indexed once per run), Tavily with a key, the browser."""
     from agents.tools import build_tools
 
     tools, toolset = build_tools(
-        corpus_dir=ctx.corpus_dir, use_browser=ctx.use_browser, allowed_origins=ctx.allowed_origins
+        corpus_dir=ctx.corpus_dir,
+        use_browser=ctx.use_browser,
+        allowed_origins=ctx.allowed_origins,
+        cache=ctx.cache,
     )
     try:
         yield tools
     finally:
         toolset.close()
-
-
-def embeddings(ctx: Context | WebAgentContext):
-    """The embeddings memory search uses ('local', 'provider:model', or 'hashing' for tests)."""
-    return models.get_embeddings(ctx.embedding_model)

@@ -16,7 +16,7 @@ from typing import Any
 
 from bench.output import print_result
 from core.model_catalogue import CATALOGUE
-from core.models import get_chat_model
+from core.models import Models
 from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.direct import direct_answer
 from evals.hotpotqa.metrics import exact_match_score, f1_score
@@ -30,7 +30,7 @@ def measure(models: list[str], questions: int, out: Path) -> dict[str, Any]:
     done = _read(log)
     data = load_hotpotqa(DEV_FILE, limit=questions)
     for name in models:
-        model = get_chat_model(f"local:{name}")
+        model = Models().chat(f"local:{name}")  # one model in memory at a time
         for q in data:
             if (name, q.id) in done:
                 continue

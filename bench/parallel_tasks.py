@@ -117,9 +117,9 @@ def _corpus(folder: Path) -> str:
 
 def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> float:
     """Wall seconds of one run of the reflective graph with every role on `model`."""
-    from core import models
     from core.context import Context
     from core.embeddings import HashingEmbeddings
+    from core.models import Models
     from graphs.research import build_reflective_graph
 
     store = InMemoryStore(index={"dims": 256, "embed": HashingEmbeddings(256)})
@@ -131,18 +131,14 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         max_concurrency=max_concurrency,
         max_tool_steps=model.searches,  # a remote model's own searches (the embedded gets none)
         induction="off",
+        models=Models.fixed(model),  # every role on the latency model
     )
-    real = models.get_chat_model
-    models.get_chat_model = lambda spec: model  # type: ignore[assignment]  # for this run only
-    try:  # put back: a process that runs this (a test) must get its real models afterwards
-        started = time.perf_counter()
-        out = graph.invoke(
-            {"query": "Tell me about the Analytical Engine"},
-            {"max_concurrency": max_concurrency},
-            context=ctx,
-        )
-    finally:
-        models.get_chat_model = real
+    started = time.perf_counter()
+    out = graph.invoke(
+        {"query": "Tell me about the Analytical Engine"},
+        {"max_concurrency": max_concurrency},
+        context=ctx,
+    )
     elapsed = time.perf_counter() - started
     if len([r for r in out["results"] if r]) != len(TASKS):
         raise RuntimeError(f"the run did not finish its {len(TASKS)} tasks: {out['results']}")

@@ -58,9 +58,9 @@ def prepare(args: argparse.Namespace, workdir: Path) -> dict:
     """Embed (or load cached) texts and queries; write them where the children read them."""
     texts, queries, sources = real_texts(args.texts, args.queries, cache=Path(args.cache))
     if args.embeddings == "local":
-        from core.models import get_embeddings
+        from core.models import Models
 
-        emb, name = get_embeddings("local"), "local:all-MiniLM-L6-v2"
+        emb, name = Models().embeddings("local"), "local:all-MiniLM-L6-v2"
     else:
         from core.embeddings import HashingEmbeddings
 

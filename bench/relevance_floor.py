@@ -90,10 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=60, help="questions to use (default all 60)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    from core.models import get_embeddings
+    from core.models import Models
 
     records = json.loads(DATA.read_text(encoding="utf-8"))[: args.limit]
-    sims = similarities(get_embeddings(args.embedding_model), records)
+    sims = similarities(Models().embeddings(args.embedding_model), records)
     result = {"embedding_model": args.embedding_model, "questions": len(records)}
     result |= summary(sims, best_floor(sims["related"], sims["unrelated"]))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

@@ -26,6 +26,8 @@ TYPE_CHECKING = False  # typing, dataclasses, importlib.metadata: not loaded for
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from core.models import Models
+
 
 class Command:
     """A subcommand: the module whose `register(subparsers)` adds it, and its help line."""
@@ -175,3 +177,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         else:
             subparsers.add_parser(name, help=command.help)
     return parser
+
+
+def models_of(args: argparse.Namespace) -> Models:
+    """The models a command uses: those `main.main(..., models=)` was given, else its own."""
+    from core.models import Models
+
+    return getattr(args, "models", None) or Models()

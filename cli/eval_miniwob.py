@@ -99,7 +99,7 @@ def _jobs(args: argparse.Namespace, tasks: list[str], model: str) -> list[Any]:
 
 
 def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
-    from core.models import get_chat_model
+    from core.model_spec import parse_spec
     from evals.awm.miniwob import episode_trajectory
     from evals.common.progress import ProgressMeter
     from evals.common.results_log import ResultsLog
@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, An
     from evals.miniwob.jobs import episode_from_record
     from memory.trajectories import TrajectoryLog
 
-    get_chat_model(model)  # a bad spec fails here, before the browser starts
+    parse_spec(model)  # a bad spec fails here, before the browser starts
     settings = {"model": model, "workflows": args.workflows, "max_steps": args.max_steps}
     log = ResultsLog(_out(args) / "results.jsonl", settings)
     jobs = _jobs(args, tasks, model)

@@ -82,7 +82,7 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
     try:
         # the project's persistent memory: reflections in SQLite + FAISS, workflows and
         # trajectories in their files under the home folder
-        with open_project_store(ctx.home, ctx.embedding_model) as store:
+        with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:
             graph = _builder(graph_name).compile(checkpointer=saver, store=store)
             return _stream(args, ctx, graph, thread_id)
     finally:

@@ -43,10 +43,12 @@ def check(args: argparse.Namespace) -> int:
 
 
 def repair(args: argparse.Namespace) -> int:
-    from core.models import get_embeddings
+    from cli.commands import models_of
     from memory.engine.backend import MEMORY_DIR
     from memory.engine.repair import repair_folder
 
-    report = repair_folder(Path(args.home) / MEMORY_DIR, get_embeddings(args.embedding_model))
+    report = repair_folder(
+        Path(args.home) / MEMORY_DIR, models_of(args).embeddings(args.embedding_model)
+    )
     _print_report(report, args)
     return EXIT_STORE if report.problems else 0

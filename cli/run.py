@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
-from dataclasses import asdict, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from cli import validate
+from cli.commands import models_of
 from cli.errors import UsageError
-from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS, Context
+from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS, Context, settings_of
 
 ROLES = ("planner", "executor", "reflector", "aggregator")
 
@@ -112,6 +113,9 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
     if args.allow_origin:
         values["allowed_origins"] = [validate.origin(o) for o in args.allow_origin]
     values["home"] = args.home
+    values["models"] = models_of(args)
+    if getattr(args, "tools", None) is not None:
+        values["tools"] = args.tools
     return Context(**values)
 
 
@@ -126,12 +130,11 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
         validate.model_server(spec)
     if ctx.corpus_dir:
         ctx.corpus_dir = validate.corpus(ctx.corpus_dir)
-    from core.models import get_chat_model
-
     # A bad spec (ModelSpecError, exit 2) or a missing embedded model (exit 3) fails here,
-    # before a thread is created; cli.errors prints it as one line.
+    # before a thread is created; cli.errors prints it as one line. The run's context keeps
+    # what was built, so its nodes use the models loaded here.
     for spec in specs:
-        get_chat_model(spec)
+        ctx.models.chat(spec)
 
 
 def _run_file(home: str, thread_id: str) -> Path:
@@ -166,7 +169,7 @@ def handle(args: argparse.Namespace) -> int:
         path = _run_file(args.home, thread_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(
-            json.dumps({"task": args.task, "graph": graph_name, "context": asdict(ctx)})
+            json.dumps({"task": args.task, "graph": graph_name, "context": settings_of(ctx)})
         )
     from cli.execution import execute_run
 

@@ -93,10 +93,10 @@ def _examples(path: str) -> list[Any]:
 
 
 def _induce(args: argparse.Namespace) -> int:
-    from core.models import get_chat_model
+    from cli.commands import models_of
 
     needs_model = args.offline or args.mode == "llm"
-    model = get_chat_model(args.model) if needs_model else None
+    model = models_of(args).chat(args.model) if needs_model else None
     if args.offline:
         from memory.workflows.offline import induce_offline
 
@@ -158,9 +158,9 @@ def _search(args: argparse.Namespace) -> int:
         raise ValueError("--k must be at least 1")
     embeddings = None
     if args.mode == "semantic":
-        from core.models import get_embeddings
+        from cli.commands import models_of
 
-        embeddings = get_embeddings(args.embedding_model)
+        embeddings = models_of(args).embeddings(args.embedding_model)
     hits = retrieve(
         args.query,
         home=args.home,

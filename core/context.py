@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Annotated, Any
 
+from pydantic.json_schema import SkipJsonSchema
+
+from core.model_catalogue import is_file_name, lookup
 from core.model_spec import parse_spec
+from core.models import Models
 
 DEFAULT_MODEL = "local"
 DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
@@ -18,10 +26,46 @@ def default_home() -> str:
     return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
 
 
-def is_embedded_model(spec: str) -> bool:
-    """Is `spec` the embedded SmolLM2 (`local`; not a GGUF the user names with `local:PATH`)?"""
+def default_tool_steps(spec: str) -> int:
+    """The executor's own tool calls per attempt when none are asked for: an embedded model's
+    catalogue entry may set its own (core.model_catalogue), else DEFAULT_TOOL_STEPS."""
     parsed = parse_spec(spec)
-    return parsed.provider is None and not parsed.model
+    if parsed.provider is None and not is_file_name(parsed.model):
+        steps = lookup(parsed.model).tool_steps
+        if steps is not None:
+            return steps
+    return DEFAULT_TOOL_STEPS
+
+
+class RunCache:
+    """What a run builds once and its nodes share (e.g. a corpus folder's search index): kept
+    with the run's context, so it lives and dies with the run."""
+
+    def __init__(self) -> None:
+        self._items: dict[Any, Any] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.any_schema()
+
+    def get(self, key: Any, build: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key not in self._items:
+                self._items[key] = build()
+            return self._items[key]
+
+
+# Opens the executor's tools (LangChain BaseTools) for one attempt and closes them after it.
+ToolOpener = Callable[["Context"], AbstractContextManager[list[Any]]]
+
+
+def settings_of(ctx: Any) -> dict[str, Any]:
+    """A context's settings as plain values (what a saved run records): every field with a
+    description, none of the objects a run uses (its models, tools, cache, browser)."""
+    return {f.name: getattr(ctx, f.name) for f in fields(ctx) if "description" in f.metadata}
 
 
 @dataclass(kw_only=True)
@@ -56,7 +100,9 @@ class MemorySettings:
 class Context(MemorySettings):
     """The research graphs' `context_schema`; nodes read it through `Runtime[Context]`.
 
-    Every field is a plain value so LangGraph Studio can edit it per assistant.
+    The settings are plain values, so LangGraph Studio can edit them per assistant; `models`,
+    `tools` and `cache` are what the run uses, supplied by its owner or made for it, and never
+    shown as settings.
     """
 
     planner_model: str = field(
@@ -87,8 +133,8 @@ class Context(MemorySettings):
         default=None,
         metadata={
             "description": "Tool calls the executor may make per attempt, after the search for"
-            " the task that starts it (0 = answer from that search in one call; unset = 3, or 0"
-            " when the executor is the embedded model: its own search queries are noise)."
+            " the task that starts it (0 = answer from that search in one call; unset = 3, or"
+            " the embedded model's own default: 0 for SmolLM2-135M, whose queries are noise)."
         },
     )
     corpus_dir: str | None = field(
@@ -113,14 +159,23 @@ class Context(MemorySettings):
         default=1, metadata={"description": "Update workflows after every N successful tasks."}
     )
 
+    models: Annotated[Models, SkipJsonSchema()] = field(
+        default_factory=Models, repr=False, compare=False
+    )
+    tools: Annotated[ToolOpener | None, SkipJsonSchema()] = field(
+        default=None, repr=False, compare=False
+    )  # None: the configured tools (corpus, Tavily, browser; agents/resources.py)
+    cache: Annotated[RunCache, SkipJsonSchema()] = field(
+        default_factory=RunCache, repr=False, compare=False
+    )
+
     @property
     def tool_steps(self) -> int:
-        """How many tool calls the executor may make per attempt (`max_tool_steps` resolved).
-        The embedded model gets none: its own search queries were noise in every profiled run
-        (random strings, URLs), so its attempt is one call over the search for the task."""
+        """How many tool calls the executor may make per attempt (`max_tool_steps` resolved:
+        unset, the executor model's default; core.context.default_tool_steps)."""
         if self.max_tool_steps is not None:
             return self.max_tool_steps
-        return 0 if is_embedded_model(self.executor_model) else DEFAULT_TOOL_STEPS
+        return default_tool_steps(self.executor_model)
 
     @property
     def task_concurrency(self) -> int:

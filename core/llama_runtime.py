@@ -1,4 +1,4 @@
-"""Loading llama.cpp once per process, quietly and thread-safely.
+"""Loading a llama.cpp model quietly: its native logs and prints go to Python logging.
 
 llama-cpp-python's quiet mode (`verbose=False`) silences native logs by swapping file
 descriptors 1 and 2 for /dev/null around loads and some calls. That is process-wide and not
@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import threading
 from typing import Any
 
 from core.model_errors import LocalModelUnavailable
 
 log = logging.getLogger("llama_cpp")
 
-# One load per (path, n_ctx, n_threads) per process, even when threads race at first use.
-_LOADED: dict[tuple[str, int, int], Any] = {}
-_LOAD_LOCK = threading.Lock()
-_NATIVE_LOG_CALLBACK: Any = None  # kept referenced: llama.cpp calls it for the process lifetime
+# llama.cpp has one log hook per process and keeps a raw pointer to it, so the callback object
+# must stay referenced for the process's lifetime: the one piece of state here that is global
+# because the native library's is.
+_NATIVE_LOG_CALLBACK: Any = None
 
 
 def _log_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, **_: Any) -> None:
@@ -49,15 +48,8 @@ def route_llama_output_to_logging() -> None:
 
 
 def load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
-    """The process's one llama.cpp model for these settings (grammar-checked sampling)."""
-    key = (path, n_ctx, n_threads)
-    with _LOAD_LOCK:
-        if key not in _LOADED:
-            _LOADED[key] = _load(*key)
-        return _LOADED[key]
-
-
-def _load(path: str, n_ctx: int, n_threads: int) -> Any:
+    """A llama.cpp model (grammar-checked sampling) loaded now; its owner keeps and shares it
+    (core.models.Models builds each spec once)."""
     try:
         route_llama_output_to_logging()
         from core.llama_sampling import CheckedGrammarLlama

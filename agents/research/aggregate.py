@@ -53,7 +53,7 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         results=_results_block(tasks, results),
         run_reflections=format_reflections(as_data(run_reflections)) or "(none)",
     )
-    model = with_max_tokens(resources.chat_model(ctx.aggregator_model), ROLE_BUDGETS["aggregate"])
+    model = with_max_tokens(ctx.models.chat(ctx.aggregator_model), ROLE_BUDGETS["aggregate"])
     # the answer shape is instructions too (a model wrote them): copied back, they are no answer
     echoed = (*ECHOED_PROMPTS, state.get("optimized_response", ""))
     answer = clean_answer(model.invoke(prompt).text, prompts=echoed)

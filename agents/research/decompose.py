@@ -80,7 +80,7 @@ def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], li
 def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
     goal = state.get("optimized_goal") or state["query"]
-    model = resources.chat_model(ctx.planner_model)
+    model = ctx.models.chat(ctx.planner_model)
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
     prompt = DECOMPOSER.format(memory=memory, goal=data(goal))
     out = ask_structured(model, DecomposedTasks, prompt, max_tokens=ROLE_BUDGETS["decompose"])

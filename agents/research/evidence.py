@@ -16,7 +16,6 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
-from agents import resources
 from agents.tools.search_tool import SearchTool
 from core.context import Context
 from memory.budget import context_window
@@ -53,7 +52,7 @@ def first_search(
     ctx: Context, tools: list[BaseTool], task: str
 ) -> tuple[str, list[dict[str, Any]]]:
     """What the search tools found for the task (`ground`'s sections), and its step."""
-    model = resources.chat_model(ctx.executor_model)
+    model = ctx.models.chat(ctx.executor_model)
     # ~0.4 characters of evidence per token of context, capped: small models read slowly
     budget = min(4000, context_window(model, ctx.executor_model) * 2 // 5)
     evidence = ground(task, tools, max_chars=budget)

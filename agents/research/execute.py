@@ -83,7 +83,7 @@ def _agent_run(
         **_retry(state),
     )
     # tool choices and the agent's own short answer share the executor's budget
-    model = with_max_tokens(resources.chat_model(ctx.executor_model), ROLE_BUDGETS["executor"])
+    model = with_max_tokens(ctx.models.chat(ctx.executor_model), ROLE_BUDGETS["executor"])
     # a search for the task's words alone repeats the one above, when it found something
     searched = task if found_something(found) else ""
     return ExecutorRun(model, tools, system, ctx.tool_steps, topic=task, searched=searched), prompt
@@ -92,9 +92,7 @@ def _agent_run(
 def _answer_from(ctx: Context, system: str, state: TaskState, evidence: str) -> str:
     """One call: the task answered from `evidence`, with the executor's memory as its system
     message (the agent's own prefix, so the model's prompt cache is reused)."""
-    model = with_max_tokens(
-        resources.chat_model(ctx.executor_model), ROLE_BUDGETS["grounded_answer"]
-    )
+    model = with_max_tokens(ctx.models.chat(ctx.executor_model), ROLE_BUDGETS["grounded_answer"])
     prompt = GROUNDED_ANSWER.format(
         goal=data(state.get("optimized_goal", "")),
         task=data(state["task"]),

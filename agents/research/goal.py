@@ -44,7 +44,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     if runtime.store is None:
         log.info("no store: memory is off for this run (compile the graph with store=…)")
-    model = resources.chat_model(ctx.planner_model)
+    model = ctx.models.chat(ctx.planner_model)
     query = state["query"]
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
     goal = ask_structured(
@@ -77,7 +77,7 @@ def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
     ctx = runtime.context
     goal = state.get("optimized_goal") or state["query"]
     memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    model = resources.chat_model(ctx.planner_model)
+    model = ctx.models.chat(ctx.planner_model)
     shape = with_max_tokens(model, ROLE_BUDGETS["response_shape"]).invoke(
         RESPONSE_OPTIMIZER.format(memory=memory, goal=data(goal))
     )

@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from agents import resources
 from core.context import Context
 from memory.agent_memory import AgentMemory
 
@@ -42,7 +41,7 @@ def record_attempt(
     memory.record_trajectory(trajectory)
     if not trajectory.success:
         return
-    model = resources.chat_model(ctx.reflector_model) if ctx.induction == "llm" else None
+    model = ctx.models.chat(ctx.reflector_model) if ctx.induction == "llm" else None
     try:
         result = induce_from_memory(
             memory,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 
-from agents import resources
 from core.context import Context
 from memory.agent_memory import AgentMemory
 from memory.budget import MemoryGroup, context_window, pack, token_counter
@@ -40,7 +39,7 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     workflows = memory.relevant_workflows(text, ctx.workflows_k)
     if not reflections and not workflows:
         return MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY)
-    model = resources.chat_model(model_spec)
+    model = ctx.models.chat(model_spec)
     result = pack(
         [
             MemoryGroup("workflows", workflows, lambda w: data(format_workflow(w))),

@@ -85,7 +85,7 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     attempt, index = state.get("attempt", 1), state["task_index"]
     info = runtime.execution_info
     rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
-    model = resources.chat_model(ctx.reflector_model)
+    model = ctx.models.chat(ctx.reflector_model)
     memory = resources.memory(runtime)
     prompt = REFLECTOR.format(
         memory=memory_block(memory, ctx, task, ctx.reflector_model),

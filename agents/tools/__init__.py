@@ -26,6 +26,7 @@ from langchain_core.tools import BaseTool
 from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
 from agents.tools.search import SearchUnavailable, make_tavily_tool, tavily_available
 from agents.tools.search_tool import SearchTool
+from core.context import RunCache
 
 if TYPE_CHECKING:
     from browser.session import BrowserSession
@@ -71,6 +72,7 @@ def build_tools(
     tavily: bool | None = None,
     allowed_origins: Iterable[str] = (),
     corpus_k: int = 3,
+    cache: RunCache | None = None,
 ) -> tuple[list[BaseTool], ToolSet]:
     """The configured tools and a handle that closes them.
 
@@ -82,11 +84,12 @@ def build_tools(
     allowed_origins: what the browser may open besides the corpus folder's files and, with web
         search, the origins of this run's search results ('*' = any public origin; private
         and link-local addresses only when named). Nothing else is allowed.
+    cache: the run's cache, where the corpus index is kept between attempts.
     """
     tools: list[BaseTool] = []
     browser = _browser_session(allowed_origins, corpus_dir) if use_browser else None
     if corpus_dir:
-        tools.append(make_corpus_tool(corpus_dir, k=corpus_k))
+        tools.append(make_corpus_tool(corpus_dir, k=corpus_k, cache=cache))
     if tavily or (tavily is None and tavily_available()):
         tools.append(make_tavily_tool(on_urls=browser.allow_urls if browser else None))
     if browser is not None:

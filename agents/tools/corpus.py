@@ -1,10 +1,10 @@
 """Local corpus search: a BM25 index over a folder of documents (or given passages), and its tool.
 
-    index = CorpusIndex.load("docs/")            # cached per folder until a file changes
+    index = CorpusIndex.load("docs/", cache)     # with a run's cache: kept until a file changes
     hits = index.search("who founded X", k=3)    # [CorpusHit(score, source, title, text)]
     index = CorpusIndex.from_passages([("Title", "text"), ...])   # e.g. HotpotQA context
     save_passages([("Title", "text"), ...], "run/corpus")  # the same as a folder for corpus_dir
-    tool = make_corpus_tool("docs/")             # LangChain tool corpus_search(query) -> str
+    tool = make_corpus_tool("docs/", cache=cache)  # LangChain tool corpus_search(query) -> str
 
 Supported files: .txt, .md, .html/.htm (tags and scripts stripped), .json/.jsonl (records with
 "text"/"content"/"body"… and "title"; a JSON list of records works too).
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from agents.tools.documents import (
     split_passages,
 )
 from agents.tools.search_tool import SearchTool, make_search_tool
+from core.context import RunCache
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +62,10 @@ class CorpusIndex:
         return len(self.passages)
 
     @classmethod
-    def load(cls, folder: str | Path) -> CorpusIndex:
-        """The index of `folder`, built once and rebuilt only when its files change."""
-        return _CACHE.get(Path(folder))
+    def load(cls, folder: str | Path, cache: RunCache | None = None) -> CorpusIndex:
+        """The index of `folder`; with a run's `cache`, built once per run and rebuilt only
+        when its files change."""
+        return _index_folder(Path(folder), cache)
 
     @classmethod
     def from_passages(
@@ -112,37 +113,28 @@ def format_hits(hits: Sequence[CorpusHit], query: str, *, max_chars: int = MAX_H
     return "\n\n".join(blocks)
 
 
-class _FolderCache:
-    """Indexes per resolved folder, valid while no file's (path, mtime, size) changes."""
+def _index_folder(folder: Path, cache: RunCache | None) -> CorpusIndex:
+    """The index of `folder`, from `cache` while no file's (path, mtime, size) changed."""
+    folder = _check_folder(folder)
+    files = corpus_files(folder)
+    if not files:
+        raise CorpusError(
+            f"corpus folder {folder} has no documents: add files ending in "
+            f"{', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    signature = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: dict[Path, tuple[tuple[tuple[str, int, int], ...], CorpusIndex]] = {}
-
-    def get(self, folder: Path) -> CorpusIndex:
-        folder = _check_folder(folder)
-        files = corpus_files(folder)
-        if not files:
+    def build() -> CorpusIndex:
+        passages = folder_passages(folder, files)
+        if not passages:
             raise CorpusError(
-                f"corpus folder {folder} has no documents: add files ending in "
-                f"{', '.join(SUPPORTED_SUFFIXES)}"
+                f"corpus folder {folder} has {len(files)} document(s) but no text in them"
             )
-        signature = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-        with self._lock:
-            cached = self._entries.get(folder)
-            if cached and cached[0] == signature:
-                return cached[1]
-            passages = folder_passages(folder, files)
-            if not passages:
-                raise CorpusError(
-                    f"corpus folder {folder} has {len(files)} document(s) but no text in them"
-                )
-            index = CorpusIndex(passages, name=folder.name)
-            log.info(
-                "corpus: indexed %d passages from %d files in %s", len(index), len(files), folder
-            )
-            self._entries[folder] = (signature, index)
-            return index
+        index = CorpusIndex(passages, name=folder.name)
+        log.info("corpus: indexed %d passages from %d files in %s", len(index), len(files), folder)
+        return index
+
+    return cache.get(("corpus", folder, signature), build) if cache is not None else build()
 
 
 def _check_folder(folder: Path) -> Path:
@@ -157,16 +149,18 @@ def _check_folder(folder: Path) -> Path:
     return folder
 
 
-_CACHE = _FolderCache()
-
-
 def make_corpus_tool(
-    source: str | Path | CorpusIndex, *, k: int = 3, name: str = CORPUS_TOOL_NAME
+    source: str | Path | CorpusIndex,
+    *,
+    k: int = 3,
+    name: str = CORPUS_TOOL_NAME,
+    cache: RunCache | None = None,
 ) -> SearchTool:
     """A `corpus_search(query) -> str` tool over a folder (checked now) or a prepared index.
 
-    A folder is re-checked on each call, so edits to the documents are picked up; if it
-    disappears the tool answers with an error string instead of raising.
+    A folder is re-checked on each call, so edits to the documents are picked up (its index
+    kept in the run's `cache` until they are); if it disappears the tool answers with an error
+    string instead of raising.
     """
     if isinstance(source, CorpusIndex):
         index = source
@@ -175,10 +169,10 @@ def make_corpus_tool(
             return index
     else:
         folder = Path(source)
-        CorpusIndex.load(folder)  # fail fast at build time on a bad folder
+        CorpusIndex.load(folder, cache)  # fail fast at build time on a bad folder
 
         def get_index() -> CorpusIndex:
-            return CorpusIndex.load(folder)
+            return CorpusIndex.load(folder, cache)
 
     def search(query: str, k: int) -> str:
         try:

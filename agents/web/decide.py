@@ -32,7 +32,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 from pydantic import ValidationError
 
-from agents import resources
 from agents.web import session as web_session
 from agents.web.action_schema import (
     FALLBACK_ACTION,
@@ -87,7 +86,7 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
     last = history[-1] if history else None
     feedback = last.reason if last is not None and not last.valid else None
     try:
-        model = resources.chat_model(runtime.context.executor_model)
+        model = runtime.context.models.chat(runtime.context.executor_model)
         decision = await decide_action(
             model,
             state["task"],

@@ -11,7 +11,6 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from agents import resources
 from browser.trajectory import TrajectoryStep
 from core.web_context import WebAgentContext
 from memory.agent_memory import AgentMemory
@@ -42,7 +41,7 @@ def gather_memory(
         memory.trajectories(website, successful_only=False),
         task,
         k=ctx.trajectories_k,
-        embeddings=resources.embeddings(ctx),
+        embeddings=ctx.models.embeddings(ctx.embedding_model),
         min_relevance=ctx.min_relevance,
     )
     return {
@@ -128,7 +127,7 @@ def record_run(
     if success and ctx.online_induction in ("rule", "llm"):
         from memory.workflows.online import induce_from_memory
 
-        model = resources.chat_model(ctx.reflector_model) if ctx.online_induction == "llm" else None
+        model = ctx.models.chat(ctx.reflector_model) if ctx.online_induction == "llm" else None
         # no model spec: the web agent's induction answers through the bounded JSON schema
         # whatever its model, as the AWM experiments' arms were run
         induce_from_memory(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from core.models import Models
 from core.web_context import WebAgentContext
 
 
@@ -80,12 +81,14 @@ def arm_context(
     online_induction: str,
     embedding_model: str = "local",
     frozen: bool = False,
+    models: Models | None = None,
 ) -> WebAgentContext:
     """The web agent's Context for one episode of `arm`, memory under `home`.
 
     `online_induction` is 'rule'/'llm' in the online setting, 'off' offline; it applies only to
     arms that use workflows. `frozen` (the offline test phase) records nothing: no trajectory,
-    so no test episode ever becomes a past run or a workflow of a later one.
+    so no test episode ever becomes a past run or a workflow of a later one. `models` are the
+    worker's (built for this context when not given).
     """
     settings: dict[str, object] = dict(
         executor_model=model,
@@ -103,4 +106,4 @@ def arm_context(
     )
     if arm.workflow_actions:
         settings["workflow_actions"] = True
-    return WebAgentContext(**settings)  # type: ignore[arg-type]
+    return WebAgentContext(models=models or Models(), **settings)  # type: ignore[arg-type]

@@ -242,16 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tasks = load_webarena_tasks(args.tasks, limit=args.limit, sites=args.sites)
         runner = load_runner(args.runner)
-        embeddings = None
+        from core.models import Models
+
+        models, embeddings, induce_model = Models(), None, None
         if args.embedding_model != "none":
-            from core.models import get_embeddings
-
-            embeddings = get_embeddings(args.embedding_model)
-        induce_model = None
+            embeddings = models.embeddings(args.embedding_model)
         if args.induction == "llm":
-            from core.models import get_chat_model
-
-            induce_model = get_chat_model(args.model)
+            induce_model = models.chat(args.model)
         home = args.home or str(Path("tmp") / "experiments" / f"awm-{int(time.time())}")
         report = run_experiment(
             tasks,

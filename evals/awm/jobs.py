@@ -45,6 +45,7 @@ def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[s
         online_induction=payload["online_induction"],
         embedding_model=payload["embedding_model"],
         frozen=bool(payload.get("frozen")),
+        models=resources.models,
     )
     family, seed = payload["family"], int(payload["seed"])
     started, error, state = time.perf_counter(), None, {}
@@ -83,14 +84,13 @@ def _shown(step: dict[str, Any]) -> str:
 
 def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
     """Save the episode's lesson into the arm's reflection memory; the reason when none."""
-    from core.models import get_chat_model
     from memory.agent_memory import AgentMemory
     from memory.stores.project_store import open_project_store
 
-    model = get_chat_model(ctx.reflector_model)
+    model = ctx.models.chat(ctx.reflector_model)
     feedback = f"reward {record['reward']}" if record["reward"] is not None else "not finished"
     # the store the arm's graph reads its reflections from (evals.miniwob.graph)
-    with open_project_store(ctx.home, ctx.embedding_model) as store:
+    with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:
         memory = AgentMemory(store, ctx.memory_namespace)
         try:
             reflect_on_attempt(
@@ -131,9 +131,7 @@ def offline_workflows(payload: dict[str, Any], resources: WorkerResources) -> di
             log.record(trajectory)
     model = None
     if payload["induction"] == "llm":
-        from core.models import get_chat_model
-
-        model = get_chat_model(payload["model"])
+        model = resources.models.chat(payload["model"])
     results = induce_online(
         home,
         mode=payload["induction"],

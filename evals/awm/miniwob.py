@@ -122,9 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         induce_model = None
         if args.induction == "llm":
-            from core.models import get_chat_model
+            from core.models import Models
 
-            induce_model = get_chat_model(args.model)
+            induce_model = Models().chat(args.model)
         tasks = miniwob_tasks(names, args.episodes, args.seed, args.max_steps)
         report = run_experiment(
             tasks,

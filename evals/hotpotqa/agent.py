@@ -1,6 +1,6 @@
 """The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
 own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact match expects;
-`direct` chooses that span among the paragraphs' candidates in one call."""
+`direct` answers in one call over the paragraphs, `direct-candidates` chooses among their spans."""
 
 from __future__ import annotations
 
@@ -10,17 +10,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field
 
-from agents import resources
 from agents.research.answer_text import short_answer_text
 from core.context import Context
 from core.local_seed import sample_round
+from core.models import Models
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from evals.hotpotqa.candidates import candidate_answers, choice_schema
 from evals.hotpotqa.dataset import AnswerFn
+from evals.hotpotqa.direct import direct_answer, paragraphs_text
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.
@@ -62,8 +64,7 @@ DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded 
 SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
 
 
-def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -> str:
-    model = resources.chat_model(model_spec)
+def short_answer(model: BaseChatModel, question: str, text: str, limit: int = 3000) -> str:
     prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
     answer, budget = "", ROLE_BUDGETS["short_answer"]
     for attempt in range(SHORT_ANSWER_ATTEMPTS):
@@ -76,12 +77,11 @@ def short_answer(model_spec: str, question: str, text: str, limit: int = 3000) -
     return answer
 
 
-def chosen_answer(model_spec: str, question: str, text: str, candidates: list[str]) -> str:
+def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: list[str]) -> str:
     """One of `candidates`, chosen by the model under a grammar; "" when it gave none. With no
     candidates at all (paragraphs without a name, date or title) it writes a short answer."""
     if not candidates:
-        return short_answer(model_spec, question, text, limit=DIRECT_CHARS)
-    model = resources.chat_model(model_spec)
+        return short_answer(model, question, text, limit=DIRECT_CHARS)
     prompt = CHOOSE_ANSWER.format(
         question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(candidates)
     )
@@ -91,10 +91,12 @@ def chosen_answer(model_spec: str, question: str, text: str, candidates: list[st
     return str(getattr(out, "answer", ""))
 
 
-# "direct" is no agent: one model call chooses the answer among the paragraphs' candidate spans
-# (evals.hotpotqa.candidates), with past reflections in the prompt when memory is on -
-# Reflexion's chain-of-thought-with-context baseline, and the cheapest real answerer.
-GRAPHS = ("reflective", "single-path", "direct")
+# "direct" is no agent: one model call answers over the question's 10 paragraphs in free text
+# (evals.hotpotqa.direct), with past reflections in the prompt when memory is on - Reflexion's
+# chain-of-thought-with-context baseline. "direct-candidates" makes that call choose among the
+# paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
+# write a short answer.
+GRAPHS = ("reflective", "single-path", "direct", "direct-candidates")
 
 
 def default_runner(
@@ -107,12 +109,14 @@ def default_runner(
     callbacks: Sequence[Any] = (),
     embedding_model: str = "local",
     max_tool_steps: int | None = None,
+    models: Models | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
     to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
     prompts (and workflows too, so an arm differs from another only by reflections);
-    `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default."""
+    `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default;
+    `models` are the worker's (built here when not given)."""
     return make_answer_fn(
         model=model,
         max_retries=max_retries,
@@ -122,6 +126,7 @@ def default_runner(
         callbacks=callbacks,
         embedding_model=embedding_model,
         max_tool_steps=max_tool_steps,
+        models=models,
     )
 
 
@@ -135,6 +140,7 @@ def make_answer_fn(
     callbacks: Sequence[Any] = (),
     embedding_model: str = "local",
     max_tool_steps: int | None = None,
+    models: Models | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -146,8 +152,35 @@ def make_answer_fn(
     """
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
-    if graph_name == "direct":
-        return _direct_answer_fn(model, home, reflections, callbacks, embedding_model)
+    models = models or Models()
+    if graph_name.startswith("direct"):
+        return _direct_answer_fn(
+            model, home, reflections, callbacks, embedding_model, models, graph_name
+        )
+    return _graph_answer_fn(
+        model,
+        max_retries,
+        home,
+        graph_name,
+        reflections,
+        callbacks,
+        embedding_model,
+        max_tool_steps,
+        models,
+    )
+
+
+def _graph_answer_fn(
+    model: str,
+    max_retries: int,
+    home: str,
+    graph_name: str,
+    reflections: bool,
+    callbacks: Sequence[Any],
+    embedding_model: str,
+    max_tool_steps: int | None,
+    models: Models,
+):
     if graph_name == "single-path":
         from graphs.research import build_single_path_graph as build
     else:
@@ -166,11 +199,14 @@ def make_answer_fn(
             corpus_dir=_corpus_for(question, paragraphs, home),
             embedding_model=embedding_model,
             max_tool_steps=max_tool_steps,
+            models=models,
         )
-        with project_store(home, ctx.embedding_model, on=reflections) as store:
+        with project_store(home, ctx.embedding_model, models, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
         # Run as a runnable with the same config, so its model call reaches the callbacks too.
-        cut: RunnableLambda[str, str] = RunnableLambda(lambda t: short_answer(model, question, t))
+        cut: RunnableLambda[str, str] = RunnableLambda(
+            lambda t: short_answer(models.chat(model), question, t)
+        )
         answer = cut.invoke(out.get("final_output", ""), config=config)
         return answer, [answer]
 
@@ -178,7 +214,9 @@ def make_answer_fn(
 
 
 @contextmanager
-def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterator[Any]:
+def project_store(
+    home: str, embedding_model: str, models: Models | None = None, *, on: bool = True
+) -> Iterator[Any]:
     """The project's persistent store under `home` (reflections, workflows, trajectories), or
     None (memory off) when `on` is false; closed on exit."""
     if not on:
@@ -186,37 +224,45 @@ def project_store(home: str, embedding_model: str, *, on: bool = True) -> Iterat
         return
     from memory.stores.project_store import open_project_store
 
-    with open_project_store(home, embedding_model) as store:
+    with open_project_store(home, embedding_model, models=models) as store:
         yield store
 
 
 def _direct_answer_fn(
-    model: str, home: str, reflections: bool, callbacks: Sequence[Any], embedding_model: str
+    model: str,
+    home: str,
+    reflections: bool,
+    callbacks: Sequence[Any],
+    embedding_model: str,
+    models: Models,
+    graph_name: str,
 ):
     from memory.agent_memory import AgentMemory
     from memory.reflections.manager import format_reflections
 
     config: RunnableConfig = {"callbacks": list(callbacks)}
     # the graphs' memory settings: the relevance floor keeps unrelated lessons out
-    ctx = Context(home=home, embedding_model=embedding_model)
+    ctx = Context(home=home, embedding_model=embedding_model, models=models)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
-        text = "\n".join(f"{p.title}: {p.text}" for p in paragraphs)
         lessons = ""
-        with project_store(home, ctx.embedding_model, on=reflections) as store:
+        with project_store(home, ctx.embedding_model, models, on=reflections) as store:
             if store is not None:
                 memory = AgentMemory(store, min_relevance=ctx.min_relevance)
                 lessons = format_reflections(
                     memory.relevant_reflections(question, ctx.reflections_k)
                 )
-        if lessons:
-            text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}"
-        candidates = candidate_answers(question, paragraphs)
+        chat = models.chat(model)
+        answer_one: RunnableLambda[str, str]
+        if graph_name == "direct":
+            answer_one = RunnableLambda(lambda q: direct_answer(chat, q, paragraphs, lessons))
+        else:
+            text = paragraphs_text(paragraphs)
+            text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}" if lessons else text
+            candidates = candidate_answers(question, paragraphs)
+            answer_one = RunnableLambda(lambda q: chosen_answer(chat, q, text, candidates))
         # Run as a runnable with the config, so its model call reaches the callbacks too.
-        choose: RunnableLambda[str, str] = RunnableLambda(
-            lambda t: chosen_answer(model, question, t, candidates)
-        )
-        answer = choose.invoke(text, config=config)
+        answer = answer_one.invoke(question, config=config)
         return answer, [answer]
 
     return answer_fn

@@ -11,12 +11,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import time
-from functools import lru_cache
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
 from core.local_seed import sample_round
+from core.models import Models
+from evals.common.resources import WorkerResources
 from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score
 
@@ -36,11 +37,9 @@ class CallCounter(BaseCallbackHandler):
         self.calls += 1
 
 
-@lru_cache(maxsize=4)
-def _questions(path: str) -> dict[str, HotpotQuestion]:
-    """The file's questions by id, parsed once per worker process: a worker answers many
-    questions of one file, and parsed data holds nothing open that would need closing."""
-    return {q.id: q for q in load_hotpotqa(path)}
+def _questions(path: str, resources: WorkerResources) -> dict[str, HotpotQuestion]:
+    """The file's questions by id, parsed once per worker (it answers many of one file)."""
+    return resources.keep(("hotpotqa", path), lambda: {q.id: q for q in load_hotpotqa(path)})
 
 
 def _runner(spec: str) -> Any:
@@ -57,17 +56,19 @@ def _accepts(fn: Any, name: str) -> bool:
     return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
 
 
-def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
+def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
     runner?, arm?, trial?, reflect_on_failure?, embedding_model? and max_tool_steps? (passed
     to a builder that takes them). Returns the scored record."""
-    q = _questions(str(payload["file"]))[payload["id"]]
+    q = _questions(str(payload["file"]), resources)[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
     kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
     for optional in ("embedding_model", "max_tool_steps"):  # for a builder that takes it
         if optional in payload and _accepts(build, optional):
             kwargs[optional] = payload[optional]
+    if _accepts(build, "models"):  # the worker's models, loaded once for all its questions
+        kwargs["models"] = resources.models
     started, error, answer = time.perf_counter(), None, ""
     try:
         answer_fn = build(**kwargs, callbacks=[counter])
@@ -91,23 +92,23 @@ def answer_question(payload: dict[str, Any], resources: Any) -> dict[str, Any]:
     }
     record["success"] = record["em"]
     if payload.get("reflect_on_failure") and not record["em"] and error is None:
-        record["reflection_error"] = _reflect(payload, q, answer)
+        record["reflection_error"] = _reflect(payload, q, answer, resources.models)
     return record
 
 
-def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str) -> str | None:
+def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Models) -> str | None:
     """Reflexion's step: the answer was judged wrong (exact match against the true answer,
     which the reflector never sees); save the lesson in the arm's reflection memory."""
-    from core.models import get_chat_model
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
     from evals.hotpotqa.agent import project_store
     from memory.agent_memory import AgentMemory
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
-    with project_store(payload["home"], payload.get("embedding_model", "local")) as store:
+    embedding_model = payload.get("embedding_model", "local")
+    with project_store(payload["home"], embedding_model, models) as store:
         try:
             reflect_on_attempt(
-                get_chat_model(payload["model"]),
+                models.chat(payload["model"]),
                 AgentMemory(store),
                 task=q.question,
                 attempt=f"answer: {answer or '(none)'}",

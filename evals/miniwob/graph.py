@@ -50,7 +50,9 @@ async def run_graph_episode(
         web_session.attach(run_context, env, evaluate)
         state = WebAgentInput(task=utterance, run_id=run_id, website=website_of(task))
         # the project's store under the context's home: the run's memory, as the CLI's runs have
-        with open_project_store(context.home, context.embedding_model) as store:
+        with open_project_store(
+            context.home, context.embedding_model, models=context.models
+        ) as store:
             graph = build_web_graph().compile(store=store, name="web_agent")
             graph = graph.with_config(recursion_limit=RECURSION_LIMIT)
             result: dict[str, Any] = await graph.ainvoke(state, context=run_context)

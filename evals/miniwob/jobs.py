@@ -64,6 +64,7 @@ def policy_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[
         home=payload["home"],
         use_workflows=bool(payload["workflows"]),
         website=website_of(task),
+        models=resources.models,
     )
     episode = resources.run(play(resources, task, seed, policy, int(payload["max_steps"])))
     return {"family": task, **episode_record(episode), "trajectory": episode.trajectory}

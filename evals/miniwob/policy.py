@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from agents import resources
 from agents.web.decide import decide_action
 from agents.web.memory import gather_memory
 from browser.trajectory import TrajectoryStep
+from core.models import Models
 from core.web_context import WebAgentContext
 from evals.miniwob.harness import Policy, PolicyDecision
 
@@ -38,7 +38,7 @@ class WebPolicy:
             self._memory = {utterance: memory}  # one episode at a time: keep only the latest
         last = history[-1] if history else None
         feedback = last.reason if last is not None and not last.valid else None
-        model = resources.chat_model(self.ctx.executor_model)
+        model = self.ctx.models.chat(self.ctx.executor_model)
         decision = await decide_action(
             model, utterance, observation, history, memory, feedback=feedback
         )
@@ -50,7 +50,7 @@ class WebPolicy:
         from memory.stores.project_store import open_project_store
 
         ctx = self.ctx
-        with open_project_store(ctx.home, ctx.embedding_model) as store:
+        with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:
             memory = AgentMemory(store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
             return gather_memory(memory, ctx, utterance, self.website, self.workflows)
 
@@ -63,9 +63,12 @@ def make_policy(
     workflows: str | None = None,
     trajectories_k: int = 2,
     website: str = MINIWOB_WEBSITE,
+    models: Models | None = None,
 ) -> Policy:
-    """A MiniWoB policy on `model`, with memory under `home` (workflows on or off)."""
+    """A MiniWoB policy on `model` (from `models`, the caller's), with memory under `home`
+    (workflows on or off)."""
     ctx = WebAgentContext(
+        models=models or Models(),
         executor_model=model,
         reflector_model=model,
         home=home,

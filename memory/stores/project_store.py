@@ -28,6 +28,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from core.models import Models
 from memory.agent_memory import TRAJECTORIES, WORKFLOWS
 from memory.reflections.manager import ReflectionManager
 from memory.stores.file_stores import TrajectoryFileStore, WorkflowFileStore
@@ -36,13 +37,17 @@ from memory.stores.sqlite_store import SqliteStore
 
 @contextmanager
 def open_project_store(
-    home: str | Path, embedding_model: str = "local", *, reembed: bool = False
+    home: str | Path,
+    embedding_model: str = "local",
+    *,
+    models: Models | None = None,
+    reembed: bool = False,
 ) -> Iterator[ProjectStore]:
     """The ProjectStore under `home` with the embeddings `embedding_model` names ('local',
-    'provider:model', 'hashing[:DIM]'); closed (its index saved) when the block ends."""
-    from core.models import get_embeddings
-
-    store = ProjectStore.open(home, get_embeddings(embedding_model), reembed=reembed)
+    'provider:model', 'hashing[:DIM]'), taken from `models` (the caller's; else built for this
+    store); closed (its index saved) when the block ends."""
+    embeddings = (models or Models()).embeddings(embedding_model)
+    store = ProjectStore.open(home, embeddings, reembed=reembed)
     try:
         yield store
     finally:

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import os
 
+from core.models import Models
+
 DIMS = 384
 
 
-def embed(texts: list[str]) -> list[list[float]]:
-    from core.models import get_embeddings
+class StudioEmbeddings:
+    """The dev server's one embedder: langgraph.json names this module's `embed`, so the object
+    lives as long as the server's store and loads its model on the first text."""
 
-    return get_embeddings(os.environ.get("AGENT_EMBEDDING_MODEL") or "local").embed_documents(
-        list(texts)
-    )
+    def __init__(self) -> None:
+        self._models = Models()
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        spec = os.environ.get("AGENT_EMBEDDING_MODEL") or "local"
+        return self._models.embeddings(spec).embed_documents(list(texts))
+
+
+embed = StudioEmbeddings()

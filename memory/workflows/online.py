@@ -153,7 +153,7 @@ def induce_online(
     if mode not in MODES:
         raise ValueError(f"unknown online induction mode {mode!r}; use 'rule' or 'llm'")
     if mode == "llm" and model is None:
-        raise ValueError("llm mode needs a model (core.models.get_chat_model(spec))")
+        raise ValueError("llm mode needs a model (core.models.Models.chat)")
     store = WorkflowFiles(home)
     by_site: dict[str, list[Trajectory]] = defaultdict(list)
     for t in TrajectoryLog(home).load(website, successful_only=True):

@@ -144,7 +144,7 @@ def retrieve(
     pool = k * 3 if rerank else k
     if mode == "semantic":
         if embeddings is None:
-            raise ValueError("semantic retrieval needs embeddings (core.models.get_embeddings)")
+            raise ValueError("semantic retrieval needs embeddings (core.models.Models.embeddings)")
         index = index or WorkflowIndex(WorkflowFiles(home), embeddings)
         hits = index.search(query, pool, website)
         if min_relevance is not None:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import core.context  # noqa: E402
-import core.models  # noqa: E402
+
 import main  # noqa: E402
 from cli.shutdown import exit_promptly  # noqa: E402
+from core.models import Models  # noqa: E402
 from tests.unit.fakes import ScriptedChatModel  # noqa: E402
 
 TASKS = ["Find the year Ada Lovelace was born", "Find what Ada Lovelace wrote"]
@@ -84,7 +84,4 @@ def responder(log_dir: Path):
 if __name__ == "__main__":
     log = Path(sys.argv[1])
     model = ScriptedChatModel(responder=responder(log), calls=[])
-    core.models.get_chat_model = lambda spec: model  # type: ignore[assignment]
-    # the script makes its own tool calls (the embedded model makes none: Context.tool_steps)
-    core.context.is_embedded_model = lambda spec: False  # type: ignore[assignment]
-    exit_promptly(main.main(sys.argv[2:]))
+    exit_promptly(main.main(sys.argv[2:], models=Models.fixed(model)))

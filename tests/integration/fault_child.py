@@ -36,7 +36,7 @@ NODES = {
     "reflect_on_task",
     "finish_task",
 }
-CONTEXT = Context(max_retries=1, induction="rule", use_browser=False)
+SETTINGS = {"max_retries": 1, "induction": "rule", "use_browser": False}
 
 
 def die() -> None:
@@ -98,25 +98,23 @@ class KillingStore(ProjectStore):
         return results
 
 
-def wire_scripted_model() -> None:
-    """Every role on the tests' scripted model; the corpus tool on a fixed document."""
-    from agents import resources
+def scripted_context() -> Context:
+    """The run's context: every role on the tests' scripted model, the corpus tool on a fixed
+    document."""
     from agents.tools.search_tool import make_search_tool
-    from core import context, models
+    from core.models import Models
     from tests.unit.fakes import ScriptedChatModel
     from tests.unit.research_script import DOCS, TASKS, Script
 
     plan = [TASKS[0], TASKS[1], {"task": TASKS[2], "depends_on": [2]}]
     model = ScriptedChatModel(responder=Script({0: [True, False]}, searches=2, plan=plan), calls=[])
-    models.get_chat_model = lambda spec: model  # type: ignore[assignment]
     tool = make_search_tool(lambda q, k: DOCS["ada"], name="corpus_search", description="S.", k=3)
 
     @contextmanager
     def fake_tools(ctx):
         yield [tool]
 
-    resources.open_tools = fake_tools  # type: ignore[assignment]
-    context.is_embedded_model = lambda spec: False  # the script makes its own tool calls
+    return Context(**SETTINGS, models=Models.fixed(model), tools=fake_tools)
 
 
 def graph_for(home: Path, store: Any = None):
@@ -129,7 +127,7 @@ def graph_for(home: Path, store: Any = None):
 def run_child(
     home: str, thread: str, kill_after_ends: int | None, kill_after_saves: int | None, log: str
 ) -> None:
-    wire_scripted_model()
+    context = scripted_context()
     store = KillingStore.open(home, HashingEmbeddings(256))
     store.kill_after_saves = kill_after_saves
     graph = graph_for(Path(home), store)
@@ -139,5 +137,5 @@ def run_child(
     }
     started = graph.get_state(config).values
     payload = None if started else {"query": "Who was Ada Lovelace?"}
-    graph.invoke(payload, config, context=CONTEXT, durability="sync")
+    graph.invoke(payload, config, context=context, durability="sync")
     store.close()

@@ -83,7 +83,7 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
             "start_url": f"{base_url}/index.html",
             "website": "greet",
         }
-        with open_project_store(ctx.home, ctx.embedding_model) as store:
+        with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:
             graph = build_web_graph().compile(store=store)
             graph = graph.with_config(recursion_limit=RECURSION_LIMIT)
             out = asyncio.run(graph.ainvoke(state, context=ctx))

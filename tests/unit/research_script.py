@@ -11,9 +11,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from agents import resources
 from agents.tools.search_tool import make_search_tool
-from core import context, models
+from core.context import Context
+from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 TASKS = [
@@ -99,32 +99,57 @@ def new_store() -> InMemoryStore:
     return InMemoryStore(index={"dims": 256, "embed": HashEmbeddings(256)})
 
 
+class Wiring:
+    """The research graphs on a scripted model, injected through the run's context.
+
+    `wire(script)` makes the scripted model every role gets (returned, to inspect its calls);
+    `wire.context(**settings)` is a Context carrying it and a fake corpus tool;
+    `wire.models` / `wire.tools` go to owners that build their own context (the CLI:
+    `main.main(argv, models=wire.models, tools=wire.tools)`); `wire.store` is a
+    vector-indexed InMemoryStore for the graphs.
+    """
+
+    def __init__(self) -> None:
+        self.model: ScriptedChatModel | None = None
+        self.models = _Scripted(self)
+        self.store = new_store()
+        tool = make_search_tool(
+            lambda q, k: DOCS["ada"],
+            name="corpus_search",
+            description="Search local documents.",
+            k=3,
+        )
+
+        @contextmanager
+        def fake_tools(ctx):
+            yield [tool]
+
+        self.tools = fake_tools
+
+    def __call__(self, script) -> ScriptedChatModel:
+        self.model = ScriptedChatModel(responder=script, calls=[])
+        return self.model
+
+    def context(self, **settings: Any) -> Context:
+        settings.setdefault("tools", self.tools)
+        return Context(models=self.models, **settings)
+
+
+class _Scripted(Models):
+    """Every role's model is the wiring's current script; embeddings hash (no model)."""
+
+    def __init__(self, wiring: Wiring) -> None:
+        super().__init__(embeddings=lambda spec: HashEmbeddings(384))
+        self.wiring = wiring
+
+    def chat(self, spec: str) -> ScriptedChatModel:
+        assert self.wiring.model is not None, "call wire(script) first"
+        return self.wiring.model
+
+
 @pytest.fixture
-def wire(monkeypatch):
-    """Point every node at a scripted model and a fake corpus tool; `use.store` is a
-    vector-indexed InMemoryStore for the graphs."""
-    tool = make_search_tool(
-        lambda q, k: DOCS["ada"], name="corpus_search", description="Search local documents.", k=3
-    )
-
-    @contextmanager
-    def fake_tools(ctx):
-        yield [tool]
-
-    monkeypatch.setattr(resources, "open_tools", fake_tools)
-    # the scripted model stands in for a model that makes its own tool calls (the embedded
-    # model makes none by default: Context.tool_steps)
-    monkeypatch.setattr(context, "is_embedded_model", lambda spec: False)
-    # the CLI's project store embeds with these: no embedding model in unit tests
-    monkeypatch.setattr(models, "get_embeddings", lambda spec="local": HashEmbeddings(384))
-
-    def use(script) -> ScriptedChatModel:
-        model = ScriptedChatModel(responder=script, calls=[])
-        monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
-        return model
-
-    use.store = new_store()
-    return use
+def wire() -> Wiring:
+    return Wiring()
 
 
 def run(builder, ctx, query="Who was Ada Lovelace?", store=None, thread="t"):

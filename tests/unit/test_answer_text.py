@@ -12,8 +12,6 @@ from agents.research.answer_text import (
     strip_debris,
     with_sources,
 )
-from core import models
-from core.context import Context
 from evals.hotpotqa.agent import short_answer
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
@@ -119,7 +117,7 @@ class Repetitive(Script):
 
 def test_aggregate_results_cleans_the_final_answer(wire):
     wire(Repetitive())
-    _, _, state = run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada"
 
 
@@ -137,16 +135,15 @@ class Echoing(Script):
 
 def test_a_final_answer_cleaned_to_nothing_falls_back_to_the_results_as_written(wire):
     wire(Echoing(plan=[TASKS[0]]))
-    ctx = Context(max_retries=0, max_tool_steps=0)  # as on the embedded model
+    ctx = wire.context(max_retries=0, max_tool_steps=0)  # as on the embedded model
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
     assert state["results"] == ["Answer the task using only the search results above."]
     assert state["final_output"] == state["results"][0]  # not blank: the run's own words
 
 
-def test_hotpotqa_short_answer_drops_debris(monkeypatch):
+def test_hotpotqa_short_answer_drops_debris():
     model = ScriptedChatModel(responder=lambda *a: {"answer": '"); Nick Park'}, calls=[])
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
-    assert short_answer("local", "Who created Wallace and Gromit?", "text") == "Nick Park"
+    assert short_answer(model, "Who created Wallace and Gromit?", "text") == "Nick Park"
 
 
 def test_prompt_section_tags_copied_back_are_removed():

@@ -42,18 +42,24 @@ async def _shop_episode(resources: Any, family: str, seed: int, ctx: Any) -> dic
 
     web_session.attach(ctx, env, evaluate)
     state = {"task": "Buy the item", "run_id": run_id, "website": website_of(family)}
-    with open_project_store(ctx.home, ctx.embedding_model) as store:  # as evals.miniwob.graph
+    with open_project_store(
+        ctx.home, ctx.embedding_model, models=ctx.models
+    ) as store:  # as evals.miniwob.graph
         return await build_web_graph().compile(store=store).ainvoke(state, context=ctx)
 
 
 class Resources:
     run = staticmethod(asyncio.run)
 
+    def __init__(self, models: Any) -> None:
+        self.models = models
 
-def _test_records(tmp_path: Path, setting: str, monkeypatch) -> tuple[list[dict], str]:
+
+def _test_records(tmp_path: Path, setting: str, monkeypatch, models) -> tuple[list[dict], str]:
     monkeypatch.setattr(awm_jobs, "_graph_episode", _shop_episode)
     tests = [j for j in plan_jobs(_settings(tmp_path, setting)) if j.payload.get("phase") == "test"]
-    records = [awm_jobs.agent_episode(j.payload | {"reflect": False}, Resources()) for j in tests]
+    worker = Resources(models)
+    records = [awm_jobs.agent_episode(j.payload | {"reflect": False}, worker) for j in tests]
     return records, tests[0].payload["home"]
 
 
@@ -75,7 +81,7 @@ def test_offline_test_episodes_record_nothing_and_see_no_past_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     wired(lambda *a: answer("click", "7"))
-    records, home = _test_records(tmp_path, "offline", monkeypatch)
+    records, home = _test_records(tmp_path, "offline", monkeypatch, wired.models)
     assert [r["success"] for r in records] == [True, True], records
     assert TrajectoryLog(home).load(None, successful_only=False) == []
     assert not records[1]["memory_in_prompt"]["trajectories"]
@@ -87,7 +93,7 @@ def test_online_test_episodes_become_past_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     wired(lambda *a: answer("click", "7"))
-    records, home = _test_records(tmp_path, "online", monkeypatch)
+    records, home = _test_records(tmp_path, "online", monkeypatch, wired.models)
     assert [r["success"] for r in records] == [True, True], records
     assert len(TrajectoryLog(home).load(None, successful_only=False)) == 2
     assert records[1]["memory_in_prompt"]["trajectories"]

@@ -113,7 +113,9 @@ def test_help_explains_the_options():
 def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     wire(Script({0: [True, False]}))  # task 1 retried once
     code = main.main(
-        ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--json", "--no-browser"]
+        ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--json", "--no-browser"],
+        models=wire.models,
+        tools=wire.tools,
     )
     out = json.loads(capsys.readouterr().out)
     assert code == 0
@@ -126,7 +128,11 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
 
 def test_progress_names_node_task_retry_and_verdict(wire, capsys, tmp_path):  # noqa: F811
     wire(Script({0: [True, False]}))  # task 1 retried once
-    main.main(["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--no-browser"])
+    main.main(
+        ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--no-browser"],
+        models=wire.models,
+        tools=wire.tools,
+    )
     err = capsys.readouterr().err
     assert "[execute_task] task 1/3:" in err
     assert "[reflect_on_task] task 1/3: not good enough -> retry 1/2" in err
@@ -153,14 +159,28 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     crashing.resumed = False
     wire(crashing)
     home = str(tmp_path)
-    assert main.main(["--home", home, "run", "Who was Ada Lovelace?", "--no-browser"]) == 5
+    assert (
+        main.main(
+            ["--home", home, "run", "Who was Ada Lovelace?", "--no-browser"],
+            models=wire.models,
+            tools=wire.tools,
+        )
+        == 5
+    )
     err = capsys.readouterr().err
     assert "error: unexpected error: Crash: power cut during task 2" in err
     assert "Traceback" not in err
     thread = err.split("thread: ", 1)[1].split()[0]
 
     crashing.resumed = True
-    assert main.main(["--home", home, "run", "--resume", thread, "--json"]) == 0
+    assert (
+        main.main(
+            ["--home", home, "run", "--resume", thread, "--json"],
+            models=wire.models,
+            tools=wire.tools,
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["final_output"].startswith("FINAL")
     # tasks 1 and 3 ran once, beside the crash; after resuming only task 2 runs (tasks are
@@ -171,7 +191,9 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
 def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811
     wire(Script([True] * 100))  # never good enough: every task uses all its attempts
     code = main.main(
-        ["--home", str(tmp_path), "run", "Who?", "--max-retries", "10", "--no-browser", "--json"]
+        ["--home", str(tmp_path), "run", "Who?", "--max-retries", "10", "--no-browser", "--json"],
+        models=wire.models,
+        tools=wire.tools,
     )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and len(out["reflections"]) == 3 * 11
@@ -198,7 +220,14 @@ def test_runs_stream_with_synchronous_durability(wire, monkeypatch, tmp_path):  
 
     monkeypatch.setattr(Pregel, "stream", spy)
     wire(Script([False] * 3))
-    assert main.main(["--home", str(tmp_path), "run", "Who?", "--no-browser"]) == 0
+    assert (
+        main.main(
+            ["--home", str(tmp_path), "run", "Who?", "--no-browser"],
+            models=wire.models,
+            tools=wire.tools,
+        )
+        == 0
+    )
     assert seen and seen[0] == "sync"
 
 
@@ -206,7 +235,7 @@ def test_allowed_origins_reach_the_run_context(wire, tmp_path):  # noqa: F811
     wire(Script([False] * 3))
     argv = ["--home", str(tmp_path), "run", "Who?", "--no-browser"]
     argv += ["--allow-origin", "http://127.0.0.1:8000/", "--allow-origin", "https://example.org"]
-    assert main.main(argv) == 0
+    assert main.main(argv, models=wire.models, tools=wire.tools) == 0
     (saved,) = (tmp_path / "runs").glob("*.json")
     context = json.loads(saved.read_text())["context"]
     assert context["allowed_origins"] == ["http://127.0.0.1:8000", "https://example.org"]

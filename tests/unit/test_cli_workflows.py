@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage
 
-import core.models
 import main
+from core.models import Models
 from memory.trajectories import Step, Trajectory, TrajectoryLog
 
 AWM = Path(__file__).resolve().parents[1] / "data" / "awm"
@@ -36,13 +36,13 @@ class Scripted:
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(core.models, "get_chat_model", lambda spec: Scripted())
+def home(tmp_path: Path) -> Path:
     return tmp_path
 
 
 def run(home: Path, *argv: str) -> int:
-    return main.main(["--home", str(home), "workflows", *argv])
+    models = Models.fixed(Scripted())  # type: ignore[arg-type]
+    return main.main(["--home", str(home), "workflows", *argv], models=models)
 
 
 def test_induce_offline_list_show_search_delete(home: Path, capsys: pytest.CaptureFixture) -> None:

@@ -12,6 +12,7 @@ from agents.research.evidence import ground
 from agents.tools.bm25 import BM25, tokenize
 from agents.tools.corpus import CorpusError, CorpusIndex, make_corpus_tool, save_passages
 from agents.tools.documents import html_to_text, split_passages
+from core.context import RunCache
 
 HOTPOT = Path(__file__).resolve().parents[1] / "data/hotpotqa/distractor_dev60.json"
 
@@ -92,18 +93,20 @@ def test_folder_search_ranks_each_format(corpus_dir: Path) -> None:
     assert "lava" not in " ".join(p.text for p in index.passages)
 
 
-def test_index_is_cached_until_a_file_changes(corpus_dir: Path) -> None:
-    first = CorpusIndex.load(corpus_dir)
-    assert CorpusIndex.load(corpus_dir) is first
+def test_index_is_cached_in_the_run_until_a_file_changes(corpus_dir: Path) -> None:
+    cache = RunCache()
+    first = CorpusIndex.load(corpus_dir, cache)
+    assert CorpusIndex.load(corpus_dir, cache) is first
+    assert CorpusIndex.load(corpus_dir) is not first  # no run: nothing kept
     new = corpus_dir / "extra.txt"
     new.write_text("Quokkas are small marsupials.")
-    second = CorpusIndex.load(corpus_dir)
+    second = CorpusIndex.load(corpus_dir, cache)
     assert second is not first
     assert second.search("quokka marsupial", k=1)[0].source == "extra.txt"
     stat = new.stat()
     new.write_text("Wombats dig burrows.")
     os.utime(new, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    assert CorpusIndex.load(corpus_dir).search("wombat burrow", k=1)[0].source == "extra.txt"
+    assert CorpusIndex.load(corpus_dir, cache).search("wombat burrow", k=1)[0].source == "extra.txt"
 
 
 def test_tool_formats_hits_and_reports_misses(corpus_dir: Path) -> None:

@@ -10,25 +10,24 @@ from typing_extensions import TypedDict
 from graphs import Context, reflective_graph, single_path_graph
 from tests.unit.test_reflective_graph import Script, wire  # noqa: F401  (fixture)
 
-CTX = Context(max_retries=1, workflows_k=0)
-
 
 def test_runnable_interface(wire):  # noqa: F811
     wire(Script([False] * 50))
-    out = reflective_graph.invoke({"query": "Who was Ada Lovelace?"}, context=CTX)
+    ctx = wire.context(max_retries=1, workflows_k=0)
+    out = reflective_graph.invoke({"query": "Who was Ada Lovelace?"}, context=ctx)
     assert out["final_output"].startswith("FINAL") and set(out) >= {"tasks", "results"}
     # no output schema: the whole state comes back (and streams: Studio shows every key)
     assert set(out) >= {"optimized_goal", "task_reports", "reflection_ids"}
 
-    out = asyncio.run(single_path_graph.ainvoke({"query": "Who was Ada Lovelace?"}, context=CTX))
+    out = asyncio.run(single_path_graph.ainvoke({"query": "Who was Ada Lovelace?"}, context=ctx))
     assert out["final_output"].startswith("FINAL")
 
     nodes = [
-        n for chunk in reflective_graph.stream({"query": "q about Ada"}, context=CTX) for n in chunk
+        n for chunk in reflective_graph.stream({"query": "q about Ada"}, context=ctx) for n in chunk
     ]
     assert nodes[0] == "goal_setting" and nodes[-1] == "aggregate_results"
 
-    outs = reflective_graph.batch([{"query": "Ada one"}, {"query": "Ada two"}], context=CTX)
+    outs = reflective_graph.batch([{"query": "Ada one"}, {"query": "Ada two"}], context=ctx)
     assert len(outs) == 2 and all(o["final_output"] for o in outs)
 
 
@@ -40,11 +39,12 @@ class Parent(TypedDict, total=False):
 
 def test_as_a_subgraph_node_in_a_parent_graph(wire):  # noqa: F811
     wire(Script([False] * 50))
+    ctx = wire.context(max_retries=1, workflows_k=0)
     parent = StateGraph(Parent, context_schema=Context)
     parent.add_node("research", reflective_graph)  # shared keys: query in, final_output out
     parent.add_node("review", lambda s: {"reviewed": bool(s.get("final_output"))})
     parent.add_edge(START, "research")
     parent.add_edge("research", "review")
     parent.add_edge("review", END)
-    out = parent.compile().invoke({"query": "Who was Ada Lovelace?"}, context=CTX)
+    out = parent.compile().invoke({"query": "Who was Ada Lovelace?"}, context=ctx)
     assert out["reviewed"] is True and out["final_output"].startswith("FINAL")

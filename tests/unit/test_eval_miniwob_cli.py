@@ -8,7 +8,6 @@ import re
 import pytest
 
 from cli import errors
-from core import models
 from memory.trajectories import TrajectoryLog
 from tests.unit.test_web_agent import _steps
 
@@ -73,7 +72,6 @@ def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, mo
     from evals.miniwob import jobs as miniwob_jobs
 
     monkeypatch.setattr(miniwob_jobs, "policy_episode", fake_episode)
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: None)
     run = "eval miniwob --tasks click-button --episodes 2 --workflows off --json".split()
     out_dirs = ["--out", str(isolated_home / "o"), "--report", str(isolated_home / "page")]
     argv = ["--home", str(isolated_home), *run, *out_dirs]

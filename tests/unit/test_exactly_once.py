@@ -7,7 +7,6 @@ from langgraph.store.base import PutOp
 from langgraph.store.memory import InMemoryStore
 
 from agents.research.tasks import memory_id
-from core.context import Context
 from graphs import build_reflective_graph
 from tests.unit.fakes import HashEmbeddings
 from tests.unit.research_script import Script
@@ -47,7 +46,7 @@ def test_a_node_retried_after_its_save_upserts_the_same_reflection(wire):
     state = graph.invoke(
         {"query": "Who was Ada Lovelace?"},
         {"configurable": {"thread_id": "flaky"}},
-        context=Context(max_retries=1),
+        context=wire.context(max_retries=1),
     )
     assert store.failed  # the fault happened, and the node ran again
     items = store.search(("reflections", "default"), limit=20)

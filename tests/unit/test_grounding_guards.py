@@ -8,7 +8,6 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from agents.research.executor_agent import ExecutorRun, keep_on_topic, repeated_last_call
 from agents.research.topic import copies_placeholder, grounded, keywords, on_topic_query
 from agents.tools.search_tool import make_search_tool
-from core.context import Context
 from graphs import build_reflective_graph
 from tests.unit.research_script import TASKS, Script, run
 
@@ -101,7 +100,9 @@ class Looping(Script):
 
 def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answer(wire):
     model = wire(Looping(plan=[TASKS[0]]))
-    _, updates, state = run(build_reflective_graph(), Context(max_tool_steps=6), store=wire.store)
+    _, updates, state = run(
+        build_reflective_graph(), wire.context(max_tool_steps=6), store=wire.store
+    )
     assert state["optimized_goal"] == "Who was Ada Lovelace?"
     runs = wire.store.search(("trajectories", "research"), limit=10)
     # the search for the task and the agent's search; proposing it again ended the tool steps

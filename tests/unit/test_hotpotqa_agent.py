@@ -18,7 +18,7 @@ class HotpotScript(Script):
 
 def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_home):  # noqa: F811
     wire(HotpotScript([False] * 10))
-    fn = make_answer_fn(model="local", max_retries=1, home=str(isolated_home))
+    fn = make_answer_fn(model="local", models=wire.models, max_retries=1, home=str(isolated_home))
     paragraphs = [
         Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."]),
         Paragraph("Charles Babbage", ["Babbage designed the Analytical Engine."]),
@@ -48,13 +48,21 @@ def test_memory_on_saves_in_the_home_store_and_off_saves_nothing(wire, tmp_path)
     model = wire(HotpotScript([False] * 10))
     counter = CallCounter()
     on = make_answer_fn(
-        model="local", max_retries=0, home=str(tmp_path / "on"), callbacks=[counter]
+        model="local",
+        models=wire.models,
+        max_retries=0,
+        home=str(tmp_path / "on"),
+        callbacks=[counter],
     )
     assert exact_match_score(on("When was Ada Lovelace born?", paragraphs)[0], "1815")
     assert counter.calls == len(model.calls) > 1  # every call seen, the short answer's too
     assert _reflections_in(tmp_path / "on")  # the graph's reflections, in the project store
     off = make_answer_fn(
-        model="local", max_retries=0, home=str(tmp_path / "off"), reflections=False
+        model="local",
+        models=wire.models,
+        max_retries=0,
+        home=str(tmp_path / "off"),
+        reflections=False,
     )
     off("When was Ada Lovelace born?", paragraphs)
     assert not _reflections_in(tmp_path / "off")
@@ -66,7 +74,10 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
 
     wire(lambda prompt, title, tools, messages: {"reflection": "Check the birth year."})
     q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
-    assert hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820") is None
+    assert (
+        hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820", wire.models)
+        is None
+    )
     (lesson,) = _reflections_in(tmp_path)
     assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry
 
@@ -87,24 +98,36 @@ def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  
 
     wire(script)
     q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
-    hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820")
+    hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820", wire.models)
     paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
-    on = make_answer_fn(model="local", max_retries=0, home=str(tmp_path), graph_name="direct")
+    on = make_answer_fn(
+        model="local", models=wire.models, max_retries=0, home=str(tmp_path), graph_name="direct"
+    )
     assert on(q.question, paragraphs) == ("1815", ["1815"])
     assert "Read the birth year." in prompts[-1] and "born in 1815" in prompts[-1]
     off = make_answer_fn(
-        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+        model="local",
+        models=wire.models,
+        max_retries=0,
+        home=str(tmp_path),
+        graph_name="direct",
+        reflections=False,
     )
     off(q.question, paragraphs)
     assert "Read the birth year." not in prompts[-1] and len(prompts) == 3
 
 
 def test_a_short_answer_of_debris_only_is_asked_again(wire, tmp_path):  # noqa: F811
-    """Seen on the embedded model: an answer holding only `}` left the answer empty."""
+    """A small model's answer holding only `}` would leave the answer empty."""
     replies = iter([{"answer": "}"}, {"answer": "Nick Park"}])
     wire(lambda prompt, title, tools, messages: next(replies))
     fn = make_answer_fn(
-        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+        model="local",
+        models=wire.models,
+        max_retries=0,
+        home=str(tmp_path),
+        graph_name="direct-candidates",
+        reflections=False,
     )
     paragraphs = [Paragraph("Nick Park", ["Nick Park created Wallace and Gromit."])]
     assert fn("Who created Wallace and Gromit?", paragraphs) == ("Nick Park", ["Nick Park"])
@@ -114,7 +137,12 @@ def test_paragraphs_without_a_candidate_get_a_written_short_answer(wire, tmp_pat
     titles = []
     wire(lambda prompt, title, tools, messages: titles.append(title) or {"answer": "a river"})
     fn = make_answer_fn(
-        model="local", max_retries=0, home=str(tmp_path), graph_name="direct", reflections=False
+        model="local",
+        models=wire.models,
+        max_retries=0,
+        home=str(tmp_path),
+        graph_name="direct-candidates",
+        reflections=False,
     )
     assert fn("what flows?", [Paragraph("", ["water flows."])]) == ("a river", ["a river"])
     assert titles == ["ShortAnswer"]

@@ -3,8 +3,9 @@ the embeddings the run names, so lessons about another question stay out of its 
 
 from __future__ import annotations
 
-from core import models
 from core.embeddings import HashingEmbeddings
+from core.models import Models
+from evals.common.resources import WorkerResources
 from evals.hotpotqa import jobs as hotpotqa_jobs
 from evals.hotpotqa.agent import make_answer_fn, project_store
 from evals.hotpotqa.dataset import Paragraph
@@ -30,9 +31,12 @@ def _fill(home: str) -> None:
 def _direct_prompt(wire, home: str, question: str, **kw) -> str:  # noqa: F811
     prompts: list[str] = []
     wire(lambda prompt, *a: prompts.append(prompt) or {"answer": "x"})
-    make_answer_fn(model="local", max_retries=0, home=home, graph_name="direct", **kw)(
-        question, PARAGRAPHS
-    )
+    models = Models(
+        chat=lambda spec: wire.model
+    )  # real embeddings: the floor is calibrated on them
+    make_answer_fn(
+        model="local", max_retries=0, home=home, graph_name="direct", models=models, **kw
+    )(question, PARAGRAPHS)
     return prompts[-1]
 
 
@@ -52,9 +56,10 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
         specs.append(spec)
         return HashingEmbeddings(384)
 
-    wire(lambda *a: {"answer": "1815"})
-    monkeypatch.setattr(models, "get_embeddings", embeddings)
-    monkeypatch.setattr(hotpotqa_jobs, "_questions", lambda path: {"q": _question()})
+    wire(lambda *a: "1815")
+    resources = WorkerResources()
+    resources.models = Models(chat=lambda spec: wire.model, embeddings=embeddings)
+    resources.keep(("hotpotqa", "f"), lambda: {"q": _question()})
     payload = {
         "file": "f",
         "id": "q",
@@ -65,8 +70,11 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
         "reflections": True,
         "embedding_model": "hashing:384",
     }
-    record = hotpotqa_jobs.answer_question(payload, None)
-    assert record["error"] is None and record["em"]
+    try:
+        record = hotpotqa_jobs.answer_question(payload, resources)
+    finally:
+        resources.close()
+    assert record["error"] is None and record["em"], record
     assert specs and set(specs) == {"hashing:384"}
 
 

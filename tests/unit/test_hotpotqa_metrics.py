@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.common.resources import WorkerResources
 from evals.hotpotqa.dataset import HotpotDataError, HotpotQuestion, Paragraph, load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score, normalize_answer
 
@@ -104,6 +105,10 @@ def test_a_failing_question_is_recorded_as_wrong_with_its_error(tmp_path):
         "reflections": True,
         "runner": f"{__name__}:failing_runner",
     }
-    record = answer_question(payload, None)
+    resources = WorkerResources()
+    try:
+        record = answer_question(payload, resources)
+    finally:
+        resources.close()
     assert record["error"] == "TimeoutError: model took too long"
     assert not record["em"] and record["f1"] == 0.0 and record["answer"] == ""

@@ -36,7 +36,7 @@ def runner(
     return answer_fn
 
 
-def fake_reflect(payload: dict[str, Any], q: Any, answer: str) -> None:
+def fake_reflect(payload: dict[str, Any], q: Any, answer: str, models: Any) -> None:
     folder = Path(payload["home"]) / "lessons"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / str(abs(hash(q.question)))).write_text(answer)

@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-import core.llama_runtime as runtime
 from core.local_stream import AnswerStreamer
+from core.models import Models
 from tests.unit.fake_llama import FakeLlama, fake_local_model
 
 
@@ -143,26 +143,23 @@ def test_an_error_in_the_worker_reaches_the_async_caller():
         asyncio.run(run())
 
 
-def test_racing_first_loads_load_once(monkeypatch):
-    loads = []
+def test_racing_first_uses_build_one_model():
+    builds = []
 
-    def slow_load(path, n_ctx, n_threads):
-        loads.append(path)
+    def slow_build(spec):
+        builds.append(spec)
         time.sleep(0.1)
         return object()
 
-    monkeypatch.setattr(runtime, "_LOADED", {})
-    monkeypatch.setattr(runtime, "_load", slow_load)
+    models = Models(chat=slow_build)
     got: list[object] = []
-    threads = [
-        threading.Thread(target=lambda: got.append(runtime.load_llama("m.gguf", 512, 1)))
-        for _ in range(4)
-    ]
+    threads = [threading.Thread(target=lambda: got.append(models.chat("local"))) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert len(loads) == 1 and len(got) == 4 and len({id(g) for g in got}) == 1
+    assert len(builds) == 1 and len(got) == 4 and len({id(g) for g in got}) == 1
+    assert Models(chat=slow_build).chat("local") is not got[0]  # another owner builds its own
 
 
 @pytest.mark.parametrize(

@@ -112,12 +112,12 @@ def test_probe_of_a_closed_port_fails_at_once():
     assert time.monotonic() - started < 3
 
 
-def test_get_chat_model_builds_a_server_model_with_timeouts_and_its_context(monkeypatch):
-    from core import models
+def test_models_build__a_server_model_with_timeouts_and_its_context(monkeypatch):
+    from core.models import Models
 
     root, server = serve({"/v1/models": {"data": [{"id": "m", "max_model_len": 16384}]}})
     try:
-        model = models.get_chat_model(f"openai:m@{root}/v1#tools=native&timeout=7&retries=0")
+        model = Models().chat(f"openai:m@{root}/v1#tools=native&timeout=7&retries=0")
     finally:
         server.shutdown()
     assert model.context_window == 16384 and model.tool_mode == "native"

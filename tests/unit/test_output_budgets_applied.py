@@ -5,8 +5,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from core import models
-from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
@@ -49,10 +47,9 @@ def role_of(call: dict[str, Any]) -> str:
 
 
 def budgets_sent(wire, monkeypatch, script: Script) -> dict[str, set[int | None]]:
-    wire(script)
     model = BudgetedModel(responder=script, calls=[])
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
-    run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    wire.model = model
+    run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     sent: dict[str, set[int | None]] = {}
     for call in model.calls:
         sent.setdefault(role_of(call), set()).add(call["max_tokens"])

@@ -8,7 +8,6 @@ import time
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from core.context import Context
 from graphs import build_reflective_graph, build_single_path_graph, reflective_graph
 from tests.unit.research_script import DOCS, TASKS, Script, run
 
@@ -22,7 +21,9 @@ DEPENDENT_PLAN = [
 def test_independent_tasks_run_in_one_wave_and_dependents_wait(wire):
     script = Script(plan=DEPENDENT_PLAN)
     wire(script)
-    _, updates, state = run(build_reflective_graph(), Context(max_concurrency=4), store=wire.store)
+    _, updates, state = run(
+        build_reflective_graph(), wire.context(max_concurrency=4), store=wire.store
+    )
     waves = [u["current_tasks"] for node, u in updates if node == "schedule_tasks"]
     assert waves == [[0, 1], [2], []]
     assert state["depends_on"] == [[], [], [0, 1]]
@@ -33,7 +34,9 @@ def test_independent_tasks_run_in_one_wave_and_dependents_wait(wire):
 
 def test_max_concurrency_one_runs_the_same_graph_one_task_at_a_time(wire):
     wire(Script())
-    _, updates, state = run(build_reflective_graph(), Context(max_concurrency=1), store=wire.store)
+    _, updates, state = run(
+        build_reflective_graph(), wire.context(max_concurrency=1), store=wire.store
+    )
     waves = [u["current_tasks"] for node, u in updates if node == "schedule_tasks"]
     assert waves == [[0], [1], [2], []]
     assert len(state["results"]) == 3
@@ -55,14 +58,14 @@ def test_parallel_tasks_overlap_in_time(wire):
         return script(prompt, title, tools, messages)
 
     wire(slow)
-    run(build_reflective_graph(), Context(max_retries=0, max_concurrency=4), store=wire.store)
+    run(build_reflective_graph(), wire.context(max_retries=0, max_concurrency=4), store=wire.store)
     assert peak[0] == 3
 
 
 def test_updates_carry_goal_tasks_running_tasks_and_counters(wire):
     """No output-schema filter: each node's update shows the state keys it wrote."""
     wire(Script({0: [True, False]}))
-    _, updates, _ = run(build_reflective_graph(), Context(max_concurrency=4), store=wire.store)
+    _, updates, _ = run(build_reflective_graph(), wire.context(max_concurrency=4), store=wire.store)
     by_node = {}
     for node, update in updates:
         by_node.setdefault(node, []).append(update)
@@ -84,7 +87,10 @@ def test_the_executor_agent_is_a_visible_subgraph(wire):
     graph = build_single_path_graph().compile()
     namespaces = set()
     for namespace, _ in graph.stream(
-        {"query": "q?"}, context=Context(max_concurrency=4), stream_mode="updates", subgraphs=True
+        {"query": "q?"},
+        context=wire.context(max_concurrency=4),
+        stream_mode="updates",
+        subgraphs=True,
     ):
         namespaces.add(tuple(n.split(":")[0] for n in namespace))
     assert ("run_task", "execute_task") in namespaces  # the agent's model and tool steps
@@ -94,7 +100,7 @@ def test_the_executor_agent_is_a_visible_subgraph(wire):
 def test_the_tool_step_limit_keeps_the_evidence(wire):
     script = Script(searches=100)  # never stops searching by itself
     model = wire(script)
-    _, _, state = run(build_reflective_graph(), Context(max_tool_steps=2), store=wire.store)
+    _, _, state = run(build_reflective_graph(), wire.context(max_tool_steps=2), store=wire.store)
     assert all(r.startswith("from evidence: ") for r in state["results"])
     assert all("1815" in r for r in state["results"])  # the corpus text the tools returned
     runs = wire.store.search(("trajectories", "research"), limit=10)
@@ -121,9 +127,9 @@ def test_a_resumed_run_never_reruns_a_finished_task(wire):
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
     config = {"configurable": {"thread_id": "crash"}}
     with pytest.raises(RuntimeError, match="process died"):
-        graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=Context())
+        graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
     assert script.attempts == {TASKS[0]: 1, TASKS[1]: 1, TASKS[2]: 1}
-    state = graph.invoke(None, config, context=Context())
+    state = graph.invoke(None, config, context=wire.context())
     assert script.attempts == {TASKS[0]: 1, TASKS[1]: 1, TASKS[2]: 1}  # nothing re-executed
     assert state["final_output"] and len(state["reflection_ids"]) == 3
     assert len(wire.store.search(("reflections", "default"), limit=10)) == 3

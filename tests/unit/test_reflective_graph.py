@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core.context import Context
 from graphs import build_reflective_graph, build_single_path_graph
 from tests.unit.research_script import TASKS, Script, run, wire
 
@@ -12,7 +11,7 @@ __all__ = ["TASKS", "Script", "wire"]  # other test modules import these from he
 def test_retry_once_then_pass(wire):
     script = Script({0: [True, False]})
     wire(script)
-    nodes, _, state = run(build_reflective_graph(), Context(max_retries=2), store=wire.store)
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=2), store=wire.store)
 
     assert nodes[:3] == ["goal_setting", "decompose_query", "shape_response"] or nodes[:3] == [
         "goal_setting",
@@ -36,7 +35,7 @@ def test_retries_run_out_per_task(wire):
     script = Script()
     script.default_verdict = True
     wire(script)
-    nodes, _, state = run(build_reflective_graph(), Context(max_retries=2), store=wire.store)
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=2), store=wire.store)
     assert nodes.count("execute_task") == 9  # 3 tasks × (1 attempt + 2 retries), own counters
     assert nodes[-1] == "aggregate_results" and state["final_output"]
     assert all(r.startswith("attempt 3 for") for r in state["results"])
@@ -48,14 +47,14 @@ def test_max_retries_zero_never_retries(wire):
     script = Script()
     script.default_verdict = True
     wire(script)
-    nodes, _, _ = run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    nodes, _, _ = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     assert nodes.count("execute_task") == 3
 
 
 def test_the_executor_starts_from_what_a_search_for_the_task_found(wire):
     script = Script(use_tools=False)  # answers at once, with no tool call
     model = wire(script)
-    _, _, state = run(build_reflective_graph(), Context(), store=wire.store)
+    _, _, state = run(build_reflective_graph(), wire.context(), store=wire.store)
     assert state["results"] == ["I think so."] * 3  # one call per attempt
     executor_calls = [c for c in model.calls if c["tools"]]
     assert len(executor_calls) == 3
@@ -69,7 +68,7 @@ def test_single_path_has_no_reflection(wire):
     script = Script()
     script.default_verdict = True
     wire(script)
-    nodes, _, state = run(build_single_path_graph(), Context(), store=wire.store)
+    nodes, _, state = run(build_single_path_graph(), wire.context(), store=wire.store)
     assert "reflect_on_task" not in nodes
     assert nodes.count("execute_task") == 3 and state["final_output"]
     assert not state.get("reflection_ids")
@@ -83,7 +82,7 @@ def test_unusable_verdicts_are_recorded_as_unjudged_and_never_taught(wire):
         return Script(searches=2)(prompt, title, tools, messages)
 
     wire(script)
-    _, _, state = run(build_reflective_graph(), Context(max_retries=1), store=wire.store)
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
     assert state["tasks"] and state["final_output"]
     assert [r["verdict"] for r in state["task_reports"]] == ["unjudged"] * 3
     items = wire.store.search(("reflections", "default"), limit=50)
@@ -98,7 +97,7 @@ def test_successful_tasks_become_workflows_the_next_run_sees(wire):
     """Online induction: passed attempts leave trajectories → workflows → next prompts."""
     script = Script(searches=2)  # AWM keeps workflows of 2+ steps
     wire(script)
-    ctx = Context(induction="rule")
+    ctx = wire.context(induction="rule")
     run(build_reflective_graph(), ctx, store=wire.store)
     workflows = wire.store.search(("workflows", "research"))
     assert workflows, "no workflow was induced from the successful tasks"
@@ -114,7 +113,7 @@ def test_successful_tasks_become_workflows_the_next_run_sees(wire):
 def test_the_store_holds_the_runs_reflections(wire):
     """compile(store=InMemoryStore()): the run's reflections are items under ("reflections", ns)."""
     wire(Script({0: [True, False]}))
-    ctx = Context(max_retries=2, memory_namespace="proj/alice")
+    ctx = wire.context(max_retries=2, memory_namespace="proj/alice")
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
     items = wire.store.search(("reflections", "proj", "alice"), limit=100)
     assert {i.key for i in items} == set(state["reflection_ids"]) and len(items) == 4
@@ -133,7 +132,7 @@ def test_the_store_holds_the_runs_reflections(wire):
 def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
     wire(Script())
     with caplog.at_level("INFO"):
-        _, _, state = run(build_reflective_graph(), Context(max_retries=0))
+        _, _, state = run(build_reflective_graph(), wire.context(max_retries=0))
     assert state["final_output"] == "FINAL: Ada Lovelace, born 1815."
     assert len(state["reflection_ids"]) == 3  # judged, though nothing could be saved
     assert sum("memory is off" in r.getMessage() for r in caplog.records) == 1
@@ -141,9 +140,14 @@ def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
 
 def test_memory_from_an_earlier_run_reaches_the_next_prompts(wire):
     model = wire(Script({0: [True, False]}))
-    run(build_reflective_graph(), Context(max_retries=1), store=wire.store)
+    run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
     model.calls.clear()
-    run(build_reflective_graph(), Context(max_retries=1), query="Ada Lovelace?", store=wire.store)
+    run(
+        build_reflective_graph(),
+        wire.context(max_retries=1),
+        query="Ada Lovelace?",
+        store=wire.store,
+    )
     goal_prompt = next(c["prompt"] for c in model.calls if c["title"] == "Goal")
     past = goal_prompt.split("<past_reflections>")[1].split("</past_reflections>")[0]
     assert "cite the source." in past
@@ -156,8 +160,8 @@ def test_a_second_run_on_the_same_thread_starts_clean(wire):
 
     compiled = graph.compile(checkpointer=InMemorySaver(), store=wire.store)
     config = {"configurable": {"thread_id": "same"}}
-    first = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=Context())
-    second = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=Context())
+    first = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
+    second = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
     assert len(first["reflection_ids"]) == len(second["reflection_ids"]) == 3
     assert set(first["reflection_ids"]).isdisjoint(second["reflection_ids"])
     assert len(second["results"]) == 3 and first["run_id"] != second["run_id"]

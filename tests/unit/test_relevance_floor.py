@@ -11,7 +11,6 @@ import json
 
 import numpy as np
 
-from core.context import Context
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -65,7 +64,7 @@ def _sections(prompt: str, tag: str) -> str:
 def test_an_unrelated_run_sees_none_of_another_subjects_memories(wire):
     model = wire(EthanolScript(plan=ETHANOL_TASKS))
     _fill(wire.store)
-    ctx = Context(max_retries=0, min_relevance=FLOOR)
+    ctx = wire.context(max_retries=0, min_relevance=FLOOR)
     run(build_reflective_graph(), ctx, "What is ethanol's boiling point?", store=wire.store)
     with_memory = [c["prompt"] for c in model.calls if "<past_reflections>" in c["prompt"]]
     assert len(with_memory) >= 10  # every node's prompt has the sections…
@@ -79,7 +78,7 @@ def test_an_unrelated_run_sees_none_of_another_subjects_memories(wire):
 def test_a_related_run_still_gets_them(wire):
     model = wire(Script())
     _fill(wire.store)
-    ctx = Context(max_retries=0, min_relevance=FLOOR)
+    ctx = wire.context(max_retries=0, min_relevance=FLOOR)
     run(build_reflective_graph(), ctx, "Who was Ada Lovelace?", store=wire.store)
     executor = [c["prompt"] for c in model.calls if c["tools"]]
     lessons = [lesson for _, lesson in ADA_LESSONS]
@@ -90,7 +89,7 @@ def test_a_related_run_still_gets_them(wire):
 def test_the_floor_is_a_context_setting(wire):
     model = wire(EthanolScript(plan=ETHANOL_TASKS))
     _fill(wire.store)
-    ctx = Context(max_retries=0, min_relevance=-1.0)  # no floor: everything is "relevant"
+    ctx = wire.context(max_retries=0, min_relevance=-1.0)  # no floor: everything is "relevant"
     run(build_reflective_graph(), ctx, "What is ethanol's boiling point?", store=wire.store)
     assert any("Lovelace" in c["prompt"] for c in model.calls)
 

@@ -1,5 +1,5 @@
-"""How many tool calls the executor makes: none by default on the embedded model, whose own
-search queries are noise; its attempt is then one call over the search for the task."""
+"""How many tool calls the executor makes: the default, none for SmolLM2-135M (its own search
+queries are noise: its attempt is one call over the search for the task), or what is asked."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from contextlib import contextmanager
 import pytest
 from langchain_core.messages import SystemMessage
 
-from agents import resources
 from agents.tools.search_tool import make_search_tool
-from core import context
-from core.context import DEFAULT_TOOL_STEPS, Context, is_embedded_model
+from core.context import DEFAULT_TOOL_STEPS, Context
 from graphs import build_reflective_graph
 from tests.unit.research_script import Script, run, wire
 
@@ -21,10 +19,11 @@ __all__ = ["wire"]
 @pytest.mark.parametrize(
     ("spec", "steps", "expected"),
     [
-        ("local", None, 0),  # the embedded SmolLM2
+        ("local:smollm2-135m", None, 0),  # the tiny test model: its queries are noise
+        ("local", None, DEFAULT_TOOL_STEPS),  # the default embedded model
         ("local:/models/qwen.gguf", None, DEFAULT_TOOL_STEPS),  # a GGUF the user chose
         ("openai:gpt-4o-mini", None, DEFAULT_TOOL_STEPS),
-        ("local", 2, 2),  # asked for: the embedded model searches on its own too
+        ("local:smollm2", 2, 2),  # asked for: the tiny model searches on its own too
         ("openai:gpt-4o-mini", 0, 0),
     ],
 )
@@ -48,7 +47,7 @@ class Recording(Script):
 def test_no_tool_steps_answer_from_the_search_for_the_task_in_one_call(wire):
     script = Recording()
     model = wire(script)
-    ctx = Context(max_tool_steps=0, max_retries=0)
+    ctx = wire.context(max_tool_steps=0, max_retries=0)
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
 
     assert not [c for c in model.calls if c["tools"]], "the agent was offered tools"
@@ -66,10 +65,10 @@ def test_no_tool_steps_and_no_search_tool_answer_on_their_own(wire, monkeypatch)
     def no_tools(ctx):
         yield []
 
-    monkeypatch.setattr(resources, "open_tools", no_tools)
     script = Recording(use_tools=False)
     model = wire(script)
-    _, _, state = run(build_reflective_graph(), Context(max_tool_steps=0, max_retries=0))
+    ctx = wire.context(max_tool_steps=0, max_retries=0, tools=no_tools)
+    _, _, state = run(build_reflective_graph(), ctx)
 
     assert not [c for c in model.calls if c["tools"]]
     assert state["results"] == ["A direct answer, then facts with sources."] * 3
@@ -78,12 +77,12 @@ def test_no_tool_steps_and_no_search_tool_answer_on_their_own(wire, monkeypatch)
     assert len(executor) == 3 and all("<search_results" not in m[-1].text for m in executor)
 
 
-def test_the_embedded_default_reaches_the_executor(wire, monkeypatch):
-    """With the real default (not the scripted stand-in's), `local` runs no tool steps."""
+def test_the_tiny_models_default_reaches_the_executor(wire):
+    """`local:smollm2-135m` runs no tool steps of its own by default."""
     script = Recording()
     model = wire(script)
-    monkeypatch.setattr(context, "is_embedded_model", is_embedded_model)  # undo the stand-in
-    run(build_reflective_graph(), Context(max_retries=0), store=wire.store)
+    ctx = wire.context(max_retries=0, executor_model="local:smollm2-135m")
+    run(build_reflective_graph(), ctx, store=wire.store)
     assert not [c for c in model.calls if c["tools"]]
 
 
@@ -110,10 +109,10 @@ def test_a_search_that_only_failed_is_no_evidence_and_no_tool_runs_unoffered(wir
     def failing_tools(ctx):
         yield [tool]
 
-    monkeypatch.setattr(resources, "open_tools", failing_tools)
     script = CallsAnyway()
     wire(script)
-    _, _, state = run(build_reflective_graph(), Context(max_tool_steps=0, max_retries=0))
+    ctx = wire.context(max_tool_steps=0, max_retries=0, tools=failing_tools)
+    _, _, state = run(build_reflective_graph(), ctx)
 
     # the executor's own prompt, not "answer from the search results" over an error
     assert len([m for m in script.plain if "Complete the task." in m[-1].text]) == 3

@@ -11,8 +11,8 @@ import re
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from core import models
 from core.context import Context
+from core.models import Models
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -86,11 +86,11 @@ def test_injections_in_documents_tool_output_and_memory_stay_data(
     for name, text in INJECTIONS.items():
         (corpus / name).write_text(text)
     model = ScriptedChatModel(responder=Obedient(searches=2), calls=[])
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
     store = new_store()
     _poisoned_memory(store)
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=store)
     ctx = Context(
+        models=Models.fixed(model),
         corpus_dir=str(corpus),
         use_browser=False,
         max_retries=0,

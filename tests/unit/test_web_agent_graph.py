@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from agents.web import session as web_session
-from core import models
+from core.models import Models
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph, route_after_act
@@ -36,25 +36,38 @@ def test_route_after_act():
     assert route_after_act(WebAgentState(task="t")) == "observe"
 
 
+class ScriptedModels(Models):
+    """Every role's model is the test's current script (`use(responder)`); hashing embeddings."""
+
+    def __init__(self) -> None:
+        super().__init__(embeddings=lambda spec: HashEmbeddings())
+        self.model: ScriptedChatModel | None = None
+
+    def chat(self, spec: str) -> ScriptedChatModel:
+        assert self.model is not None, "no scripted model yet"
+        return self.model
+
+
 @pytest.fixture
-def wired(monkeypatch, isolated_home):
-    """Scripted models, and the project's store under the test's home (`wired.store`)."""
-    monkeypatch.setattr(models, "get_embeddings", lambda spec="local": HashEmbeddings())
+def wired(isolated_home):
+    """Scripted models (`wired(responder)`; contexts get them from `wired.models`), and the
+    project's store under the test's home (`wired.store`)."""
+    models = ScriptedModels()
 
     def use(responder) -> ScriptedChatModel:
-        model = ScriptedChatModel(responder=responder, calls=[])
-        monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
-        return model
+        models.model = ScriptedChatModel(responder=responder, calls=[])
+        return models.model
 
+    use.models = models
     use.store = ProjectStore.open(isolated_home, HashEmbeddings())
     use.memory = AgentMemory(use.store)
     yield use
     use.store.close()
 
 
-def _run(env, *, evaluate=None, task="Buy the item", store=None, **ctx):
+def _run(models, env, *, evaluate=None, task="Buy the item", store=None, **ctx):
     run_id = uuid.uuid4().hex
-    context = WebAgentContext(online_induction="off", **ctx)
+    context = WebAgentContext(online_induction="off", models=models, **ctx)
     web_session.attach(context, env, evaluate)
     graph = fast_retries(build_web_graph()).compile(store=store)
     state = {"task": task, "run_id": run_id, "website": "shop"}
@@ -83,7 +96,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
         "shop", [Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])]
     )
     model = wired(responder)
-    out = _run(ShopEnv(), store=wired.store)
+    out = _run(wired.models, ShopEnv(), store=wired.store)
     assert [s["action"] for s in out["steps"]] == ["click [7]", "stop [done]"]
     assert out["done_reason"] == "stop" and out["answer"] == "done"
     assert out["success"] is True and out["judged_by"] == "llm-judge" and out["reward"] is None
@@ -94,7 +107,8 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
     assert len(runs) == 1 and runs[0].success and runs[0].id == out["trajectory_id"]
     assert len([c for c in model.calls if c["title"] == "EpisodeJudgment"]) == 1
 
-    second = _run(ShopEnv(), store=wired.store, use_workflows=False)  # now procedural memory
+    # now procedural memory
+    second = _run(wired.models, ShopEnv(), store=wired.store, use_workflows=False)
     assert second["success"] is True
     assert "&lt;run_0&gt;" in prompts[2] and "Buy the item" in prompts[2]
     assert "## buy_item" not in prompts[2]
@@ -108,14 +122,14 @@ def test_hopeless_model_ends_on_the_invalid_action_limit(wired, isolated_home):
             else answer("type", "", "x")
         )
     )
-    out = _run(ShopEnv())
+    out = _run(wired.models, ShopEnv())
     assert len(out["steps"]) == 3 and out["done_reason"].startswith("invalid_actions")
     assert out["success"] is False
 
 
 def test_garbage_output_falls_back_to_noop_and_the_repeat_limit_ends_it(wired):
     wired(lambda prompt, title, *a: "garbage")
-    out = _run(ShopEnv(), judge_runs=False)
+    out = _run(wired.models, ShopEnv(), judge_runs=False)
     assert [s["action"] for s in out["steps"]] == ["noop"] * 3
     assert out["done_reason"].startswith("repeated_action")
     assert out["judged_by"] == "unjudged" and out["success"] is False
@@ -128,7 +142,7 @@ def test_evaluator_reward_ends_the_episode_and_decides_success(wired, isolated_h
     async def evaluate():
         return env.bought, (1.0 if env.bought else None)
 
-    out = _run(env, evaluate=evaluate)
+    out = _run(wired.models, env, evaluate=evaluate)
     assert out["done_reason"] == "task_done" and out["reward"] == 1.0
     assert out["success"] is True and out["judged_by"] == "evaluator"
     assert all(c["title"] != "EpisodeJudgment" for c in model.calls)
@@ -158,7 +172,7 @@ def test_a_transient_model_failure_is_retried_and_the_episode_completes(wired):
         return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
 
     wired(flaky)
-    out = _run(ShopEnv())  # _run asserts the environment is released at the end
+    out = _run(wired.models, ShopEnv())  # _run asserts the environment is released at the end
     assert [s["action"] for s in out["steps"]] == ["click [7]", "stop [done]"]
     assert out["done_reason"] == "stop" and out["success"] is True
     assert len(calls) == 3  # the failed call, its retry (click), then stop
@@ -172,7 +186,7 @@ def test_a_failing_model_releases_the_environment_after_the_last_attempt(wired):
         raise ConnectionError("provider down")
 
     wired(broken)
-    context = WebAgentContext()
+    context = WebAgentContext(models=wired.models)
     web_session.attach(context, ShopEnv())
     graph = fast_retries(build_web_graph()).compile()
     with pytest.raises(ConnectionError):
@@ -189,7 +203,7 @@ def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired):
         raise RuntimeError("bug")  # default retry_on never retries a RuntimeError
 
     wired(broken)
-    context = WebAgentContext()
+    context = WebAgentContext(models=wired.models)
     web_session.attach(context, ShopEnv())
     graph = fast_retries(build_web_graph()).compile()
     with pytest.raises(RuntimeError, match="bug"):
@@ -199,7 +213,7 @@ def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired):
 
 def test_graph_without_start_url_or_environment_says_what_is_missing(wired):
     graph = build_web_graph().compile()
-    context = WebAgentContext()
+    context = WebAgentContext(models=wired.models)
     with pytest.raises(ValueError, match="start_url"):
         asyncio.run(graph.ainvoke({"task": "t"}, context=context))
     assert context.browser.session is None

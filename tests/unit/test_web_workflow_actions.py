@@ -250,8 +250,8 @@ def test_a_missing_target_hands_control_back_before_acting():
 
 
 # -- the graph calls a workflow -------------------------------------------------------------------
-def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_home):
-    from core import models
+def test_the_graph_calls_the_workflow_and_the_task_ends(isolated_home):
+    from core.models import Models
 
     WorkflowFiles(isolated_home).save("login", [LOGIN])
     schemas = []
@@ -261,14 +261,17 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(monkeypatch, isolated_ho
         return {"action_type": "login_user", "args": {"username": "bo", "password": "pw"}}
 
     model = ScriptedChatModel(responder=responder, calls=[])
-    monkeypatch.setattr(models, "get_chat_model", lambda spec: model)
     env, run_id = LoginEnv("bo", "pw"), uuid.uuid4().hex
 
     async def evaluate():
         return env.logged_in is not None, 1.0 if env.logged_in else 0.0
 
     context = WebAgentContext(
-        online_induction="off", workflow_actions=True, embedding_model="hashing", reflections_k=0
+        online_induction="off",
+        workflow_actions=True,
+        embedding_model="hashing",
+        reflections_k=0,
+        models=Models.fixed(model),
     )
     web_session.attach(context, env, evaluate)
     state = {"task": TASK.format(u="bo", p="pw"), "run_id": run_id, "website": "login"}
