@@ -156,6 +156,8 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         out = {
             "thread_id": thread_id,
             "final_output": state.get("final_output", ""),
+            "answer": state.get("answer", ""),
+            "sources": _sources(state),
             "tasks": state.get("tasks", []),
             "results": state.get("results", []),
             "reflections": _reflections(ctx, graph.store, state.get("reflection_ids", [])),
@@ -171,3 +173,9 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         print("error: the run ended without a final answer", file=sys.stderr)
         return 1
     return 0
+
+
+def _sources(state: dict) -> list[str]:
+    """Every document or page the run read (the first search's, then the tasks'), in order."""
+    read = [*(state.get("evidence_sources") or []), *(state.get("sources") or [])]
+    return list(dict.fromkeys(read))

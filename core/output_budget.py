@@ -28,14 +28,12 @@ M = TypeVar("M")
 # A JSON verdict or tool choice ends well inside its budget; the budget only bites when a small
 # model runs on, which is exactly the waste it removes.
 ROLE_BUDGETS: dict[str, int] = {
-    "goal": 64,  # {"description": one sentence}
-    "smart_goal": 128,  # description + up to 3 short criteria
-    "response_shape": 64,  # one or two sentences on the answer's form
+    "goal": 160,  # goal sentence, answer form, up to 3 short criteria
     "decompose": 192,  # 3-5 one-sentence tasks
     "executor": 160,  # a tool choice (~30 tokens) or a short final answer
     "grounded_answer": 160,  # an answer from retrieved evidence
-    "reflect": 160,  # verdict, confidence, 2-3 sentences, short reasons
-    "aggregate": 256,  # the final answer: direct answer first, then sources
+    "reflect": 128,  # verdict, confidence, 1-2 sentences, short reasons
+    "aggregate": 256,  # the answer, 1-3 sentences of support, its sources
     "short_answer": 32,  # a few words (HotpotQA-style)
     "judge": 96,  # an evaluator's verdict and one-sentence reason
     "web_action": 64,  # one browser action

@@ -57,13 +57,20 @@ class TaskReport(TypedDict):
 class ReflectiveAgentState(InputState):
     """State of the research graphs (reflective and single-path).
 
-    `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
-    `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
-    `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
-    attempts never reach the aggregator. `run_id` names this run: memory ids derive from it.
+    `evidence` is what the first search for the request found (from `evidence_sources`);
+    every prompt of the run opens with the request and it. `sources` lists the documents and
+    pages the tasks read besides (reducer: add_new). `tasks[i]` depends on the tasks listed in
+    `depends_on[i]` (earlier indices only). `current_tasks` are the tasks running now (one
+    wave of the fan-out). `results[i]` and `task_reports[i]` belong to `tasks[i]`; only a
+    task's final attempt lands there, so failed attempts never reach the aggregator. `answer`
+    is the final answer itself, `final_output` it with its explanation and sources. `run_id`
+    names this run: memory ids derive from it.
     """
 
     run_id: NotRequired[str]
+    evidence: NotRequired[str]
+    evidence_sources: NotRequired[list[str]]
+    sources: NotRequired[Annotated[list[str], add_new]]
     optimized_goal: NotRequired[str]
     optimized_response: NotRequired[str]
     tasks: NotRequired[list[str]]
@@ -72,6 +79,7 @@ class ReflectiveAgentState(InputState):
     results: NotRequired[Annotated[list[str | None], put_slots]]
     task_reports: NotRequired[Annotated[list[TaskReport | None], put_slots]]
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
+    answer: NotRequired[str]
     final_output: NotRequired[str]
 
 
@@ -81,10 +89,11 @@ class Dependency(TypedDict):
 
 
 class TaskInput(TypedDict):
-    """What the scheduler sends to one task's subgraph."""
+    """What the scheduler sends to one task's subgraph (`evidence`: the run's, see above)."""
 
     run_id: str
     query: str
+    evidence: str
     optimized_goal: str
     task_index: int
     task: str
@@ -96,12 +105,16 @@ class TaskState(TaskInput):
 
     `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
     `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
-    `results`, `task_reports` and `reflection_ids` are what the task hands back to the parent.
+    `task_evidence` is what the attempt's own search found beyond the run's evidence (the
+    reflector judges against it). `results`, `task_reports`, `reflection_ids` and `sources`
+    are what the task hands back to the parent.
     """
 
     attempt: NotRequired[int]
     retry_count: NotRequired[int]
     result: NotRequired[str]
+    task_evidence: NotRequired[str]
+    sources: NotRequired[Annotated[list[str], add_new]]
     trajectory: NotRequired[list[dict[str, Any]]]
     needs_retry: NotRequired[bool]
     verdict: NotRequired[str]
@@ -117,6 +130,7 @@ class TaskOutput(TypedDict):
     results: dict[int, str]
     task_reports: dict[int, TaskReport]
     reflection_ids: list[str]
+    sources: list[str]
 
 
 class WebAgentInput(TypedDict):

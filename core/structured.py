@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ValidationError
 
 from core.local_seed import sample_round
@@ -19,7 +20,7 @@ T = TypeVar("T", bound=BaseModel)
 def ask_structured(
     model: BaseChatModel,
     schema: type[T],
-    prompt: str,
+    prompt: str | list[BaseMessage],
     *,
     attempts: int = 2,
     max_tokens: int | None = None,

@@ -1,6 +1,6 @@
 """The research graphs: plan the request, run its tasks in parallel, write the answer.
 
-Both graphs share the outer wiring (goal → plan ∥ answer shape → tasks in waves → aggregate);
+Both graphs share the outer wiring (goal → plan → tasks in waves → aggregate);
 they differ in the per-task subgraph: the reflective one judges each attempt and may retry it,
 the single-path baseline makes one attempt. Each node is a function of the same name in
 agents/research/, its prompt in the same-named module of prompts/.
@@ -18,7 +18,7 @@ from langgraph.types import RetryPolicy, Send
 from agents.research.aggregate import aggregate_results
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
-from agents.research.goal import goal_setting, shape_response
+from agents.research.goal import goal_setting
 from agents.research.reflect import reflect_on_task
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
@@ -96,6 +96,7 @@ def run_task_node(task_graph: TaskBuilder):
             "results": out["results"],
             "task_reports": out["task_reports"],
             "reflection_ids": out.get("reflection_ids") or [],
+            "sources": out.get("sources") or [],
         }
 
     return run_task
@@ -103,24 +104,22 @@ def run_task_node(task_graph: TaskBuilder):
 
 # -- the whole request ---------------------------------------------------------------------------
 def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
-    """goal_setting → (decompose_query ∥ shape_response) → schedule_tasks ⇉ run_task (one
-    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END.
+    """goal_setting → decompose_query → schedule_tasks ⇉ run_task (one `task_graph` per task,
+    in parallel) → schedule_tasks … → aggregate_results → END.
 
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
     """
     builder = StateGraph(ReflectiveAgentState, context_schema=Context, input_schema=InputState)
-    builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)  # SMART goal
+    # search for the request, then its goal, what must be found and the answer's form
+    builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)  # the tasks
-    builder.add_node("shape_response", shape_response, retry_policy=TRANSIENT)  # answer shape
     builder.add_node("schedule_tasks", schedule_tasks)  # the tasks whose inputs are ready
     builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
     builder.add_node("aggregate_results", aggregate_results, retry_policy=TRANSIENT)  # answer
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
-    builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it …
-    builder.add_edge("goal_setting", "shape_response")  # … while the answer's shape is set
-    builder.add_edge("decompose_query", "schedule_tasks")  # both done: the first wave
-    builder.add_edge("shape_response", "schedule_tasks")
+    builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it
+    builder.add_edge("decompose_query", "schedule_tasks")  # the first wave
     builder.add_conditional_edges(  # fan the wave out, or write the answer when none is left
         "schedule_tasks", route_tasks, ["run_task", "aggregate_results"]
     )

@@ -1,21 +1,10 @@
-"""Prompt for writing the final answer from every task result and this run's reflections
-(stable first: preamble, memory, request, goal, shape, results, then the instruction)."""
+"""Prompt for the final answer from the task results and this run's reflections, in the answer
+form goal setting chose (stable first: the run's opening, memory, goal, results, instruction)."""
 
-from prompts.untrusted import PREAMBLE
-
-AGGREGATOR = (
-    PREAMBLE
-    + """
-{memory}
-<request>
-{query}
-</request>
+AGGREGATOR = """{opening}{memory}
 <goal>
 {goal}
 </goal>
-<answer_shape>
-{response_shape}
-</answer_shape>
 <task_results>
 {results}
 </task_results>
@@ -23,7 +12,9 @@ AGGREGATOR = (
 {run_reflections}
 </this_run_reflections>
 <instructions>
-Write the final answer to the request from the task results. Use only facts from the results;
-keep their sources. Follow the answer shape.
+Answer the request from the task results and the evidence; use only facts found there. The
+request: {request}
+- answer: the answer to the request itself, in this form: {answer_form}.
+- explanation: 1-3 sentences with the facts that support the answer.
+- sources: the sources (file names or URLs shown in the evidence and results) the answer rests on.
 </instructions>"""
-)

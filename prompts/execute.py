@@ -1,23 +1,18 @@
 """Prompts for running one task with tools, including a retry that sees its previous attempt.
 
-Stable first: the system message is the shared preamble and memory; the task message (the
-agent's, or the one asking for an answer from the evidence) gives the goal, the task, what it
-builds on and any previous attempt, then the instruction last.
+Stable first: the system message is the shared preamble; the task message opens with the run's
+opening (request, evidence) and memory, then the task, what its own search found, what it
+builds on and any previous attempt, with the instruction last.
 """
 
-from prompts.untrusted import PREAMBLE
-
-EXECUTOR_SYSTEM = PREAMBLE + "\n{memory}"
-
-EXECUTOR_TASK = """<overall_goal>
-{goal}
-</overall_goal>
+EXECUTOR_TASK = """{opening}{memory}
 <task>
 {task}
 </task>{evidence}{dependencies}{retry}
 <instructions>
-Complete the task. Use the search results and the tools to find facts; do not invent them.
-When you have enough, answer with the facts you found and name their sources.{retry_note}
+Complete the task. Use the evidence, the search results and the tools to find facts; do not
+invent them. When you have enough, answer with the facts you found and name their
+sources.{retry_note}
 </instructions>"""
 
 EVIDENCE_SECTION = """
@@ -41,18 +36,12 @@ RETRY_SECTION = """
 RETRY_NOTE = """
 Your previous attempt was judged not good enough: fix what the reflection points out."""
 
-# sent with EXECUTOR_SYSTEM (preamble and memory) as its system message
-GROUNDED_ANSWER = """<overall_goal>
-{goal}
-</overall_goal>
+GROUNDED_ANSWER = """{opening}{memory}
 <task>
 {task}
-</task>{dependencies}{retry}
-<search_results>
-{evidence}
-</search_results>
+</task>{evidence}{dependencies}{retry}
 <instructions>
-Answer the task using only the search results above (and the earlier tasks' results, if
-any). Quote the facts that answer it and name
-the source of each.{retry_note}
+Answer the task using only the evidence and search results above (and the earlier tasks'
+results, if any). State the answer first, then the facts that support it, naming the source of
+each.{retry_note}
 </instructions>"""

@@ -1,47 +1,16 @@
-"""Prompts for goal setting: passive goal creator, SMART prompt optimizer, response optimizer.
+"""Prompt for goal setting: the passive goal creator, the prompt optimizer (what must be found)
+and the response optimizer (the answer's form), in one structured answer.
 
-Stable first (every prompt here): the shared preamble, memory, the request or goal, and the
-role's instruction last, so consecutive calls share their prefix in the model's KV cache.
+Stable first: the run's opening (request, evidence), memory, then the instruction.
 """
 
-from prompts.untrusted import PREAMBLE
-
-GOAL_CREATOR = (
-    PREAMBLE
-    + """
-{memory}
-<request>
-{query}
-</request>
+GOAL_SETTER = """{opening}{memory}
 <instructions>
-Turn the request into one clear goal: one sentence that says what a complete answer must
-achieve. Take the lessons in <past_reflections> into account.
+Set the goal of this research request, from the request and the evidence above.
+- goal: one sentence saying what a complete answer must establish. Keep every name, title,
+  date and detail the request gives.
+- criteria: 1-3 checks that tell the answer is complete (what must be found or confirmed).
+- answer_form: the form of the final answer: a question about one fact is answered with
+  "a name, date, number, yes or no, or a short phrase".
+Take the lessons in <past_reflections> into account.
 </instructions>"""
-)
-
-PROMPT_OPTIMIZER = (
-    PREAMBLE
-    + """
-{memory}
-<goal>
-{goal}
-</goal>
-<instructions>
-Sharpen the goal into a SMART goal: specific, measurable, achievable, relevant and time-bound
-(for a research answer: what must be found and how to tell it is done). Return the SMART goal
-and 1-3 measurable success criteria.
-</instructions>"""
-)
-
-RESPONSE_OPTIMIZER = (
-    PREAMBLE
-    + """
-{memory}
-<goal>
-{goal}
-</goal>
-<instructions>
-Define the shape of the final answer for the goal: its sections, its length and its tone, in
-2-4 short lines. Do not answer the goal itself.
-</instructions>"""
-)

@@ -1,25 +1,19 @@
-"""Prompt for judging one task result; needs_retry=true means NOT good enough (stable first:
-preamble, memory, task, result, then the instruction)."""
+"""Prompt for judging one task result; needs_retry=true means NOT good enough (stable first: the
+run's opening, memory, task, what the task's search found, the result, then the instruction)."""
 
-from prompts.untrusted import PREAMBLE
-
-REFLECTOR = (
-    PREAMBLE
-    + """
-{memory}
+REFLECTOR = """{opening}{memory}
 <task>
 {task}
-</task>
+</task>{evidence}
 <result>
 {result}
 </result>
 <instructions>
-Judge whether the result is good enough: complete, specific and supported by facts from its
-sources.
-- reflection: 2-3 sentences of lessons: what worked, what was missing, what to do next time.
-- needs_retry: true if the result is NOT good enough and the task must be done again;
-  false if it is good enough.
+Judge whether the result is good enough: it answers the task, and the evidence or search
+results above support it.
+- needs_retry: true if the result is NOT good enough and the task must be done again (it is
+  wrong, unsupported, or does not answer the task); false if it is good enough.
 - confidence: how sure you are, from 0 to 1.
+- reflection: 1-2 sentences: a lesson for similar tasks (a strategy, not the answer itself).
 - reasons: short reasons for the verdict.
 </instructions>"""
-)

@@ -1,32 +1,91 @@
-"""aggregate_results: the final answer from each task's last result and this run's reflections."""
+"""aggregate_results: the final answer, in the form goal setting chose, from the task results,
+this run's reflections and the run's evidence, naming only sources the run read.
+
+The answer is structured: the answer itself (what `run --json` reports as `answer`, and what an
+evaluation scores), then the facts that support it, then its sources. A source the model names
+that the run never read is dropped; when it names none, the run's sources stand in.
+"""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.research.answer_text import cited_sources, clean_answer, strip_debris, with_sources
+from agents.research.answer_text import clean_answer, strip_debris
 from agents.research.memory_context import as_data, memory_block
+from agents.research.prompting import human, opening, system
+from agents.research.sources import unique
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
+from core.structured import ask_structured
 from memory.reflections.manager import format_reflections
 from prompts import execute, goal, reflect
 from prompts.aggregate import AGGREGATOR
 from prompts.untrusted import data
 
 # the prompts whose fixed text may come back in an answer: this one, and those whose wording
-# reaches it through the goal, the answer shape, the results and the reflections
+# reaches it through the goal, the results and the reflections
 ECHOED_PROMPTS = (
     AGGREGATOR,
-    goal.GOAL_CREATOR,
-    goal.PROMPT_OPTIMIZER,
-    goal.RESPONSE_OPTIMIZER,
+    goal.GOAL_SETTER,
     execute.EXECUTOR_TASK,
     execute.GROUNDED_ANSWER,
     execute.RETRY_NOTE,
     reflect.REFLECTOR,
 )
+
+
+class FinalAnswer(BaseModel):
+    """The answer first: output cut at its budget loses the end, not the answer."""
+
+    answer: str = Field(description="The answer itself, in the requested form.")
+    explanation: str = Field(default="", description="1-3 sentences with the supporting facts.")
+    sources: list[str] = Field(default_factory=list, max_length=8)
+
+
+def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    ctx = runtime.context
+    memory = resources.memory(runtime)
+    query = state["query"]
+    tasks, results = state.get("tasks") or [], state.get("results") or []
+    prompt = AGGREGATOR.format(
+        opening=opening(query, state.get("evidence", "")),
+        memory=memory_block(memory, ctx, query, ctx.aggregator_model),
+        goal=data(state.get("optimized_goal", "")),
+        results=_results_block(tasks, results),
+        run_reflections=_run_reflections(memory, state),
+        answer_form=data(state.get("optimized_response", "")),
+        request=data(query),  # again last: the answer is to the request, not to a task
+    )
+    model = ctx.models.chat(ctx.aggregator_model)
+    out = ask_structured(
+        model, FinalAnswer, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["aggregate"]
+    )
+    read = unique([*(state.get("evidence_sources") or []), *(state.get("sources") or [])])
+    answer, explanation, cited = _parts(out, results, state.get("optimized_response", ""))
+    sources = [s for s in cited if s in read] or read
+    return {"answer": answer, "final_output": _final_text(answer, explanation, sources)}
+
+
+def _parts(
+    out: FinalAnswer | None, results: list[str | None], form: str
+) -> tuple[str, str, list[str]]:
+    """The answer, its explanation and cited sources, cleaned of echoed prompt text; with no
+    usable answer, the task results themselves (a blank final answer would lose the run)."""
+    echoed = (*ECHOED_PROMPTS, form)  # the answer form is instructions too
+    answer = clean_answer(out.answer, prompts=echoed) if out else ""
+    explanation = clean_answer(out.explanation, prompts=echoed) if out else ""
+    if not answer:
+        found = "\n\n".join(r for r in results if r and r != "(no result)")
+        answer = clean_answer(found, prompts=echoed) or strip_debris(found)
+    return answer, explanation, [strip_debris(s) for s in (out.sources if out else [])]
+
+
+def _final_text(answer: str, explanation: str, sources: list[str]) -> str:
+    parts = [answer, explanation, f"Sources: {', '.join(sources)}" if sources else ""]
+    return "\n\n".join(p for p in parts if p)
 
 
 def _results_block(tasks: list[str], results: list[str | None]) -> str:
@@ -36,32 +95,10 @@ def _results_block(tasks: list[str], results: list[str | None]) -> str:
     )
 
 
-def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    ctx = runtime.context
-    memory = resources.memory(runtime)
-    run_reflections = [
+def _run_reflections(memory, state: ReflectiveAgentState) -> str:
+    judged = [
         r
         for i in state.get("reflection_ids") or []
         if (r := memory.get_reflection(i)) and r.judgment.verdict != "unjudged"
     ]
-    tasks, results = state.get("tasks") or [], state.get("results") or []
-    prompt = AGGREGATOR.format(
-        memory=memory_block(memory, ctx, state["query"], ctx.aggregator_model),
-        query=data(state["query"]),
-        goal=data(state.get("optimized_goal", "")),
-        response_shape=data(state.get("optimized_response", "")),
-        results=_results_block(tasks, results),
-        run_reflections=format_reflections(as_data(run_reflections)) or "(none)",
-    )
-    model = with_max_tokens(ctx.models.chat(ctx.aggregator_model), ROLE_BUDGETS["aggregate"])
-    # the answer shape is instructions too (a model wrote them): copied back, they are no answer
-    echoed = (*ECHOED_PROMPTS, state.get("optimized_response", ""))
-    answer = clean_answer(model.invoke(prompt).text, prompts=echoed)
-    if not answer:
-        # a blank final answer loses the run's work; fall back to the task results themselves,
-        # cleaned, or as the executor wrote them when cleaning leaves nothing (a small model's
-        # answer and results can be all echo and debris, so cleaning may remove every line)
-        found = "\n\n".join(r for r in results if r and r != "(no result)")
-        answer = clean_answer(found, prompts=echoed) or strip_debris(found)
-    # the prompt asks to keep the results' sources; a small model often drops them
-    return {"final_output": with_sources(answer, cited_sources(results))}
+    return format_reflections(as_data(judged)) or "(none)"

@@ -1,5 +1,11 @@
-"""decompose_query: the goal → 3-5 validated, executable tasks, each with the earlier tasks whose
-results it needs (`depends_on`); tasks that need nothing run in parallel."""
+"""decompose_query: the request → 1-5 validated, executable tasks, each with the earlier tasks
+whose results it needs (`depends_on`); tasks that need nothing run in parallel.
+
+As few tasks as the request needs, not always 3-5: tasks made up to reach a count cost a model
+call each and drift from the request (a lookup split into "search on Wikipedia" and "check
+within a year"). The planner sees the run's evidence, so a task can name what the request
+leaves implicit (the creator a multi-hop question asks about).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
 from agents.research.memory_context import memory_block
+from agents.research.prompting import human, opening, system
 from agents.research.topic import copies_placeholder
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
@@ -32,7 +39,7 @@ class PlannedTask(BaseModel):
 
 
 class DecomposedTasks(BaseModel):
-    tasks: list[PlannedTask] = Field(description="3 to 5 tasks, in order.", max_length=5)
+    tasks: list[PlannedTask] = Field(description="1 to 5 tasks, in order.", max_length=5)
 
     @field_validator("tasks", mode="before")
     @classmethod
@@ -79,10 +86,15 @@ def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], li
 
 def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
-    goal = state.get("optimized_goal") or state["query"]
+    query = state["query"]
+    goal = state.get("optimized_goal") or query
     model = ctx.models.chat(ctx.planner_model)
-    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    prompt = DECOMPOSER.format(memory=memory, goal=data(goal))
-    out = ask_structured(model, DecomposedTasks, prompt, max_tokens=ROLE_BUDGETS["decompose"])
+    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
+    prompt = DECOMPOSER.format(
+        opening=opening(query, state.get("evidence", "")), memory=memory, goal=data(goal)
+    )
+    out = ask_structured(
+        model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
+    )
     tasks, depends_on = clean_tasks(out.tasks if out else [], goal)
     return {"tasks": tasks, "depends_on": depends_on}

@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
+from agents.research.sources import sources_in, unique
 from agents.tools.search_tool import SearchTool
 from core.context import Context
 from memory.budget import context_window
@@ -84,6 +85,15 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
                     }
                 )
     return steps
+
+
+def step_sources(steps: list[dict[str, Any]]) -> list[str]:
+    """The documents and pages the steps read: the sources of search hits, pages opened."""
+    found: list[str] = []
+    for step in steps:
+        url = step["args"].get("url") if step["tool"] == "browser_open" else None
+        found.extend([url] if isinstance(url, str) else sources_in(step["observation"]))
+    return unique(found)
 
 
 def evidence_text(steps: list[dict[str, Any]]) -> str:

@@ -1,92 +1,98 @@
-"""goal_setting: request → goal (passive goal creator) → SMART goal; shape_response: the shape
-of the final answer (response optimizer), written while the tasks are being planned."""
+"""goal_setting: search for the request, then set the goal (passive goal creator), what must be
+found (prompt optimizer) and the form of the final answer (response optimizer) in one call.
+
+The first search's results become the run's evidence: every later prompt opens with the request
+and them, so the planner knows the names a plan needs (a bridge entity in a multi-hop question)
+and a local model reads them once per run (agents/research/prompting.py).
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents import resources
+from agents.research.evidence import ground
 from agents.research.memory_context import memory_block
+from agents.research.prompting import human, opening, system
+from agents.research.sources import sources_in
 from agents.research.tasks import new_run_id
 from agents.research.topic import grounded, keywords
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
-from prompts.untrusted import data
+from memory.budget import context_window
+from prompts.goal import GOAL_SETTER
 
 log = logging.getLogger(__name__)
-DEFAULT_SHAPE = "A direct answer first, then the supporting facts with their sources."
+# a choice, not free text: asked to describe a form, a model describes an essay's sections
+AnswerForm = Literal[
+    "a name, date, number, yes or no, or a short phrase",
+    "a list",
+    "a paragraph",
+    "a report with sections",
+]
+DEFAULT_FORM = "a paragraph"
+EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the answer
 
 
-class Goal(BaseModel):
-    description: str = Field(description="The goal in one sentence.")
+class GoalSetting(BaseModel):
+    """The three roles' answers; the fields a run cannot do without come first (output cut at
+    its budget is closed and validated, so it loses the end)."""
 
+    goal: str = Field(description="What a complete answer must establish, in one sentence.")
+    answer_form: AnswerForm = Field(description="The form of the final answer.")
+    criteria: list[str] = Field(
+        default_factory=list, description="1-3 checks that the answer is complete.", max_length=3
+    )
 
-class OptimizedGoal(BaseModel):
-    description: str = Field(description="The SMART goal.")
-    metrics: list[str] = Field(description="1-3 measurable success criteria.", max_length=3)
-
-    def text(self) -> str:
+    def goal_text(self) -> str:
         # a criterion says something in words ("#1" or "-3.5" is a small model's filler)
-        criteria = "\n".join(f"- {m}" for m in self.metrics if len(keywords(m)) >= 2)
-        return (
-            f"{self.description}\nSuccess criteria:\n{criteria}" if criteria else self.description
-        )
+        checks = "\n".join(f"- {c}" for c in self.criteria if len(keywords(c)) >= 2)
+        return f"{self.goal}\nSuccess criteria:\n{checks}" if checks else self.goal
 
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """Start a run: a fresh run id, empty per-task lists, and the SMART goal."""
+    """Start a run: a fresh run id, empty per-task lists, the run's evidence and its goal."""
     ctx = runtime.context
     if runtime.store is None:
         log.info("no store: memory is off for this run (compile the graph with store=…)")
-    model = ctx.models.chat(ctx.planner_model)
     query = state["query"]
+    model = ctx.models.chat(ctx.planner_model)
+    with resources.open_tools(ctx) as tools:
+        budget = min(EVIDENCE_CHARS, context_window(model, ctx.planner_model))
+        evidence = ground(query, tools, max_chars=budget)
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
-    goal = ask_structured(
-        model,
-        Goal,
-        GOAL_CREATOR.format(memory=memory, query=data(query)),
-        max_tokens=ROLE_BUDGETS["goal"],
+    prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory)
+    out = ask_structured(
+        model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]
     )
-    goal_text = _usable(goal.description if goal else "", fallback=query, topic=query)
-    smart = ask_structured(
-        model,
-        OptimizedGoal,
-        PROMPT_OPTIMIZER.format(memory=memory, goal=data(goal_text)),
-        max_tokens=ROLE_BUDGETS["smart_goal"],
-    )
+    goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
+    form = out.answer_form if out else DEFAULT_FORM
     return {
         "run_id": new_run_id(),
-        "optimized_goal": _usable(smart.text() if smart else "", fallback=goal_text, topic=query),
+        "evidence": evidence,
+        "evidence_sources": sources_in(evidence),
+        "optimized_goal": goal,
+        "optimized_response": form,
         # None empties the per-task lists: a new run on a thread that already ran one
         "results": None,
         "task_reports": None,
         "reflection_ids": None,
+        "sources": None,
         "current_tasks": [],
+        "answer": "",
         "final_output": "",
     }
-
-
-def shape_response(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """The answer's sections, length and tone (runs beside decompose_query)."""
-    ctx = runtime.context
-    goal = state.get("optimized_goal") or state["query"]
-    memory = memory_block(resources.memory(runtime), ctx, goal, ctx.planner_model)
-    model = ctx.models.chat(ctx.planner_model)
-    shape = with_max_tokens(model, ROLE_BUDGETS["response_shape"]).invoke(
-        RESPONSE_OPTIMIZER.format(memory=memory, goal=data(goal))
-    )
-    return {"optimized_response": _usable(shape.text, fallback=DEFAULT_SHAPE)}
 
 
 def _usable(text: str, *, fallback: str, topic: str = "") -> str:
     """A model's text if it says something (on `topic`, when given), else the fallback: tiny
     models return blanks, or a schema's field name ("{ description }") for the goal."""
     text = text.strip()
-    says_something = len(text.split()) >= 3 and grounded(text, topic)
+    says_something = len(text.split()) >= 2 and grounded(text, topic)
     return text if says_something else fallback

@@ -13,12 +13,14 @@ from pydantic import BaseModel, Field, field_validator
 from agents import resources
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
+from agents.research.prompting import human, opening, system
 from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import TaskState
 from core.structured import ask_structured
 from memory.reflections.schema import Reflection, ReflectionJudgment
+from prompts.execute import EVIDENCE_SECTION
 from prompts.reflect import REFLECTOR
 from prompts.untrusted import data
 
@@ -35,7 +37,7 @@ class ReflectionOutput(BaseModel):
 
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
-    reflection: str = Field(description="2-3 sentences of lessons.")
+    reflection: str = Field(description="1-2 sentences: a lesson for similar tasks.")
     reasons: list[str] = Field(default_factory=list, max_length=5)
 
     @field_validator("confidence", mode="before")
@@ -87,12 +89,18 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
     model = ctx.models.chat(ctx.reflector_model)
     memory = resources.memory(runtime)
+    evidence = state.get("task_evidence", "")
+    # the executor's opening, memory, task and evidence again: a local model reads only the rest
     prompt = REFLECTOR.format(
+        opening=opening(state["query"], state.get("evidence", "")),
         memory=memory_block(memory, ctx, task, ctx.reflector_model),
         task=data(task),
+        evidence=EVIDENCE_SECTION.format(evidence=evidence) if evidence.strip() else "",
         result=data(result),
     )
-    out = ask_structured(model, ReflectionOutput, prompt, max_tokens=ROLE_BUDGETS["reflect"])
+    out = ask_structured(
+        model, ReflectionOutput, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
+    )
     reflection = judged(task, out, rid) if out else unjudged(task, result, rid)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)

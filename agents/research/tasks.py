@@ -41,6 +41,7 @@ def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:
     return {
         "run_id": state.get("run_id", ""),
         "query": state["query"],
+        "evidence": state.get("evidence", ""),
         "optimized_goal": state.get("optimized_goal", ""),
         "task_index": index,
         "task": tasks[index],

@@ -1,5 +1,5 @@
 """The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
-own 10 paragraphs, then the answer is cut to the short span HotpotQA's exact match expects;
+own 10 paragraphs, and its answer (the run's `answer`) is scored in HotpotQA's short form;
 `direct` answers in one call over the paragraphs, `direct-candidates` chooses among their spans."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from evals.hotpotqa.candidates import candidate_answers, choice_schema
 from evals.hotpotqa.dataset import AnswerFn
-from evals.hotpotqa.direct import direct_answer, paragraphs_text
+from evals.hotpotqa.direct import clean_short_answer, direct_answer, paragraphs_text
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.
@@ -203,11 +203,14 @@ def _graph_answer_fn(
         )
         with project_store(home, ctx.embedding_model, models, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
-        # Run as a runnable with the same config, so its model call reaches the callbacks too.
-        cut: RunnableLambda[str, str] = RunnableLambda(
-            lambda t: short_answer(models.chat(model), question, t)
-        )
-        answer = cut.invoke(out.get("final_output", ""), config=config)
+        # the graph's answer itself, as the run reports it (`run --json`'s "answer")
+        answer = clean_short_answer(out.get("answer", ""))
+        if not answer:  # no answer of its own: cut one from the final output (a model call)
+            # Run as a runnable with the same config, so its model call reaches the callbacks.
+            cut: RunnableLambda[str, str] = RunnableLambda(
+                lambda t: short_answer(models.chat(model), question, t)
+            )
+            answer = cut.invoke(out.get("final_output", ""), config=config)
         return answer, [answer]
 
     return answer_fn

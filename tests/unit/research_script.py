@@ -11,6 +11,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
+from agents.research.sources import SAME_AS_EVIDENCE
 from agents.tools.search_tool import make_search_tool
 from core.context import Context
 from core.models import Models
@@ -21,7 +22,10 @@ TASKS = [
     "Find what Ada Lovelace wrote about the Analytical Engine",
     "Find who built the Analytical Engine design",
 ]
-DOCS = {"ada": "Ada Lovelace was born in 1815. She wrote notes on Babbage's Analytical Engine."}
+DOCS = {
+    "ada": "[1] Ada Lovelace (source: ada.md)\n"
+    "Ada Lovelace was born in 1815. She wrote notes on Babbage's Analytical Engine."
+}
 TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
 
 
@@ -55,10 +59,12 @@ class Script:
             return queue.pop(0) if queue else self.default_verdict
 
     def __call__(self, prompt, title, tools, messages):
-        if title == "Goal":
-            return {"description": "Explain who Ada Lovelace was and what she did"}
-        if title == "OptimizedGoal":
-            return {"description": "Report Ada Lovelace's birth year and work", "metrics": ["y"]}
+        if title == "GoalSetting":
+            return {
+                "goal": "Explain who Ada Lovelace was and what she did",
+                "answer_form": "a paragraph",
+                "criteria": ["her birth year"],
+            }
         if title == "DecomposedTasks":
             return {"tasks": self.plan}
         if title == "ReflectionOutput":
@@ -69,13 +75,12 @@ class Script:
                 "confidence": 0.9,
                 "reasons": ["checked"],
             }
+        if title == "FinalAnswer":
+            return {"answer": "FINAL: Ada Lovelace, born 1815.", "sources": ["ada"]}
         if tools:
             return self.executor(prompt, messages)
-        if "<search_results>" in prompt:  # the answer from the evidence (GROUNDED_ANSWER)
-            found = prompt.split("<search_results>", 1)[1].split("</search_results>", 1)[0]
-            return f"from evidence: {' '.join(found.split())[-80:]} (source: ada)"
-        if "<answer_shape>" in prompt:
-            return "FINAL: Ada Lovelace, born 1815."
+        if "Answer the task using only" in prompt:  # the answer from the evidence
+            return f"from evidence: {' '.join(evidence_in(prompt).split())[-140:]} (source: ada)"
         return "A direct answer, then facts with sources."
 
     def executor(self, prompt, messages):
@@ -93,6 +98,17 @@ class Script:
             self.attempts[task] = self.attempts.get(task, 0) + 1
             n = self.attempts[task]
         return f"attempt {n} for {task}: born 1815 (source: ada)"
+
+
+def evidence_in(prompt: str) -> str:
+    """What the prompt shows as the run's evidence and the task's own search results."""
+    sections = ("evidence", "search_results_for_the_task")
+    found = "\n".join(
+        prompt.split(f"<{tag}>", 1)[1].split(f"</{tag}>", 1)[0]
+        for tag in sections
+        if f"<{tag}>" in prompt
+    )
+    return found.replace(SAME_AS_EVIDENCE, "")
 
 
 def new_store() -> InMemoryStore:

@@ -36,8 +36,9 @@ def test_repeated_sentences_and_paragraphs_go_once():
 
 def test_lines_echoing_the_prompts_are_removed():
     leaky = (
-        f"{ANSWER}\nUse only facts from the results; keep their sources. Follow the answer shape.\n"
-        "Your previous attempt was judged not good enough: fix what the reflection points out."
+        f"{ANSWER}\nAnswer the request from the task results and the evidence; use only facts "
+        "found there.\nYour previous attempt was judged not good enough: fix what the "
+        "reflection points out."
     )
     assert clean_answer(leaky, prompts=ECHOED_PROMPTS) == ANSWER
 
@@ -104,41 +105,43 @@ def test_sources_the_results_cite_are_named():
 
 
 class Repetitive(Script):
-    """Writes a final answer that repeats itself, echoes the prompt and the answer shape, and
-    drops its sources."""
+    """Writes a final answer that repeats itself, echoes the prompt, and cites a source the
+    run never read."""
 
     def __call__(self, prompt, title, tools, messages):
-        if not title and not tools and "<answer_shape>" in prompt:
-            line = "The mathematician was born in 1815. Follow the answer shape."
-            shape = "A direct answer, then facts with sources."  # the script's answer shape
-            return f"{line}\n\n{line}\n\n{shape}\n\n{line}\n}}"
+        if title == "FinalAnswer":
+            line = "The mathematician was born in 1815. Use only facts found there."
+            answer = f"{line}\n\n{line}\n\n{line}\n}}"
+            return {"answer": answer, "sources": ["made-up.md"]}
         return super().__call__(prompt, title, tools, messages)
 
 
 def test_aggregate_results_cleans_the_final_answer(wire):
     wire(Repetitive())
     _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
-    assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada"
+    assert state["answer"] == "The mathematician was born in 1815."
+    # the made-up source is dropped: the sources the run read stand in
+    assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada.md"
 
 
 class Echoing(Script):
-    """The embedded model at its worst: the final answer and the task's answer from the
-    evidence only restate their instructions."""
+    """A tiny model at its worst: the final answer and the task's answer from the evidence
+    only restate their instructions."""
 
     def __call__(self, prompt, title, tools, messages):
-        if not title and not tools and "<answer_shape>" in prompt:
-            return "Write the final answer to the request from the task results."
-        if not title and not tools and "<search_results>" in prompt:
-            return "Answer the task using only the search results above."
+        if title == "FinalAnswer":
+            return {"answer": "Answer the request from the task results and the evidence."}
+        if not title and not tools and "Answer the task using only" in prompt:
+            return "Answer the task using only the evidence and search results above."
         return super().__call__(prompt, title, tools, messages)
 
 
 def test_a_final_answer_cleaned_to_nothing_falls_back_to_the_results_as_written(wire):
     wire(Echoing(plan=[TASKS[0]]))
-    ctx = wire.context(max_retries=0, max_tool_steps=0)  # as on the embedded model
+    ctx = wire.context(max_retries=0, max_tool_steps=0)  # as on SmolLM2
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
-    assert state["results"] == ["Answer the task using only the search results above."]
-    assert state["final_output"] == state["results"][0]  # not blank: the run's own words
+    assert state["results"] == ["Answer the task using only the evidence and search results above."]
+    assert state["answer"] == state["results"][0]  # not blank: the run's own words
 
 
 def test_hotpotqa_short_answer_drops_debris():

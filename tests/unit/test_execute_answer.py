@@ -23,8 +23,8 @@ def test_a_restated_tool_call_is_no_answer():
 
 
 def test_its_own_instructions_paraphrased_back_are_no_answer():
-    seen = "Answer the task using only the search results above. Quote the facts that answer it "
-    assert not says_something(seen + "and name the source.")
+    seen = "Answer the task using only the evidence and search results above. State the answer "
+    assert not says_something(seen + "first, then the facts that support it.")
     assert not says_something("")
     assert says_something("Complete the task. Nick Park made Wallace and Gromit.")
     assert says_something("I think so.")

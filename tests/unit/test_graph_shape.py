@@ -52,7 +52,6 @@ def test_reflective_graph_draws_every_node_and_the_executor_agent():
     assert {
         "goal_setting",
         "decompose_query",
-        "shape_response",
         "schedule_tasks",
         "run_task:execute_task:model",  # the executor agent, drawn inside execute_task
         "run_task:execute_task:tools",

@@ -88,10 +88,8 @@ class Looping(Script):
     """A goal made of a schema's field name, and an executor that repeats one search forever."""
 
     def __call__(self, prompt, title, tools, messages):
-        if title == "Goal":
-            return {"description": "{ description }"}
-        if title == "OptimizedGoal":
-            return {"description": "{ description }", "metrics": ["#1", "-3.5"]}
+        if title == "GoalSetting":
+            return {"goal": "{ description }", "answer_form": "a list", "criteria": ["#1"]}
         return super().__call__(prompt, title, tools, messages)
 
     def executor(self, prompt, messages):
@@ -110,7 +108,7 @@ def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answ
     assert state["results"][0].startswith("from evidence: ")
     agent_calls = [c for c in model.calls if c["tools"]]
     assert len(agent_calls) == 2  # the search, then its repeat (never run); no third call
-    answers = [c for c in model.calls if "<search_results>" in c["prompt"]]
+    answers = [c for c in model.calls if "Answer the task using only" in c["prompt"]]
     assert len(answers) == 1 and not answers[0]["tools"]
 
 

@@ -14,10 +14,10 @@ __all__ = ["wire"]
 
 LOCK = threading.Lock()
 ROLE_OF_SCHEMA = {
-    "Goal": "goal",
-    "OptimizedGoal": "smart_goal",
+    "GoalSetting": "goal",
     "DecomposedTasks": "decompose",
     "ReflectionOutput": "reflect",
+    "FinalAnswer": "aggregate",
 }
 
 
@@ -39,11 +39,8 @@ def role_of(call: dict[str, Any]) -> str:
         return ROLE_OF_SCHEMA[call["title"]]
     if call["tools"]:
         return "executor"
-    if "<search_results>" in call["prompt"]:
-        return "grounded_answer"
-    if "<answer_shape>" in call["prompt"]:
-        return "aggregate"
-    return "response_shape"
+    assert "Answer the task using only" in call["prompt"], call["prompt"][-300:]
+    return "grounded_answer"
 
 
 def budgets_sent(wire, monkeypatch, script: Script) -> dict[str, set[int | None]]:
@@ -59,7 +56,7 @@ def budgets_sent(wire, monkeypatch, script: Script) -> dict[str, set[int | None]
 
 def test_every_node_sends_its_roles_budget(wire, monkeypatch):
     sent = budgets_sent(wire, monkeypatch, Script())
-    roles = ("goal", "smart_goal", "response_shape", "decompose", "executor", "reflect")
+    roles = ("goal", "decompose", "executor", "reflect")
     assert {role: sent[role] for role in (*roles, "aggregate")} == {
         role: {ROLE_BUDGETS[role]} for role in (*roles, "aggregate")
     }
@@ -80,9 +77,9 @@ def test_grounded_answer_sends_its_budget(wire, monkeypatch):
 
 def test_budgets_leave_room_for_what_each_call_must_say():
     # tool choices and verdicts in tens of tokens; answers bounded but not starved
-    assert ROLE_BUDGETS["goal"] <= 64 and ROLE_BUDGETS["response_shape"] <= 64
-    assert ROLE_BUDGETS["executor"] <= 160 and ROLE_BUDGETS["reflect"] <= 160
+    assert ROLE_BUDGETS["goal"] <= 160 and ROLE_BUDGETS["executor"] <= 160
+    assert ROLE_BUDGETS["reflect"] <= 160
     assert ROLE_BUDGETS["short_answer"] <= 32
-    # a reflection (verdict, confidence, 2-3 sentences, up to 5 reasons) and 5 planned tasks fit
+    # a reflection (verdict, confidence, 1-2 sentences, short reasons) and 5 planned tasks fit
     assert ROLE_BUDGETS["reflect"] >= 128 and ROLE_BUDGETS["decompose"] >= 160
     assert ROLE_BUDGETS["aggregate"] > ROLE_BUDGETS["grounded_answer"]

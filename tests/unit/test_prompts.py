@@ -1,53 +1,40 @@
-"""Prompt shapes: stable first (shared preamble, memory, inputs, the role's instruction last),
-every prompt says its sections are data, and inserted text cannot close a section."""
+"""Prompt shapes: stable first (the run's opening, memory, inputs, the role's instruction last),
+the system message says the sections are data, and inserted text cannot close a section."""
 
 from __future__ import annotations
 
 import pytest
 
+from agents.research.prompting import opening, system
 from prompts.aggregate import AGGREGATOR
 from prompts.decompose import DECOMPOSER
-from prompts.execute import EXECUTOR_SYSTEM, EXECUTOR_TASK, GROUNDED_ANSWER
-from prompts.goal import GOAL_CREATOR, PROMPT_OPTIMIZER, RESPONSE_OPTIMIZER
+from prompts.execute import EXECUTOR_TASK, GROUNDED_ANSWER
+from prompts.goal import GOAL_SETTER
 from prompts.reflect import REFLECTOR
-from prompts.untrusted import DATA_RULE, PREAMBLE, data
+from prompts.untrusted import DATA_RULE, NO_EVIDENCE, PREAMBLE, data
 
-OPENING = [
-    GOAL_CREATOR,
-    PROMPT_OPTIMIZER,
-    RESPONSE_OPTIMIZER,
-    DECOMPOSER,
-    EXECUTOR_SYSTEM,
-    REFLECTOR,
-    AGGREGATOR,
-]
-WITH_MEMORY = [
-    GOAL_CREATOR,
-    PROMPT_OPTIMIZER,
-    RESPONSE_OPTIMIZER,
-    DECOMPOSER,
-    REFLECTOR,
-    AGGREGATOR,
-]
+RESEARCH = [GOAL_SETTER, DECOMPOSER, EXECUTOR_TASK, GROUNDED_ANSWER, REFLECTOR, AGGREGATOR]
 
 
-@pytest.mark.parametrize("prompt", OPENING)
-def test_every_prompt_opens_with_the_shared_preamble_and_its_data_rule(prompt):
-    assert prompt.startswith(PREAMBLE) and DATA_RULE in prompt
+def test_every_research_call_has_the_preamble_with_its_data_rule_as_system_message():
+    assert system().content == PREAMBLE and DATA_RULE in PREAMBLE
 
 
-@pytest.mark.parametrize("prompt", WITH_MEMORY)
-def test_memory_comes_right_after_the_preamble_and_the_instruction_last(prompt):
-    assert prompt.startswith(PREAMBLE + "\n{memory}\n")
+@pytest.mark.parametrize("prompt", RESEARCH)
+def test_every_prompt_opens_with_the_run_then_memory_and_puts_the_instruction_last(prompt):
+    assert prompt.startswith("{opening}{memory}\n")
     assert prompt.rstrip().endswith("</instructions>")
-    assert "{" not in prompt.split("<instructions>")[1]  # no input after the instruction
+    after = prompt.split("<instructions>")[1]
+    # the only inputs allowed inside it: the request restated, the form, a retry's note
+    for name in ("{retry_note}", "{answer_form}", "{request}"):
+        after = after.replace(name, "")
+    assert "{" not in after  # no other input after the instruction
 
 
-@pytest.mark.parametrize("prompt", [EXECUTOR_TASK, GROUNDED_ANSWER])  # after EXECUTOR_SYSTEM
-def test_the_task_messages_put_their_instruction_last(prompt):
-    assert prompt.rstrip().endswith("</instructions>")
-    assert prompt.index("<instructions>") > prompt.index("{retry}")
-    assert "{" not in prompt.split("<instructions>")[1].replace("{retry_note}", "")
+def test_the_opening_is_the_request_and_its_evidence_as_data():
+    text = opening("Who wrote <b>X</b>?", "")
+    assert text.startswith("<request>\nWho wrote &lt;b&gt;X&lt;/b&gt;?\n</request>\n<evidence>")
+    assert NO_EVIDENCE in text
 
 
 def test_data_cannot_close_or_open_a_section():

@@ -51,9 +51,9 @@ def test_no_tool_steps_answer_from_the_search_for_the_task_in_one_call(wire):
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
 
     assert not [c for c in model.calls if c["tools"]], "the agent was offered tools"
-    grounded = [m for m in script.plain if "<search_results>" in m[-1].text]
+    grounded = [m for m in script.plain if "Answer the task using only" in m[-1].text]
     assert len(grounded) == 3  # one call per task
-    for messages in grounded:  # the executor's memory preamble, then the task and evidence
+    for messages in grounded:  # the preamble, then the run, memory, the task and evidence
         assert isinstance(messages[0], SystemMessage) and "1815" in messages[-1].text
     assert all(r.startswith("from evidence:") and "1815" in r for r in state["results"])
     runs = wire.store.search(("trajectories", "research"), limit=10)
@@ -116,6 +116,7 @@ def test_a_search_that_only_failed_is_no_evidence_and_no_tool_runs_unoffered(wir
 
     # the executor's own prompt, not "answer from the search results" over an error
     assert len([m for m in script.plain if "Complete the task." in m[-1].text]) == 3
-    assert len(searched) == 3  # the search for each task; the unoffered calls never ran
+    # the search for the request, then for each task; the unoffered calls never ran
+    assert searched[0] == "Who was Ada Lovelace?" and len(searched) == 4
     # no answer of its own: the answer from what the search returned (here its error)
     assert all(r.startswith("from evidence:") and "unreadable" in r for r in state["results"])

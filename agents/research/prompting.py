@@ -1,0 +1,22 @@
+"""How every research prompt is put together: the preamble as the system message, then the
+run's opening (the request and its evidence), so a run's calls share their first tokens and a
+local model, which keeps its last call's tokens, reads that opening once per run."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from prompts.untrusted import NO_EVIDENCE, PREAMBLE, RUN_OPENING, data
+
+
+def system() -> SystemMessage:
+    return SystemMessage(PREAMBLE)
+
+
+def human(prompt: str) -> HumanMessage:
+    return HumanMessage(prompt)
+
+
+def opening(query: str, evidence: str) -> str:
+    """The request and what the first search for it found (search sections, already data)."""
+    return RUN_OPENING.format(query=data(query), evidence=evidence.strip() or NO_EVIDENCE)

@@ -1,0 +1,57 @@
+"""Sources in search results: which documents or pages a run read, and passages not yet shown.
+
+Search tools return numbered hits whose first line names their source: the corpus as
+`[n] Title (source: file.md)`, web search as `[n] Title (https://…)`. A run keeps the sources it
+read, so its final answer names only those; a task's own search shows only the passages the
+run's evidence does not already hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_HIT_START = re.compile(r"\n\n(?=\[\d+\] )")
+_HEADER = re.compile(r"^\[\d+\] (.+)$", re.M)
+_SOURCE = re.compile(r"\((?:source: )?([^()\s]+)\)\s*$")
+_SECTION = re.compile(r"(<([\w-]+)>\n)(.*?)(\n</\2>)", re.S)
+SAME_AS_EVIDENCE = "(the same passages as the evidence above)"
+
+
+def headers(text: str) -> list[str]:
+    """Each hit's first line without its number: `Title (source)`."""
+    return [h.strip() for h in _HEADER.findall(text)]
+
+
+def sources_in(text: str) -> list[str]:
+    """The sources the hits in `text` name, in order, once each."""
+    found = (m.group(1) for h in headers(text) if (m := _SOURCE.search(h)))
+    return unique(found)
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item and item not in out:
+            out.append(item)
+    return out
+
+
+def beyond(found: str, shown: str) -> str:
+    """`found` (search sections) without the hits `shown` already holds; a section left with
+    no hit says so."""
+    known = set(headers(shown))
+
+    def keep_new(match: re.Match[str]) -> str:
+        opening, _, body, closing = match.groups()
+        hits = _HIT_START.split(body)
+        new = [h for h in hits if not (headers(h) and headers(h)[0] in known)]
+        return opening + ("\n\n".join(new) if new else SAME_AS_EVIDENCE) + closing
+
+    return _SECTION.sub(keep_new, found)
+
+
+def says_only_known(found: str) -> bool:
+    """Is every section of `found` either empty or all passages already shown?"""
+    bodies = [m.group(3) for m in _SECTION.finditer(found)]
+    return bool(bodies) and all(b.strip() == SAME_AS_EVIDENCE for b in bodies)
