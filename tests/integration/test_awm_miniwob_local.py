@@ -1,5 +1,6 @@
-"""A tiny real AWM run: the web agent on the embedded model, real chromium, MiniWoB's reward as
-the judge; online reflections written after episode 1 reach episode 2's prompt."""
+"""A tiny real AWM run: the web agent on the embedded model (the fast test model, SmolLM2-135M),
+real chromium, MiniWoB's reward as the judge; online reflections written after episode 1 reach
+episode 2's prompt."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
 from evals.awm.arms import parse_arms
 from evals.awm.protocol import AwmSettings, run_protocol, scored_records
 
@@ -23,6 +25,7 @@ def test_one_family_two_episodes_online_with_reflections(tmp_path: Path) -> None
         arms=parse_arms("reflections"),
         out=tmp_path / "out",
         episodes=2,
+        model=f"local:{TEST_MODEL}",
         max_steps=2,
     )
     progress = io.StringIO()

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
@@ -36,6 +37,7 @@ def test_live_tokens_then_ctrl_c(tmp_path):
     pytest.importorskip("llama_cpp", reason="the embedded model's runtime is not installed")
     master, slave = pty.openpty()
     options = "--no-browser --embedding-model hashing --max-retries 0".split()
+    options += ["--model", f"local:{TEST_MODEL}"]  # the subject is the live line, not the answer
     argv = [sys.executable, "main.py", "--home", str(tmp_path), "run", "Who created Wallace?"]
     argv += options
     child = subprocess.Popen(

@@ -1,4 +1,5 @@
-"""The LLM judge and `eval webarena --model local` on the real embedded model (SmolLM2).
+"""The LLM judge and `eval webarena --model local:smollm2-135m` on the real embedded model, the
+fast test model SmolLM2-135M.
 
 A 135M model's verdicts are not reliable, but its output is constrained by the verdict's JSON
 schema (a grammar), so every call must end in a parsed verdict: these tests assert one. Which
@@ -15,16 +16,20 @@ import pytest
 
 from agents.judge import EpisodeJudgment, LLMJudge
 from cli import evals as eval_cli
+from core.model_catalogue import TEST_MODEL
+from core.models import Models
 
 pytestmark = pytest.mark.integration
 
 TEST_RAW = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
+MODEL = f"local:{TEST_MODEL}"
 
 
 @pytest.fixture(scope="module")
 def judge() -> LLMJudge:
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-    return LLMJudge.from_spec("local")  # installed but broken: the test fails, never skips
+    # installed but broken: the test fails, never skips
+    return LLMJudge.from_spec(MODEL, Models())
 
 
 def test_local_judge_gives_an_episode_verdict(judge):
@@ -64,7 +69,7 @@ def test_eval_webarena_with_the_local_judge_scores_fuzzy_tasks(judge, tmp_path, 
             "--predictions",
             str(pred),
             "--model",
-            "local",
+            MODEL,
             "--json",
         ]
     )

@@ -1,8 +1,8 @@
-"""A tiny real HotpotQA run in Reflexion's protocol on the embedded model: one dev question,
-answered from its paragraphs (`direct`, a grammar choice among their candidate spans: the
-product's graphs take several CPU-minutes per question here, so their wiring is covered by the
-scripted-model unit tests); a wrong answer gets
-a lesson from the real reflector, saved in the arm's store, and a second trial that reads it."""
+"""A tiny real HotpotQA run in Reflexion's protocol on the fast test model (SmolLM2-135M): one
+dev question, answered from its paragraphs (`direct-candidates`, a grammar choice among their
+candidate spans: the product's graphs take several CPU-minutes per question here, so their wiring
+is covered by the scripted-model unit tests); a wrong answer gets a lesson from the real
+reflector, saved in the arm's store, and a second trial that reads it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
 from evals.hotpotqa.agent import SHORT_ANSWER_ATTEMPTS
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import load_hotpotqa
@@ -23,22 +24,24 @@ DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_
 
 
 def _lessons(home: Path) -> list:
-    from core.models import get_embeddings
     from memory.agent_memory import AgentMemory
-    from memory.stores.project_store import ProjectStore
+    from memory.stores.project_store import open_project_store
 
-    store = ProjectStore.open(home, get_embeddings("local"))
-    try:
+    with open_project_store(home, "local") as store:
         return AgentMemory(store).list_reflections()
-    finally:
-        store.close()
 
 
 def test_one_question_two_trials_with_reflections(tmp_path: Path) -> None:
     question = load_hotpotqa(DEV60, limit=1)[0]
     gold = question.answer
     s = ReflexionSettings(
-        file=DEV60, out=tmp_path / "out", arms=["reflections"], trials=2, limit=1, graph="direct"
+        file=DEV60,
+        out=tmp_path / "out",
+        arms=["reflections"],
+        trials=2,
+        limit=1,
+        model=f"local:{TEST_MODEL}",
+        graph="direct-candidates",
     )
     progress = io.StringIO()
     records = sorted(run_reflexion(s, out=progress).records(), key=lambda r: r["trial"])

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
 from tests.conftest import ROOT
 from tests.integration.processes import stop
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "examples" / "corpus"
+ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")
 
 
 def _free_port() -> int:
@@ -85,7 +87,8 @@ def dev_server(tmp_path):
 
 
 def test_dev_server_serves_every_graph_and_runs_one(dev_server):
-    """A reflective run on the embedded model; its reflections land in the server's Store."""
+    """A reflective run on the embedded model (the fast test model: the subject is the server);
+    its reflections land in the server's Store."""
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=dev_server)
@@ -97,7 +100,12 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
         None,
         "reflective_agent",
         input={"query": "Who created Wallace and Gromit?"},
-        context={"corpus_dir": str(CORPUS), "use_browser": False, "max_retries": 0},
+        context={
+            **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
+            "corpus_dir": str(CORPUS),
+            "use_browser": False,
+            "max_retries": 0,
+        },
     )
     assert isinstance(out, dict) and "error" not in out, out
     results = out["results"]

@@ -1,4 +1,5 @@
-"""The whole reflective agent on real parts: the embedded model, real embeddings, a corpus."""
+"""The whole reflective agent on real parts: the embedded model (the fast test model,
+SmolLM2-135M: the subject is the wiring, not the answer), real embeddings, a corpus."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
 
+from core.model_catalogue import TEST_MODEL
 from graphs import Context, build_reflective_graph
 from tests.conftest import ROOT
 
@@ -24,6 +26,8 @@ QUESTION = (
     'The creator of "Wallace and Gromit" also created what animation comedy that matched '
     "animated zoo animals with a soundtrack of people talking about their homes?"
 )
+MODEL = f"local:{TEST_MODEL}"
+ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")
 
 
 PLACEHOLDER = "(no result)"
@@ -59,7 +63,8 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     parent.add_edge("research", "check")
     parent.add_edge("check", END)
     store = InMemoryStore(index={"dims": 384, "embed": embed})
-    ctx = Context(corpus_dir=str(CORPUS), use_browser=False, max_retries=1)
+    every_role = dict.fromkeys(ROLES, MODEL)
+    ctx = Context(**every_role, corpus_dir=str(CORPUS), use_browser=False, max_retries=1)
     calls = NodesOfModelCalls()
     config: RunnableConfig = {"callbacks": [calls]}
     out = parent.compile(store=store).invoke({"query": QUESTION}, config, context=ctx)
@@ -76,7 +81,7 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     assert len(saved) >= len(tasks)  # one per attempt
     verdicts = [i.value["judgment"]["verdict"] for i in saved]
     assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
-    # the embedded model's executor answers from the search for the task: no agent tool steps
+    # SmolLM2's executor answers from the search for the task: no agent tool steps
     assert "execute_task" in calls.nodes and "model" not in calls.nodes, calls.nodes
 
 
@@ -97,6 +102,8 @@ def test_cli_run_json_on_the_embedded_model(tmp_path):
             "--graph",
             "single-path",
             "--json",
+            "--model",
+            MODEL,
         ],
         cwd=ROOT,
         env=env,

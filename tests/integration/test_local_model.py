@@ -1,4 +1,5 @@
-"""The embedded model (SmolLM2 on llama.cpp) honours per-call output budgets."""
+"""The embedded runtime (llama.cpp, here on the fast test model SmolLM2-135M) honours per-call
+output budgets, streams, samples per request and loads once per owner."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import sys
 
 import pytest
 from langchain_core.tools import tool
+from pydantic import BaseModel, Field
 
 from core.local_seed import sample_round
+from core.model_catalogue import TEST_MODEL
 from core.output_budget import with_max_tokens
 from tests.conftest import ROOT
 
@@ -18,11 +21,10 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def model():
-    from core.local_model import LocalModelUnavailable
-    from core.models import get_chat_model
+    from core.local_model import LocalChatModel, LocalModelUnavailable
 
     try:
-        return get_chat_model("local")
+        return LocalChatModel.load(TEST_MODEL)
     except LocalModelUnavailable as exc:
         pytest.skip(f"embedded model not installed: {exc}")
 
@@ -37,7 +39,7 @@ def test_a_call_stops_at_its_budget(model):
     message = with_max_tokens(model, 8).invoke("Write a long story about a cat and a dog.")
     assert message.usage_metadata["output_tokens"] <= 8
     assert message.response_metadata["finish_reason"] == "length"
-    assert model.max_tokens > 8  # the cached model keeps its own limit
+    assert model.max_tokens > 8  # the shared model keeps its own limit
 
 
 def test_a_tool_choice_under_a_small_budget_is_a_call_or_plain_text(model):
@@ -62,9 +64,10 @@ def test_stream_yields_tokens_that_join_to_the_invoke_text(model):
 POEM = "Write a short poem about the sea and the moon."
 HOT = """
 import json, sys
-from core.models import get_chat_model
+from core.local_model import LocalChatModel
+from core.model_catalogue import TEST_MODEL
 from core.output_budget import with_max_tokens
-hot = with_max_tokens(get_chat_model("local").model_copy(update={"temperature": 1.0}), 24)
+hot = with_max_tokens(LocalChatModel.load(TEST_MODEL).model_copy(update={"temperature": 1.0}), 24)
 for prompt in sys.argv[1:]:
     print(json.dumps(hot.invoke(prompt).text))
 """
@@ -145,19 +148,23 @@ def test_checked_grammar_sampling_gives_the_stock_samplers_greedy_output(model):
 
 BATCH_IN_FRESH_PROCESS = """
 import json, os, sys, threading
-import core.llama_runtime as runtime
-from core.models import get_chat_model
+from core.model_catalogue import TEST_MODEL
+from core.models import Models, build_chat_model
 from core.output_budget import with_max_tokens
 before = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
-models = []
+loads, models = [], []
+def counted_build(spec):
+    loads.append(spec)
+    return build_chat_model(spec)
+owner = Models(chat=counted_build)
 def first_use():
-    models.append(get_chat_model("local"))
+    models.append(owner.chat(f"local:{TEST_MODEL}"))
 threads = [threading.Thread(target=first_use) for _ in range(2)]
 for t in threads: t.start()
 for t in threads: t.join()
 replies = with_max_tokens(models[0], 8).batch(["Say hi.", "Say bye."])
 after = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
-print(json.dumps({"before": before, "after": after, "loads": len(runtime._LOADED),
+print(json.dumps({"before": before, "after": after, "loads": len(loads),
                   "shared": models[0]._llama is models[1]._llama,
                   "replies": [r.usage_metadata["output_tokens"] for r in replies]}))
 """
@@ -185,17 +192,24 @@ def test_batch_at_first_use_loads_once_and_leaves_stdout_alone(model):
     assert "Model metadata" not in proc.stderr and "llama_" not in proc.stderr
 
 
-def test_a_tool_calls_arguments_end_at_their_bound_not_at_the_budget(model, monkeypatch):
-    import core.local_schema
+class ShortQuery(BaseModel):
+    query: str = Field(max_length=30)  # a tool's own bound wins over core.local_schema's
 
-    # the model writes this ~110-character query whole; a 30-character bound must cut it
-    monkeypatch.setattr(core.local_schema, "QUERY_CHARS", 30)
+
+@tool(args_schema=ShortQuery)
+def search_briefly(query: str) -> str:
+    """Search the local documents for a short query."""
+    return query
+
+
+def test_a_tool_calls_arguments_end_at_their_bound_not_at_the_budget(model):
+    # the model writes a long query from this passage; a 30-character bound must cut it
     passage = (
         "Wallace and Gromit are the creation of Nick Park of Aardman Animations in Bristol; the "
         "films include A Grand Day Out, The Wrong Trousers and A Close Shave."
     )
-    forced = with_max_tokens(model, 160).bind_tools([search_corpus], tool_choice="any")
-    message = forced.invoke("Call search_corpus with this exact query, all of it: " + passage)
+    forced = with_max_tokens(model, 160).bind_tools([search_briefly], tool_choice="any")
+    message = forced.invoke("Call search_briefly with this exact query, all of it: " + passage)
     assert message.tool_calls, message.text
     assert 0 < len(message.tool_calls[0]["args"]["query"]) <= 30
     assert message.usage_metadata["output_tokens"] < 40

@@ -67,9 +67,9 @@ def test_search_finds_the_text_that_answers(encoder):
 
 
 def test_local_embeddings_use_it_and_keep_their_name(folder):
-    from core.models import get_embeddings
+    from core.models import Models
 
-    embeddings = get_embeddings("local")
+    embeddings = Models().embeddings("local")
     vector = embeddings.embed_query("Who created Wallace and Gromit?")
     assert len(vector) == 384 and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
     assert getattr(embeddings, "name", "") == "local:all-MiniLM-L6-v2"

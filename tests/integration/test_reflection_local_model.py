@@ -1,9 +1,13 @@
-"""Importance rating and consolidation with the real embedded model and real MiniLM embeddings."""
+"""Importance rating and consolidation with the real embedded model (the fast test model,
+SmolLM2-135M: the subject is the grammar-bounded pipeline, not its judgement) and real MiniLM
+embeddings."""
 
 from __future__ import annotations
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
+from core.models import Models
 from memory.reflections.manager import ReflectionManager
 from memory.reflections.schema import Reflection, ReflectionJudgment
 
@@ -11,19 +15,18 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def local_model():
+def models() -> Models:
     # Only a missing optional part skips: a model that crashes or answers badly fails the test.
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-    from core.models import get_chat_model
-
-    return get_chat_model("local")
+    return Models()
 
 
-def test_local_model_rates_and_consolidates(tmp_path, local_model):
-    from core.models import get_embeddings
-
+def test_local_model_rates_and_consolidates(tmp_path, models):
     m = ReflectionManager.open(
-        tmp_path, get_embeddings("local"), chat_model=local_model, consolidation_threshold=1.5
+        tmp_path,
+        models.embeddings("local"),
+        chat_model=models.chat(f"local:{TEST_MODEL}"),
+        consolidation_threshold=1.5,
     )
     j = ReflectionJudgment(needs_retry=True, confidence=0.7, reasons=["wrong dates"])
     lessons = [

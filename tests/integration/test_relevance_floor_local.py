@@ -9,7 +9,6 @@ import json
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from core.context import Context
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -60,16 +59,16 @@ def records():
 
 @pytest.fixture(scope="module")
 def minilm():
-    from core.models import get_embeddings
+    from core.models import Models
 
-    return get_embeddings("local")
+    return Models().embeddings("local")
 
 
 def _prompts_seen(use, minilm, stored_from: dict, asked: dict) -> tuple[list[str], list[str]]:
     store = InMemoryStore(index={"dims": 384, "embed": minilm})
     lessons = _fill(store, stored_from)
     model = use(QuestionScript(asked["question"]))
-    run(build_reflective_graph(), Context(max_retries=0), asked["question"], store=store)
+    run(build_reflective_graph(), use.context(max_retries=0), asked["question"], store=store)
     return [c["prompt"] for c in model.calls], lessons
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from core.embeddings import HashingEmbeddings
+from core.model_catalogue import TEST_MODEL
 from main import main
 from memory.engine.backend import MEMORY_DIR
 from memory.reflections.manager import ReflectionManager
@@ -150,6 +151,8 @@ def test_run_on_a_damaged_store_is_one_line_and_exit_4(tmp_path, tally):
             "--embedding-model",
             "hashing",
             "--no-browser",
+            "--model",
+            f"local:{TEST_MODEL}",  # the run loads its model before it opens the store
         ],
         capture_output=True,
         text=True,

@@ -1,4 +1,5 @@
-"""The web agent on real parts: the embedded model, real chromium, MiniWoB pages on 127.0.0.1."""
+"""The web agent on real parts: the embedded model (the fast test model, SmolLM2-135M: the
+subject is the agent's loop, not its choices), real chromium, MiniWoB pages on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from browser.config import EnvConfig
 from browser.limits import Limits
+from core.model_catalogue import TEST_MODEL
 from core.web_context import WebAgentContext
 from memory.trajectories import TrajectoryLog
 
@@ -21,6 +23,7 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = """<!doctype html><title>Greeting</title>
 <p>Say hello.</p><input aria-label="Name"><button onclick="document.title='Done'">Send</button>"""
+MODEL = f"local:{TEST_MODEL}"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -38,7 +41,9 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
     from evals.miniwob.graph import run_graph_episode
     from evals.miniwob.harness import miniwob_html_dir
 
-    ctx = WebAgentContext(home=str(tmp_path), online_induction="rule")
+    ctx = WebAgentContext(
+        home=str(tmp_path), executor_model=MODEL, reflector_model=MODEL, online_induction="rule"
+    )
     limits = Limits(max_steps=2)  # the embedded model is slow on a busy 2-core machine
 
     async def main() -> dict:
@@ -76,7 +81,13 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
 
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text(PAGE, encoding="utf-8")
-    ctx = WebAgentContext(home=str(tmp_path / "home"), max_steps=2, online_induction="off")
+    ctx = WebAgentContext(
+        home=str(tmp_path / "home"),
+        executor_model=MODEL,
+        reflector_model=MODEL,
+        max_steps=2,
+        online_induction="off",
+    )
     with serve_directory(tmp_path / "site") as base_url:
         state = {
             "task": "Send a greeting",
@@ -108,6 +119,8 @@ def test_eval_miniwob_cli_json(tmp_path: Path) -> None:
             "2",
             "--max-steps",
             "2",
+            "--model",
+            MODEL,
             "--json",
         ],
         cwd=ROOT,

@@ -1,5 +1,6 @@
 """A workflow as an action on real parts: induced from the oracle's MiniWoB++ runs, chosen by the
-embedded model through the grammar, expanded in real chromium, rewarded by the page itself."""
+embedded model (the fast test model, SmolLM2-135M) through the grammar, expanded in real
+chromium, rewarded by the page itself."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from browser.config import EnvConfig
 from browser.limits import Limits
+from core.model_catalogue import TEST_MODEL
 from core.web_context import WebAgentContext
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.params import parameterize
@@ -40,6 +42,8 @@ def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path
     # Hashing embeddings: retrieval is not under test, and MiniLM would add seconds to load.
     ctx = WebAgentContext(
         home=str(tmp_path),
+        executor_model=f"local:{TEST_MODEL}",
+        reflector_model=f"local:{TEST_MODEL}",
         workflow_actions=True,
         online_induction="off",
         judge_runs=False,

@@ -1,4 +1,5 @@
-"""Workflow memory with the real embedded parts: SmolLM2 induction and MiniLM retrieval."""
+"""Workflow memory with the real embedded parts: induction on the fast test model (SmolLM2-135M)
+and MiniLM retrieval."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from core.model_catalogue import TEST_MODEL
+from core.models import Models
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.format import extract_workflow_section, looks_like_action, parse_workflows
 from memory.workflows.offline import Example, induce_offline, mind2web_prompt_examples
@@ -17,15 +20,19 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 AWM = ROOT / "tests" / "data" / "awm"
+MODEL = f"local:{TEST_MODEL}"  # the subject is the induction pipeline, not the model's answers
 
 
 @pytest.fixture(scope="module")
-def local_model():
+def models() -> Models:
+    return Models()
+
+
+@pytest.fixture(scope="module")
+def local_model(models: Models):
     # Only a missing optional part skips: a model that crashes or answers badly fails the test.
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
-    from core.models import get_chat_model
-
-    return get_chat_model("local")
+    return models.chat(MODEL)
 
 
 def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) -> None:
@@ -33,7 +40,7 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) 
     data = mind2web_prompt_examples((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
     examples = [Example.model_validate(d) for d in data]
     started = time.monotonic()
-    report = induce_offline(examples, model=model, home=tmp_path, spec="local")
+    report = induce_offline(examples, model=model, home=tmp_path, spec=MODEL)
     elapsed = time.monotonic() - started
     result = report.per_website["delta"]
     print(
@@ -55,15 +62,13 @@ def test_offline_induction_with_the_embedded_model(tmp_path: Path, local_model) 
     assert len({w.name for w in store.load("delta")}) == len(store.load("delta"))
 
 
-def test_semantic_retrieval_with_real_embeddings(tmp_path: Path) -> None:
-    from core.models import get_embeddings
-
+def test_semantic_retrieval_with_real_embeddings(tmp_path: Path, models: Models) -> None:
     text, _ = extract_workflow_section((AWM / "mind2web_prompt_one_shot_action.txt").read_text())
     store = WorkflowFiles(tmp_path)
     store.save("delta", parse_workflows(text).workflows)
     web, _ = extract_workflow_section((AWM / "webarena_prompt_one_shot.txt").read_text())
     store.save("shopping", parse_workflows(web).workflows)
-    emb = get_embeddings("local")
+    emb = models.embeddings("local")
     cases = {
         "enter the departure and arrival cities of my flight": "enter_flight_locations",
         "look up my booking using the confirmation code": "find_trip",
