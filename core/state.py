@@ -1,4 +1,4 @@
-"""Graph state: the seed's ReflectiveAgentState, per-task state for parallel tasks, the web agent.
+"""Graph state: the research graphs' ReflectiveAgentState, per-task state, the web agent's.
 
 The research graphs fan tasks out (`Send`) into a per-task subgraph with its own `TaskState`
 (its own attempts and retry counter); what a finished task hands back is gathered in task order

@@ -150,13 +150,13 @@ def test_hotpotqa_short_answer_drops_debris():
 
 
 def test_prompt_section_tags_copied_back_are_removed():
-    """Seen as the embedded model's final answers (bench.embedded_run, this session)."""
+    """A small model copies the prompt's section tags into its answer; they are no answer."""
     assert clean_answer("<past_reflections>") == ""
     assert clean_answer("The answer to the request is:\n<ref_0>") == "The answer to the request is"
     text = "<ref_0>\n\nNick Park created them.\n</ref_2>\n\nSee nick.md.\n</ref_3>"
     assert clean_answer(text) == "Nick Park created them.\n\nSee nick.md."
     assert clean_answer("Use a < b and b > c.") == "Use a < b and b > c."
-    # markup made up in the prompt's likeness (an embedded-model final answer, this session)
+    # markup made up in the prompt's likeness (a small model imitates the tags it reads)
     made_up = '<task name="create-animated" /&gt;\n&lt\'1983: Nick Park made it.<br />'
     assert clean_answer(made_up) == "1983: Nick Park made it."
     for kept in (

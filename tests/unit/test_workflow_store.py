@@ -68,7 +68,7 @@ def test_person_deleting_a_block_removes_it(tmp_path: Path) -> None:
 
 
 def test_parallel_upserts_lose_nothing_and_never_collide(tmp_path):
-    """Parallel tasks induce at once (seen in CI: two threads renamed one `.tmp` file)."""
+    """Parallel tasks induce at once: two threads must never rename one `.tmp` file."""
     import threading
 
     store = WorkflowFiles(tmp_path)
