@@ -27,9 +27,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     p.add_argument(
         "--graph",
-        choices=("reflective", "single-path", "direct"),
+        choices=("reflective", "single-path", "direct", "direct-candidates"),
         default="reflective",
-        help="The product's graph, or `direct`: one model call over the paragraphs (baseline).",
+        help="The product's graph, or `direct`: one model call over the paragraphs in free text "
+        "(the baseline); `direct-candidates` makes that call choose among the paragraphs' "
+        "candidate spans by grammar (for a model too small to write a short answer).",
     )
     p.add_argument("--out", default=None, help="Results folder; the same one resumes a run.")
     p.add_argument("--report", default=None, help="Write an HTML report with plots here.")
@@ -52,7 +54,7 @@ def register_hotpotqa(benchmarks: Any) -> None:
         type=int,
         default=None,
         help="Executor tool calls per attempt after the search for the task (default: the "
-        "Context's: 3, or 0 on the embedded model).",
+        "model's own: 3, 0 on SmolLM2-135M).",
     )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(

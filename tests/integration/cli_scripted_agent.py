@@ -47,10 +47,12 @@ def _count(path: Path) -> int:
 
 def responder(log_dir: Path):
     def respond(prompt: str, title: str | None, tools: list[str], messages: list) -> object:
-        if title == "Goal":
-            return {"description": "Tell who Ada Lovelace was"}
-        if title == "OptimizedGoal":
-            return {"description": "Report Ada Lovelace's life and work", "metrics": ["dates"]}
+        if title == "GoalSetting":
+            return {
+                "goal": "Tell who Ada Lovelace was",
+                "answer_form": "a paragraph",
+                "criteria": ["her life and work"],
+            }
         if title == "DecomposedTasks":
             return {"tasks": TASKS}
         if title == "ReflectionOutput":
@@ -63,6 +65,8 @@ def responder(log_dir: Path):
                 os.kill(os.getpid(), signal.SIGKILL)
             verdict = {"needs_retry": False, "confidence": 0.9, "reasons": ["sourced"]}
             return {"reflection": "Good enough.", **verdict}
+        if title == "FinalAnswer":
+            return {"answer": "FINAL: Ada Lovelace, born 1815, wrote the first program."}
         if tools:
             opened = any(m.type == "tool" for m in messages)
             if os.environ.get("BROWSE_URL") and "browser_open" in tools and not opened:
@@ -72,11 +76,9 @@ def responder(log_dir: Path):
                     _append(log_dir / "browsed.log", " ".join(m.text.split())[:200])
             _append(log_dir / "executed.log", _task_in(prompt))
             return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
-        if "<search_results>" in prompt:
+        if "Answer the task using only" in prompt:  # the answer from the evidence
             return "Grounded: 1815 (source: ada.md)"
-        if "<answer_shape>" in prompt:  # the aggregator
-            return "FINAL: Ada Lovelace, born 1815, wrote the first program."
-        return "A direct answer, then facts with sources."  # the answer shape
+        return "A direct answer, then facts with sources."
 
     return respond
 

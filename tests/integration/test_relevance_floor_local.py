@@ -27,10 +27,12 @@ class QuestionScript(Script):
         self.question = question
 
     def __call__(self, prompt, title, tools, messages):
-        if title == "Goal":
-            return {"description": f"Answer the question: {self.question}"}
-        if title == "OptimizedGoal":
-            return {"description": f"Answer with sources: {self.question}", "metrics": ["cited"]}
+        if title == "GoalSetting":
+            return {
+                "goal": f"Answer the question: {self.question}",
+                "answer_form": "a name, date, number, yes or no, or a short phrase",
+                "criteria": ["the answer is cited"],
+            }
         return super().__call__(prompt, title, tools, messages)
 
 
