@@ -1,7 +1,8 @@
-"""One run on the embedded model, current code beside a baseline commit, in one invocation.
+"""One agent run, current code beside a baseline commit or one direct call, in one invocation.
 
     python -m bench.embedded_run [--baseline 0221fe5] [--question Q] [--repeats 1]
-                                 [--hotpotqa N] [--json]
+                                 [--hotpotqa N] [--model SPEC] [--json]
+    python -m bench.embedded_run --against direct [--model SPEC] [--question Q] [--repeats N]
 
 Each side runs `main.py --home TMP run QUESTION --corpus examples/corpus --max-retries 1 --json`
 as its own process in a fresh home (no memories, no cached checkpoints): the current code from
@@ -11,12 +12,19 @@ both with this venv's python and the same corpus folder. With `--repeats N` the 
 median process wall time (model loading included), `llm_calls` and `tokens` the median run's.
 Prints one JSON object: `current`, `baseline` and `ratio` = current ÷ baseline seconds
 (target ≤ 0.5). `--hotpotqa N` adds each side's `eval hotpotqa` EM/F1 on the first N dev
-questions (2-3 minutes per question per side on the embedded model).
+questions (2-3 minutes per question per side on the embedded model). `--model SPEC` runs both
+sides on that model (default: each checkout's own default).
+
+`--against direct` measures the agent's overhead instead: the baseline side is one direct call
+over the same search results (bench/direct_call.py: the question searched as the run's first
+search does, one call asked for the answer), in a process of its own; `ratio` is then the
+agent's seconds ÷ the direct call's (target ≤ 3), and each side's answer is printed beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -34,15 +42,23 @@ DEFAULT_BASELINE = "0221fe5"
 CORPUS = ROOT / "examples" / "corpus"
 HOTPOTQA_FILE = ROOT / "tests" / "data" / "hotpotqa" / "distractor_dev60.json"
 TARGET_RATIO = 0.5
+TARGET_OVERHEAD = 3.0  # --against direct: agent seconds ÷ one direct call's
 SIDES = ("current", "baseline")
 
 # runner(side, checkout, home) -> one run's measures; swapped out in tests
 Runner = Callable[[str, Path, str], dict[str, Any]]
 
 
-def run_command(question: str, home: str, corpus: Path = CORPUS) -> list[str]:
+def run_command(
+    question: str, home: str, corpus: Path = CORPUS, model: str | None = None
+) -> list[str]:
     run = ["run", question, "--corpus", str(corpus), "--max-retries", "1", "--json"]
-    return [sys.executable, "main.py", "--home", home, *run]
+    return [sys.executable, "main.py", "--home", home, *run, *(["--model", model] if model else [])]
+
+
+def direct_command(question: str, corpus: Path = CORPUS, model: str | None = None) -> list[str]:
+    command = [sys.executable, "-m", "bench.direct_call", question, "--corpus", str(corpus)]
+    return [*command, *(["--model", model] if model else []), "--json"]
 
 
 def last_json(stdout: str) -> dict[str, Any]:
@@ -69,9 +85,15 @@ def timed(cmd: list[str], checkout: Path) -> tuple[float, dict[str, Any]]:
     return seconds, last_json(done.stdout)
 
 
-def cli_runner(question: str) -> Runner:
+def cli_runner(question: str, model: str | None = None, against: str = "baseline") -> Runner:
     def run(side: str, checkout: Path, home: str) -> dict[str, Any]:
-        seconds, out = timed(run_command(question, home), checkout)
+        direct = side == "baseline" and against == "direct"
+        cmd = (
+            direct_command(question, model=model)
+            if direct
+            else run_command(question, home, model=model)
+        )
+        seconds, out = timed(cmd, checkout)
         tokens = out.get("tokens") or {}
         return {
             "seconds": round(seconds, 2),
@@ -110,7 +132,11 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def assemble(
-    runs: dict[str, list[dict[str, Any]]], *, question: str, baseline_rev: str
+    runs: dict[str, list[dict[str, Any]]],
+    *,
+    question: str,
+    baseline_rev: str,
+    target: float = TARGET_RATIO,
 ) -> dict[str, Any]:
     current, baseline = summarise(runs["current"]), summarise(runs["baseline"])
     ratio = current["seconds"] / baseline["seconds"] if baseline["seconds"] else None
@@ -121,7 +147,7 @@ def assemble(
         "current": current,
         "baseline": baseline,
         "ratio": round(ratio, 3) if ratio is not None else None,
-        "target_ratio": TARGET_RATIO,
+        "target_ratio": target,
     }
 
 
@@ -156,14 +182,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hotpotqa", type=int, default=0, metavar="N", help="also EM/F1 on the first N dev Qs"
     )
+    parser.add_argument("--model", default=None, help="model spec for both sides")
+    parser.add_argument(
+        "--against",
+        choices=("baseline", "direct"),
+        default="baseline",
+        help="what the current code is measured against: the baseline commit's run, or one "
+        "direct call over the same search results (the agent's overhead)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.hotpotqa < 0:
         parser.error("--repeats must be at least 1 and --hotpotqa at least 0")
-    with baseline_checkout(args.baseline) as base:
+    if args.against == "direct" and args.hotpotqa:
+        parser.error("--hotpotqa compares two checkouts; it does not go with --against direct")
+    direct = args.against == "direct"
+    with contextlib.ExitStack() as stack:
+        base = ROOT if direct else stack.enter_context(baseline_checkout(args.baseline))
         checkouts = {"current": ROOT, "baseline": base}
-        runs = compare(cli_runner(args.question), checkouts, args.repeats)
-        result = assemble(runs, question=args.question, baseline_rev=args.baseline)
+        runner = cli_runner(args.question, args.model, args.against)
+        runs = compare(runner, checkouts, args.repeats)
+        result = assemble(
+            runs,
+            question=args.question,
+            baseline_rev="direct call" if direct else args.baseline,
+            target=TARGET_OVERHEAD if direct else TARGET_RATIO,
+        )
         for side in SIDES if args.hotpotqa else ():
             with tempfile.TemporaryDirectory(prefix=f"hotpotqa-{side}-") as home:
                 result[side]["hotpotqa"] = hotpotqa(checkouts[side], args.hotpotqa, home)
@@ -173,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         for side in SIDES:
             r = result[side]
             print(f"{side:9} {r['seconds']:7.1f} s  {r['llm_calls']} calls  tokens {r['tokens']}")
-        print(f"ratio     {result['ratio']} (current ÷ baseline seconds; target ≤ {TARGET_RATIO})")
+        target = result["target_ratio"]
+        print(f"ratio     {result['ratio']} (current ÷ baseline seconds; target ≤ {target})")
     return 0
 
 
