@@ -9,9 +9,9 @@ from a format, so output is constrained by JSON-schema grammars wherever structu
 Each call's output limit is `max_tokens`, per call with `model.bind(max_tokens=…)` or a copy
 from core.output_budget.with_max_tokens. `.stream()`/`.astream()` yield token chunks (a final
 answer chosen under `bind_tools` streams as text, a tool call arrives whole); async calls run
-llama.cpp in a worker thread, never on the event loop. One model load per process
-(core.llama_runtime); calls to one loaded model are serialised by its lock, so `.batch` and
-concurrent `ainvoke` are safe.
+llama.cpp in a worker thread, never on the event loop. Each `load` loads the weights (its
+owner, core.models.Models, builds each spec once); calls to one loaded model are serialised
+by its lock, so `.batch` and concurrent `ainvoke` are safe.
 
 Each call samples with a seed drawn from `seed` and the call's own request (core.local_seed),
 so what a call says depends on what it is asked, not on which calls came before it in the
