@@ -5,9 +5,11 @@ host (`*.wiki.test`), a folder for file urls (`file:///data/corpus`), or `*` for
 origin. Private, loopback, link-local and metadata addresses (10/8, 127/8, 169.254.169.254, ::1,
 `localhost`, `metadata.google.internal`, …) are refused unless an entry names that host; `*`
 and wildcards never admit them. Hosts are normalised before any check the way a browser does
-(`2130706433`, `0x7f000001`, `0177.0.0.1` and `127.1` are all 127.0.0.1), so no spelling of an
-address slips past. Only http(s), ws(s) (checked as http(s)) and file urls can be allowed;
-`about:blank`, `about:srcdoc` and `data:` never reach the network.
+(`2130706433`, `0x7f000001`, `0177.0.0.1` and `127.1` are all 127.0.0.1), and an IPv6 address
+that embeds an IPv4 one (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d`,
+NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`, Teredo) is judged by that IPv4 address too, so
+no spelling of an address slips past. Only http(s), ws(s) (checked as http(s)) and file urls
+can be allowed; `about:blank`, `about:srcdoc` and `data:` never reach the network.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ _INTERNAL = ("about:blank", "about:srcdoc")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _AS_HTTP = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
 _METADATA_HOSTS = {"metadata", "metadata.google.internal", "instance-data"}
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215: local use, never public
+_SIIT = ipaddress.ip_network("::ffff:0:0:0/96")  # RFC 2765 IPv4-translated
+_COMPATIBLE = ipaddress.ip_network("::/96")  # RFC 4291 IPv4-compatible (deprecated)
 
 
 def _ipv4_part(part: str) -> int | None:
@@ -68,15 +74,41 @@ def normalize_host(host: str) -> str:
     return str(address)
 
 
+def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries (mapped, compatible, SIIT, NAT64, 6to4, Teredo
+    client), else None. A packet to such an address may well reach that IPv4 host."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address.teredo is not None:
+        return address.teredo[1]
+    low = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address in _NAT64 or address in _SIIT:
+        return low
+    if address in _COMPATIBLE and int(address) > 1:  # `::` and `::1` are not IPv4 addresses
+        return low
+    return None
+
+
+def _non_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return not address.is_global or address.is_multicast
+
+
 def is_internal_host(host: str) -> bool:
-    """Loopback, private, link-local, metadata or otherwise non-public (host normalised)."""
+    """Loopback, private, link-local, metadata or otherwise non-public (host normalised); an
+    IPv6 address is also judged by the IPv4 address it embeds."""
     if host == "localhost" or host.endswith(".localhost") or host in _METADATA_HOSTS:
         return True
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
         return False
-    return not address.is_global or address.is_multicast
+    if isinstance(address, ipaddress.IPv6Address):
+        inner = embedded_ipv4(address)
+        if address in _NAT64_LOCAL or (inner is not None and _non_public(inner)):
+            return True
+    return _non_public(address)
 
 
 @dataclass(frozen=True)

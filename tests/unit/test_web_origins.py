@@ -66,6 +66,38 @@ def test_private_and_link_local_addresses_only_by_name() -> None:
     assert is_internal_host("localhost") and not is_internal_host("93.184.216.34")
 
 
+# the IPv6 spellings of the metadata and loopback addresses that `*` once let through
+EMBEDDED_IPV4 = [
+    ("[::a9fe:a9fe]", "169.254.169.254"),  # IPv4-compatible
+    ("[64:ff9b::a9fe:a9fe]", "169.254.169.254"),  # NAT64 well-known prefix
+    ("[2002:a9fe:a9fe::1]", "169.254.169.254"),  # 6to4
+    ("[::ffff:0:a9fe:a9fe]", "169.254.169.254"),  # SIIT (IPv4-translated)
+    ("[::127.0.0.1]", "127.0.0.1"),  # IPv4-compatible, dotted
+    ("[64:ff9b::127.0.0.1]", "127.0.0.1"),  # NAT64, dotted
+]
+
+
+@pytest.mark.parametrize(("host", "inner"), EMBEDDED_IPV4)
+def test_ipv6_forms_that_embed_an_internal_ipv4_address_are_refused(host: str, inner: str) -> None:
+    import ipaddress
+
+    from browser.origins import embedded_ipv4
+
+    address = ipaddress.IPv6Address(normalize_host(host))
+    assert str(embedded_ipv4(address)) == inner
+    assert is_internal_host(normalize_host(host))
+    reason = OriginPolicy(("*",)).check(f"http://{host}:8080/latest/meta-data/")
+    assert reason is not None and "refused unless allowed by name" in reason
+
+
+def test_ipv6_forms_of_public_addresses_and_plain_ipv6_stay_public() -> None:
+    anything = OriginPolicy(("*",))
+    for host in ("[64:ff9b::808:808]", "[2002:808:808::1]", "[2606:4700::1111]"):
+        assert anything.allows(f"https://{host}/"), host
+    for host in ("[64:ff9b:1::a]", "[::ffff:10.0.0.1]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"):
+        assert not anything.allows(f"https://{host}/"), host  # local NAT64, mapped, Teredo
+
+
 def test_files_only_under_allowed_folders(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
