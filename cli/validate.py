@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from cli.errors import UsageError
 
@@ -42,16 +43,17 @@ def origin(value: str) -> str:
     )
 
 
-def corpus(folder: str) -> str:
+def corpus(folder: str, cache: Any = None) -> str:
     """The resolved folder if it holds at least one readable document, else a UsageError.
 
-    Indexing it here is not wasted: the index is cached per process and the tools reuse it.
+    Indexing it here is not wasted: with the run's `cache` (core.context.RunCache) the tools
+    reuse the index, and a link out of the folder is reported once, here.
     """
     from agents.tools.corpus import CorpusError, CorpusIndex
 
     path = Path(folder).expanduser().resolve()
     try:
-        CorpusIndex.load(path)
+        CorpusIndex.load(path, cache)
     except CorpusError as exc:
         raise UsageError(f"--corpus: {exc}") from exc
     except OSError as exc:  # e.g. a document without read permission

@@ -1,31 +1,34 @@
 """Local corpus search: a BM25 index over a folder of documents (or given passages), and its tool.
 
-    index = CorpusIndex.load("docs/", cache)     # with a run's cache: kept until a file changes
+    index = CorpusIndex.load("docs/", cache)     # with a run's cache: kept until the folder changes
     hits = index.search("who founded X", k=3)    # [CorpusHit(score, source, title, text)]
     index = CorpusIndex.from_passages([("Title", "text"), ...])   # e.g. HotpotQA context
     save_passages([("Title", "text"), ...], "run/corpus")  # the same as a folder for corpus_dir
     tool = make_corpus_tool("docs/", cache=cache)  # LangChain tool corpus_search(query) -> str
 
 Supported files: .txt, .md, .html/.htm (tags and scripts stripped), .json/.jsonl (records with
-"text"/"content"/"body"… and "title"; a JSON list of records works too).
+"text"/"content"/"body"… and "title"; a JSON list of records works too). Only files really
+inside the folder are read (agents/tools/corpus_scan.py); a link that leads out is skipped and
+reported once per run.
+
+With a run's cache a search does not walk the folder: it compares the mtimes of the folder and
+its subfolders (a file added, removed or renamed, which is also how most editors save), and
+every `recheck_s` seconds the (mtime, size) of every file (an edit in place).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.tools.bm25 import BM25, tokenize
-from agents.tools.documents import (
-    SUPPORTED_SUFFIXES,
-    Passage,
-    corpus_files,
-    folder_passages,
-    split_passages,
-)
+from agents.tools.corpus_scan import SUPPORTED_SUFFIXES, Scan, scan
+from agents.tools.documents import Passage, folder_passages, split_passages
 from agents.tools.search_tool import SearchTool, make_search_tool
 from core.context import RunCache
 
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 
 CORPUS_TOOL_NAME = "corpus_search"
 MAX_HIT_CHARS = 1500
+RECHECK_S = 5.0  # how stale an edit in place (no file added or renamed) may be, at most
 
 
 class CorpusError(ValueError):
@@ -62,10 +66,13 @@ class CorpusIndex:
         return len(self.passages)
 
     @classmethod
-    def load(cls, folder: str | Path, cache: RunCache | None = None) -> CorpusIndex:
+    def load(
+        cls, folder: str | Path, cache: RunCache | None = None, *, recheck_s: float = RECHECK_S
+    ) -> CorpusIndex:
         """The index of `folder`; with a run's `cache`, built once per run and rebuilt only
-        when its files change."""
-        return _index_folder(Path(folder), cache)
+        when the folder changes (its files re-checked at most every `recheck_s` seconds, as
+        set by the run's first load of the folder)."""
+        return _watched(Path(folder), cache, recheck_s).current()
 
     @classmethod
     def from_passages(
@@ -113,28 +120,77 @@ def format_hits(hits: Sequence[CorpusHit], query: str, *, max_chars: int = MAX_H
     return "\n\n".join(blocks)
 
 
-def _index_folder(folder: Path, cache: RunCache | None) -> CorpusIndex:
-    """The index of `folder`, from `cache` while no file's (path, mtime, size) changed."""
-    folder = _check_folder(folder)
-    files = corpus_files(folder)
-    if not files:
-        raise CorpusError(
-            f"corpus folder {folder} has no documents: add files ending in "
-            f"{', '.join(SUPPORTED_SUFFIXES)}"
-        )
-    signature = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+class FolderIndex:
+    """One folder's index for a run: rebuilt when a cheap check says the folder changed."""
 
-    def build() -> CorpusIndex:
-        passages = folder_passages(folder, files)
+    def __init__(self, folder: Path, recheck_s: float = RECHECK_S) -> None:
+        self.folder, self.recheck_s = folder, recheck_s
+        self.clock = time.monotonic
+        self.reported: set[str] = set()  # links out of the folder already reported
+        self._lock = threading.Lock()
+        self._index: CorpusIndex | None = None
+        self._scan: Scan | None = None
+        self._signature: tuple[tuple[str, int, int], ...] | None = None
+        self._checked = 0.0
+
+    def current(self) -> CorpusIndex:
+        with self._lock:
+            if self._index is None or self._changed():
+                self._index = self._build()
+            return self._index
+
+    def _changed(self) -> bool:
+        assert self._scan is not None
+        if not self.folder.is_dir() or self._scan.dirs_changed():
+            return True
+        if self.clock() - self._checked < self.recheck_s:
+            return False
+        self._checked = self.clock()
+        return self._scan.signature() != self._signature
+
+    def _build(self) -> CorpusIndex:
+        folder = _check_folder(self.folder)
+        found = scan(folder)
+        signature = found.signature()
+        passages = folder_passages(folder, found.files, found.escapes)
+        self._report(found.escapes)
+        if not found.files:
+            raise CorpusError(
+                f"corpus folder {folder} has no documents: add files ending in "
+                f"{', '.join(SUPPORTED_SUFFIXES)}"
+            )
         if not passages:
             raise CorpusError(
-                f"corpus folder {folder} has {len(files)} document(s) but no text in them"
+                f"corpus folder {folder} has {len(found.files)} document(s) but no text in them"
             )
         index = CorpusIndex(passages, name=folder.name)
-        log.info("corpus: indexed %d passages from %d files in %s", len(index), len(files), folder)
+        log.info(
+            "corpus: indexed %d passages from %d files in %s", len(index), len(found.files), folder
+        )
+        self._scan, self._signature, self._checked = found, signature, self.clock()
         return index
 
-    return cache.get(("corpus", folder, signature), build) if cache is not None else build()
+    def _report(self, escapes: dict[str, str]) -> None:
+        """One warning per run for the links out of the folder not reported yet."""
+        new = {name: to for name, to in escapes.items() if name not in self.reported}
+        if new:
+            self.reported.update(new)
+            listed = ", ".join(f"{name} -> {to}" for name, to in sorted(new.items()))
+            log.warning(
+                "corpus: skipped %d link(s) leading outside %s (never read): %s",
+                len(new),
+                self.folder,
+                listed,
+            )
+
+
+def _watched(folder: Path, cache: RunCache | None, recheck_s: float = RECHECK_S) -> FolderIndex:
+    """The run's FolderIndex of `folder` (a new one without a cache)."""
+    path = _check_folder(folder)
+    if cache is None:
+        return FolderIndex(path, recheck_s)
+    found: FolderIndex = cache.get(("corpus", path), lambda: FolderIndex(path, recheck_s))
+    return found
 
 
 def _check_folder(folder: Path) -> Path:
@@ -158,9 +214,9 @@ def make_corpus_tool(
 ) -> SearchTool:
     """A `corpus_search(query) -> str` tool over a folder (checked now) or a prepared index.
 
-    A folder is re-checked on each call, so edits to the documents are picked up (its index
-    kept in the run's `cache` until they are); if it disappears the tool answers with an error
-    string instead of raising.
+    A folder's index is kept (in the run's `cache` when given) and rebuilt when the folder
+    changes (FolderIndex); if it disappears the tool answers with an error string instead of
+    raising.
     """
     if isinstance(source, CorpusIndex):
         index = source
@@ -168,16 +224,14 @@ def make_corpus_tool(
         def get_index() -> CorpusIndex:
             return index
     else:
-        folder = Path(source)
-        CorpusIndex.load(folder, cache)  # fail fast at build time on a bad folder
-
-        def get_index() -> CorpusIndex:
-            return CorpusIndex.load(folder, cache)
+        watched = _watched(Path(source), cache)
+        watched.current()  # fail fast at build time on a bad folder
+        get_index = watched.current
 
     def search(query: str, k: int) -> str:
         try:
             return format_hits(get_index().search(query, k), query)
-        except CorpusError as exc:
+        except (CorpusError, OSError) as exc:
             log.warning("corpus search failed: %s", exc)
             return f"Error: {exc}"
 

@@ -1,4 +1,5 @@
-"""Read a folder of documents (txt, md, html, json, jsonl) and split them into titled passages."""
+"""Parse documents (txt, md, html, json, jsonl) into titled passages; files are read through the
+corpus jail (agents/tools/corpus_scan.py), never outside the corpus folder."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from agents.tools.corpus_scan import CorpusEscape, read_inside, shown
+
 log = logging.getLogger(__name__)
 
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".json", ".jsonl")
 TEXT_FIELDS = ("text", "content", "body", "passage", "sentences", "paragraphs", "abstract")
 MAX_PASSAGE_WORDS = 200
-# A single file beyond this is almost certainly not prose meant for this index (dumps, logs).
-MAX_FILE_BYTES = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,8 @@ def record_text(record: dict[str, Any]) -> tuple[str, str]:
 
 
 def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(source, record) pairs from JSON Lines, or from a JSON list / single object."""
+    """(source, record) pairs from JSON Lines, or from a JSON list / single object; the source
+    is `#i` (list item) or `:line`, put after the file's name by the caller."""
     if path.suffix == ".json":
         try:
             data = json.loads(raw)
@@ -147,7 +148,7 @@ def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
             items = data if isinstance(data, list) else [data]
             for i, item in enumerate(items):
                 if isinstance(item, dict):
-                    yield f"{path.name}#{i}", item
+                    yield f"#{i}", item
             return
     skipped = 0
     for lineno, line in enumerate(raw.splitlines(), 1):
@@ -159,52 +160,45 @@ def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
             skipped += 1
             continue
         if isinstance(item, dict):
-            yield f"{path.name}:{lineno}", item
+            yield f":{lineno}", item
     if skipped:
-        log.warning("%s: skipped %d lines that are not JSON", path, skipped)
+        log.warning("%s: skipped %d lines that are not JSON", shown(str(path)), skipped)
 
 
-def file_documents(path: Path, rel: str) -> Iterator[tuple[str, str, str]]:
-    """(source, title, text) for each document in one file."""
-    raw = path.read_text(encoding="utf-8", errors="replace")
+def file_documents(path: Path, rel: str, raw: str) -> Iterator[tuple[str, str, str]]:
+    """(source, title, text) for each document in one file, `raw` its text, `rel` its name."""
     suffix = path.suffix.lower()
+    stem = shown(path.stem)
     if suffix in (".html", ".htm"):
         title, text = html_to_text(raw)
-        yield rel, title or path.stem, text
+        yield rel, title or stem, text
     elif suffix in (".json", ".jsonl"):
-        for source, record in _json_records(path, raw):
+        for where, record in _json_records(path, raw):
             title, text = record_text(record)
-            yield source.replace(path.name, rel, 1), title or path.stem, text
+            yield rel + where, title or stem, text
     else:
         heading = re.search(r"^#\s+(.+)$", raw, re.MULTILINE) if suffix != ".txt" else None
         if heading is None:
-            yield rel, path.stem, raw
+            yield rel, stem, raw
         else:  # the heading becomes the title, so it is not repeated in the first passage
             text = raw[: heading.start()] + raw[heading.end() :]
             yield rel, heading.group(1).strip(), text
 
 
-def corpus_files(folder: Path) -> list[Path]:
-    """Supported, non-hidden files under `folder`, in a stable order."""
-    files = []
-    for path in sorted(folder.rglob("*")):
-        rel_parts = path.relative_to(folder).parts
-        if any(part.startswith(".") for part in rel_parts) or not path.is_file():
-            continue
-        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            continue
-        if path.stat().st_size > MAX_FILE_BYTES:
-            log.warning("corpus: skipping %s (larger than %d bytes)", path, MAX_FILE_BYTES)
-            continue
-        files.append(path)
-    return files
-
-
-def folder_passages(folder: Path, files: Iterable[Path]) -> list[Passage]:
-    """Every passage of every document in `files` (paths under `folder`)."""
+def folder_passages(
+    folder: Path, files: Iterable[Path], escapes: dict[str, str] | None = None
+) -> list[Passage]:
+    """Every passage of every document in `files` (under the real folder `folder`), each read
+    only inside it; a file that leads out is skipped and added to `escapes` (name -> target)."""
     passages: list[Passage] = []
     for path in files:
-        rel = path.relative_to(folder).as_posix()
-        for source, title, text in file_documents(path, rel):
+        rel = shown(path.relative_to(folder).as_posix())
+        try:
+            raw = read_inside(folder, path)
+        except CorpusEscape as exc:
+            if escapes is not None:
+                escapes[rel] = str(exc)
+            continue
+        for source, title, text in file_documents(path, rel, raw):
             passages.extend(Passage(source, title, chunk) for chunk in split_passages(text))
     return passages

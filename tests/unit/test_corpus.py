@@ -95,8 +95,8 @@ def test_folder_search_ranks_each_format(corpus_dir: Path) -> None:
 
 def test_index_is_cached_in_the_run_until_a_file_changes(corpus_dir: Path) -> None:
     cache = RunCache()
-    first = CorpusIndex.load(corpus_dir, cache)
-    assert CorpusIndex.load(corpus_dir, cache) is first
+    first = CorpusIndex.load(corpus_dir, cache, recheck_s=0)
+    assert CorpusIndex.load(corpus_dir, cache, recheck_s=0) is first
     assert CorpusIndex.load(corpus_dir) is not first  # no run: nothing kept
     new = corpus_dir / "extra.txt"
     new.write_text("Quokkas are small marsupials.")
@@ -107,6 +107,70 @@ def test_index_is_cached_in_the_run_until_a_file_changes(corpus_dir: Path) -> No
     new.write_text("Wombats dig burrows.")
     os.utime(new, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     assert CorpusIndex.load(corpus_dir, cache).search("wombat burrow", k=1)[0].source == "extra.txt"
+
+
+def test_a_search_checks_folder_mtimes_and_files_only_every_recheck(corpus_dir: Path) -> None:
+    cache = RunCache()
+    first = CorpusIndex.load(corpus_dir, cache, recheck_s=3600)
+    (corpus_dir / "notes.txt").write_text("Quokkas are small marsupials.")  # an edit in place
+    assert CorpusIndex.load(corpus_dir, cache) is first  # not seen before the recheck is due
+    sub = corpus_dir / "sub"
+    sub.mkdir()
+    (sub / "new.txt").write_text("Wombats dig burrows.")  # in a new subfolder: the folder moved
+    second = CorpusIndex.load(corpus_dir, cache)
+    assert second is not first and second.search("wombat", k=1)[0].source == "sub/new.txt"
+    assert second.search("quokka", k=1)[0].source == "notes.txt"  # the rebuild reads both
+    (sub / "newer.txt").write_text("Echidnas lay eggs.")  # a subfolder's own mtime moved
+    assert CorpusIndex.load(corpus_dir, cache).search("echidna", k=1)[0].source == "sub/newer.txt"
+
+
+def test_links_out_of_the_corpus_are_skipped_and_reported_once(tmp_path: Path, caplog) -> None:
+    corpus, outside = tmp_path / "corpus", tmp_path / "outside"
+    corpus.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("The launch code is TANGO-42.")
+    (outside / "more.txt").write_text("Also secret: ZULU-7.")
+    (corpus / "ok.txt").write_text("Rivers flow to the sea.")
+    os.symlink(outside / "secret.txt", corpus / "leak.txt")
+    os.symlink("/etc/passwd", corpus / "passwd.txt")
+    os.symlink(outside, corpus / "dirlink")
+    os.symlink(corpus / "ok.txt", corpus / "alias.txt")  # a link that stays inside is fine
+    cache = RunCache()
+    with caplog.at_level("WARNING", logger="agents.tools.corpus"):
+        index = CorpusIndex.load(corpus, cache, recheck_s=0)
+        (corpus / "later.txt").write_text("More rivers.")
+        assert CorpusIndex.load(corpus, cache, recheck_s=0) is not index  # rebuilt, not re-told
+    text = " ".join(p.text for p in index.passages)
+    assert "TANGO" not in text and "root:" not in text and "ZULU" not in text
+    assert {p.source for p in index.passages} == {"ok.txt", "alias.txt"}
+    warnings = [r.getMessage() for r in caplog.records if "outside" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    for name in ("leak.txt", "passwd.txt", "dirlink", "/etc/passwd"):
+        assert name in warnings[0]
+
+
+def test_a_file_swapped_for_a_link_out_is_not_read(tmp_path: Path) -> None:
+    from agents.tools.corpus_scan import CorpusEscape, read_inside, scan
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("inside")
+    (tmp_path / "secret.txt").write_text("outside")
+    found = scan(corpus.resolve())
+    (corpus / "a.txt").unlink()
+    os.symlink(tmp_path / "secret.txt", corpus / "a.txt")  # after the scan, before the read
+    with pytest.raises(CorpusEscape, match="outside the corpus"):
+        read_inside(corpus.resolve(), found.files[0])
+
+
+def test_file_names_that_are_not_utf8_are_indexed_with_escapes(tmp_path: Path) -> None:
+    name = os.fsdecode(b"caf\xe9 notes.txt")
+    (tmp_path / name).write_text("The cafe serves espresso.")
+    (tmp_path / "plain.txt").write_text("Tea.")
+    hit = CorpusIndex.load(tmp_path).search("espresso", k=1)[0]
+    assert hit.source == "caf\\xe9 notes.txt" and hit.title == "caf\\xe9 notes"
+    hit.source.encode("utf-8")  # printable and storable as it is
+    assert json.loads(json.dumps(hit.source)) == hit.source
 
 
 def test_tool_formats_hits_and_reports_misses(corpus_dir: Path) -> None:
