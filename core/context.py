@@ -15,6 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 from core.model_catalogue import is_file_name, lookup
 from core.model_spec import parse_spec
 from core.models import Models
+from core.run_budget import RunBudget
 
 DEFAULT_MODEL = "local"
 DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
@@ -158,6 +159,36 @@ class Context(MemorySettings):
     induction_every: int = field(
         default=1, metadata={"description": "Update workflows after every N successful tasks."}
     )
+    mcp_servers: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "description": "MCP servers whose tools the executor gets, named '<server>_<tool>'"
+            " (the common 'mcpServers' map: NAME: {command, args, env} or {url, transport})."
+        },
+    )
+    approve_plan: bool = field(
+        default=False,
+        metadata={
+            "description": "Pause after planning for a person to accept, edit or cancel the"
+            " plan (an interrupt; resume with {'tasks': [...]} or {'cancel': true})."
+        },
+    )
+    max_calls: int | None = field(
+        default=None,
+        metadata={
+            "description": "Stop starting work after this many model calls and answer from"
+            " what the run has (partial); unset = no cap."
+        },
+    )
+    max_tokens: int | None = field(
+        default=None,
+        metadata={
+            "description": "The same cap on the run's tokens (input + output of every call)."
+        },
+    )
+    max_seconds: float | None = field(
+        default=None, metadata={"description": "The same cap on the run's wall-clock seconds."}
+    )
 
     models: Annotated[Models, SkipJsonSchema()] = field(
         default_factory=Models, repr=False, compare=False
@@ -168,6 +199,9 @@ class Context(MemorySettings):
     cache: Annotated[RunCache, SkipJsonSchema()] = field(
         default_factory=RunCache, repr=False, compare=False
     )
+    budget: Annotated[RunBudget, SkipJsonSchema()] = field(
+        default_factory=RunBudget, repr=False, compare=False
+    )  # what the run has spent against max_calls / max_tokens / max_seconds
 
     @property
     def tool_steps(self) -> int:

@@ -64,7 +64,9 @@ class ReflectiveAgentState(InputState):
     wave of the fan-out). `results[i]` and `task_reports[i]` belong to `tasks[i]`; only a
     task's final attempt lands there, so failed attempts never reach the aggregator. `answer`
     is the final answer itself, `final_output` it with its explanation and sources. `run_id`
-    names this run: memory ids derive from it.
+    names this run: memory ids derive from it. `stopped` says why the run ended early:
+    "cancelled" at plan approval (no answer), or the budget cap it reached ("max_calls",
+    "max_tokens", "max_seconds"; the answer is then partial).
     """
 
     run_id: NotRequired[str]
@@ -81,6 +83,7 @@ class ReflectiveAgentState(InputState):
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     answer: NotRequired[str]
     final_output: NotRequired[str]
+    stopped: NotRequired[str | None]
 
 
 class Dependency(TypedDict):

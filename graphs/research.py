@@ -16,6 +16,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
 from agents.research.aggregate import aggregate_results
+from agents.research.approve_plan import approve_plan
+from agents.research.budget import budget_stop
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
 from agents.research.goal import goal_setting
@@ -73,6 +75,8 @@ def decide(*, needs_retry: bool, attempt: int, max_retries: int) -> Route:
 def should_retry_or_continue(state: TaskState, runtime: Runtime[Context]) -> Route:
     """Per task: retry this task, or hand it back (the scheduler continues with the next tasks
     or finishes)."""
+    if budget_stop(runtime.context):  # a cap reached: no more attempts
+        return "finish"
     return decide(
         needs_retry=state.get("needs_retry", False),
         attempt=state.get("attempt", 1),
@@ -104,8 +108,8 @@ def run_task_node(task_graph: TaskBuilder):
 
 # -- the whole request ---------------------------------------------------------------------------
 def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
-    """goal_setting → decompose_query → schedule_tasks ⇉ run_task (one `task_graph` per task,
-    in parallel) → schedule_tasks … → aggregate_results → END.
+    """goal_setting → decompose_query → approve_plan → schedule_tasks ⇉ run_task (one
+    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END.
 
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
@@ -114,18 +118,27 @@ def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
     # search for the request, then its goal, what must be found and the answer's form
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)  # the tasks
+    builder.add_node("approve_plan", approve_plan)  # a person may accept, edit or cancel it
     builder.add_node("schedule_tasks", schedule_tasks)  # the tasks whose inputs are ready
     builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
     builder.add_node("aggregate_results", aggregate_results, retry_policy=TRANSIENT)  # answer
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
     builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it
-    builder.add_edge("decompose_query", "schedule_tasks")  # the first wave
+    builder.add_edge("decompose_query", "approve_plan")  # the plan, before it spends anything
+    builder.add_conditional_edges(  # the first wave, or the end of a cancelled run
+        "approve_plan", route_plan, ["schedule_tasks", END]
+    )
     builder.add_conditional_edges(  # fan the wave out, or write the answer when none is left
         "schedule_tasks", route_tasks, ["run_task", "aggregate_results"]
     )
     builder.add_edge("run_task", "schedule_tasks")  # finished tasks unlock the next wave
     builder.add_edge("aggregate_results", END)  # the final answer
     return builder
+
+
+def route_plan(state: ReflectiveAgentState) -> Literal["schedule_tasks", "__end__"]:
+    """After approval: run the plan, or end a run whose plan was cancelled (no answer)."""
+    return END if state.get("stopped") == "cancelled" else "schedule_tasks"
 
 
 def route_tasks(state: ReflectiveAgentState) -> list[Send] | Literal["aggregate_results"]:

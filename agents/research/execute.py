@@ -19,11 +19,14 @@ closed after it.
 
 from __future__ import annotations
 
+from functools import partial
+
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_checks import echoes_a_tool_call, says_something
+from agents.research.budget import budget_stop
 from agents.research.evidence import (
     evidence_text,
     first_search,
@@ -107,7 +110,13 @@ def _agent_run(
     # a search for the task's words alone repeats the one above
     searched = search_query(state) if shown else ""
     run = ExecutorRun(
-        model, tools, PREAMBLE, ctx.tool_steps, topic=state["task"], searched=searched
+        model,
+        tools,
+        PREAMBLE,
+        ctx.tool_steps,
+        topic=state["task"],
+        searched=searched,
+        stop=partial(budget_stop, ctx),  # no tool step once the run's budget is spent
     )
     return run, prompt
 

@@ -13,7 +13,8 @@ execute_task answers from the evidence gathered (one call; a small model asked t
 its tool transcript mostly copies a call or the note back, so that call would be wasted). A
 search query that has left the task's topic (a small model invents URLs) is replaced by the
 task's keywords before it runs, and the transcript shows the query that ran. The tools that
-read or act on a page are offered once a page is open.
+read or act on a page are offered once a page is open. Once the run's budget is spent
+(`ExecutorRun.stop`), `StopAtBudget` ends the agent before its next model call.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    AgentState,
+    ModelRequest,
+    ModelResponse,
+    hook_config,
+)
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
@@ -59,6 +66,7 @@ class ExecutorRun:
     max_tool_steps: int = 3
     topic: str = ""  # the task: search queries are kept on it
     searched: str = ""  # the query execute_task already searched with (results in the prompt)
+    stop: Callable[[], str | None] | None = None  # the run's budget: the cap reached, or None
     by_name: dict[str, BaseTool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -204,6 +212,23 @@ class RunModelAndTools(AgentMiddleware):
         return as_data(handler(request.override(tool=tool)))
 
 
+class StopAtBudget(AgentMiddleware):
+    """Ends the agent before its next model call once the run's budget is spent.
+
+    langchain's `before_model` hook with a jump to the end, as its ModelCallLimitMiddleware
+    does; that class counts one agent's calls against limits fixed when the agent is built,
+    while this cap is the run's (`ExecutorRun.stop`), spent by every node. The attempt then
+    answers from what its tools found (execute_task), like an agent out of tool steps.
+    """
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(self, state: AgentState, runtime: Any) -> dict[str, Any] | None:
+        run = _run_of(runtime)
+        if run.stop is not None and run.stop():
+            return {"jump_to": "end"}
+        return None
+
+
 def as_data(result: Any) -> Any:
     """A tool's text output escaped (prompts/untrusted.py): a page or document cannot fake the
     end of its tool message or start a new instruction; other results pass unchanged."""
@@ -214,7 +239,8 @@ def as_data(result: Any) -> Any:
 
 def build_executor_agent():
     """The compiled agent graph; it inherits the parent's checkpointer when run inside a node."""
-    return create_agent(ChosenPerRun(), tools=[], middleware=[RunModelAndTools()], name="executor")
+    middleware = [StopAtBudget(), RunModelAndTools()]
+    return create_agent(ChosenPerRun(), tools=[], middleware=middleware, name="executor")
 
 
 EXECUTOR = build_executor_agent()

@@ -8,6 +8,7 @@ import uuid
 
 from langgraph.runtime import Runtime
 
+from agents.research.budget import budget_stop
 from core.context import Context
 from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState
 
@@ -22,6 +23,7 @@ def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
     written).
 
     Dependencies point only at earlier tasks, so the first unfinished task is always ready.
+    Once the run's budget is spent none starts, and `stopped` names the cap.
     """
     done = finished(state)
     tasks, depends_on = state.get("tasks") or [], state.get("depends_on") or []
@@ -30,6 +32,9 @@ def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
         for i in range(len(tasks))
         if i not in done and all(d in done for d in (depends_on[i] if i < len(depends_on) else []))
     ]
+    stop = budget_stop(runtime.context) if ready else None
+    if stop:  # a cap reached: no new task; the answer is written from what is done
+        return {"current_tasks": [], "stopped": stop}
     return {"current_tasks": ready[: runtime.context.task_concurrency]}
 
 

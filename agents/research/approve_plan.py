@@ -1,0 +1,87 @@
+"""approve_plan: with `Context.approve_plan`, a person accepts, edits or cancels the plan before
+any task runs; without it, the plan passes unchanged.
+
+The run pauses with a LangGraph interrupt whose value is the plan (what Studio shows and the
+CLI prints):
+
+    {"goal": ..., "tasks": [...], "depends_on": [[...], ...], "query": ..., "resume_with": ...}
+
+and continues with `Command(resume=...)`:
+
+    {"tasks": ["...", ...]}        run this plan (`depends_on` may come with it; a plan of as
+                                   many tasks keeps the planner's, another has none)
+    {"cancel": true}               end the run here, with no answer (`stopped`: "cancelled")
+
+An answer that is neither is asked for again, the reason in the value's "error". The pause is
+in the checkpoint, so it survives a process restart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from agents.research.decompose import MAX_TASKS
+from core.context import Context
+from core.state import ReflectiveAgentState
+
+RESUME_WITH = '{"tasks": ["...", ...]} to run that plan, or {"cancel": true} to end the run'
+
+
+def approve_plan(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """The plan as a person approved or edited it, or the run cancelled."""
+    if not runtime.context.approve_plan:
+        return {"stopped": None}  # a new run on the thread starts unstopped
+    error = None
+    while True:  # each interrupt() after the first asks again (LangGraph matches them in order)
+        answer = interrupt(plan_request(state, error))
+        try:
+            return decide_plan(answer, state)
+        except ValueError as exc:
+            error = str(exc)
+
+
+def plan_request(state: ReflectiveAgentState, error: str | None = None) -> dict[str, Any]:
+    """The interrupt's value: the plan, how to answer, and what was wrong with the last answer."""
+    request: dict[str, Any] = {
+        "query": state.get("query", ""),
+        "goal": state.get("optimized_goal", ""),
+        "tasks": list(state.get("tasks") or []),
+        "depends_on": [list(d) for d in state.get("depends_on") or []],
+        "resume_with": RESUME_WITH,
+    }
+    if error:
+        request["error"] = error
+    return request
+
+
+def decide_plan(answer: Any, state: ReflectiveAgentState) -> dict:
+    """The state update for a resume value; ValueError says what is wrong with it."""
+    if not isinstance(answer, dict):
+        raise ValueError(f"expected an object: {RESUME_WITH}; got {answer!r:.200}")
+    if answer.get("cancel") is True:
+        return {"stopped": "cancelled", "answer": "", "final_output": ""}
+    tasks = answer.get("tasks")
+    if not isinstance(tasks, list) or not all(isinstance(t, str) and t.strip() for t in tasks):
+        raise ValueError(f"'tasks' must be a list of non-empty strings: {RESUME_WITH}")
+    if not 1 <= len(tasks) <= MAX_TASKS:
+        raise ValueError(f"a plan has 1 to {MAX_TASKS} tasks, got {len(tasks)}")
+    tasks = [" ".join(t.split()) for t in tasks]
+    return {"tasks": tasks, "depends_on": _depends_on(answer, state, len(tasks)), "stopped": None}
+
+
+def _depends_on(answer: dict, state: ReflectiveAgentState, n: int) -> list[list[int]]:
+    """The given dependencies (0-based, earlier tasks only), else the planner's when the plan
+    kept its length, else none."""
+    given = answer.get("depends_on")
+    if given is None:
+        planned = [list(d) for d in state.get("depends_on") or []]
+        return planned if len(planned) == n else [[] for _ in range(n)]
+    if not isinstance(given, list) or len(given) != n:
+        raise ValueError(f"'depends_on' must hold one list per task ({n})")
+    for i, deps in enumerate(given):
+        if not isinstance(deps, list) or not all(isinstance(d, int) and 0 <= d < i for d in deps):
+            raise ValueError(f"'depends_on'[{i}] must list earlier tasks' indices (0..{i - 1})")
+    return [sorted(set(d)) for d in given]
