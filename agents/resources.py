@@ -4,14 +4,15 @@ Memory is `runtime.store` (LangGraph's Store) seen through memory.agent_memory.A
 the research and the web nodes alike: the CLI and the evaluations compile the graphs with the
 project's persistent store (memory.stores.project_store.open_project_store), `langgraph dev`
 injects its own store, and a graph compiled with none runs with memory off. Tools are built per
-attempt and closed after it (chromium starts only if a browser tool is used). Models come from
-the run's context (`ctx.models.chat(spec)`), which its owner supplies or LangGraph makes.
+attempt and closed after it (chromium, and an MCP server, start only if one of its tools is
+used). Models come from the run's context (`ctx.models.chat(spec)`), which its owner supplies
+or LangGraph makes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
@@ -36,16 +37,22 @@ def open_tools(ctx: Context) -> AbstractContextManager[list[BaseTool]]:
 
 @contextmanager
 def configured_tools(ctx: Context) -> Iterator[list[BaseTool]]:
-    """Corpus search over `corpus_dir` (indexed once per run), Tavily with a key, the browser."""
+    """Corpus search over `corpus_dir` (indexed once per run), Tavily with a key, the browser,
+    and the tools of the run's MCP servers (`mcp_servers`, listed once per run; a server
+    starts on the first call of its tools and ends with the attempt)."""
     from agents.tools import build_tools
 
-    tools, toolset = build_tools(
-        corpus_dir=ctx.corpus_dir,
-        use_browser=ctx.use_browser,
-        allowed_origins=ctx.allowed_origins,
-        cache=ctx.cache,
-    )
-    try:
-        yield tools
-    finally:
-        toolset.close()
+    with ExitStack() as stack:
+        mcp: list[BaseTool] = []
+        if ctx.mcp_servers:
+            from agents.tools.mcp import mcp_tools
+
+            mcp = stack.enter_context(mcp_tools(ctx.mcp_servers, ctx.cache))
+        tools, toolset = build_tools(
+            corpus_dir=ctx.corpus_dir,
+            use_browser=ctx.use_browser,
+            allowed_origins=ctx.allowed_origins,
+            cache=ctx.cache,
+        )
+        stack.callback(toolset.close)
+        yield [*tools, *mcp]
