@@ -42,6 +42,7 @@ COMMANDS: dict[str, Command] = {
     "workflows": Command("cli.workflows", "induce, inspect and search workflow memory (AWM)"),
     "eval": Command("cli.evals", "run a benchmark and write a report"),
     "browse": Command("cli.browse", "show what the agent's browser sees at a URL"),
+    "tools": Command("cli.tools", "list the tools the executor would get (MCP servers too)"),
 }
 
 RESERVED = ("--home", "-v", "--verbose")

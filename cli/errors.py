@@ -8,6 +8,9 @@ Exit codes (also shown at the end of `main.py --help`):
          not reachable, refused the credentials)
     4    the memory store is damaged (see `main.py memory check` / `memory repair`)
     5    an unexpected error, i.e. a bug: rerun with -v for the traceback and report it
+    6    the run stopped at a budget cap (--max-calls/--max-tokens/--max-seconds); its answer
+         is partial (`run --resume ID` continues it)
+    7    the run waits for its plan to be approved (`run --resume ID --plan FILE` answers)
     130  interrupted (Ctrl-C)
 
 Lower layers raise their own typed errors and never print; `report()` maps them here by class
@@ -34,6 +37,8 @@ EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 EXIT_STORE = 4
 EXIT_INTERNAL = 5
+EXIT_PARTIAL = 6
+EXIT_AWAITING_APPROVAL = 7
 EXIT_INTERRUPTED = 130
 
 EXIT_CODES_HELP = """exit codes:
@@ -43,6 +48,8 @@ EXIT_CODES_HELP = """exit codes:
   3    a model, server, browser or search service is unavailable
   4    the memory store is damaged (try: main.py memory check / memory repair)
   5    unexpected error (a bug): rerun with -v for the traceback
+  6    stopped at a budget cap: the answer is partial (continue with run --resume ID)
+  7    waiting for plan approval (answer with run --resume ID --plan FILE)
   130  interrupted
 with --json, a failure prints {"error": {"type", "exception", "message", "exit_code"}} on stdout"""
 

@@ -8,7 +8,6 @@ execute_task (LangGraph's default, "async", may still be writing when the proces
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import sys
 import time
@@ -16,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
 
-from cli.errors import report
+from cli import approval, outcome
+from cli.errors import UsageError, report
 from cli.progress import CallCounter, Progress, TaskReporter
 from cli.shutdown import PromptInterrupts, run_atexit_hooks
 from core.context import Context
@@ -112,6 +113,8 @@ def _drive(graph: Any, payload: Any, config: dict[str, Any], ctx: Context, progr
     try:
         for chunk in stream:
             for node, update in chunk.items():
+                if node == "__interrupt__":  # a paused plan: the caller asks for it
+                    continue
                 if live:
                     with live.paused():
                         progress.update(node, update)
@@ -127,17 +130,15 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     counter = CallCounter()
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
-        "callbacks": [counter],
+        # the run's budget counts every model call it makes (core.run_budget)
+        "callbacks": [counter, ctx.budget.callback()],
         "recursion_limit": recursion_limit(ctx.max_retries),
         "max_concurrency": ctx.task_concurrency,  # tasks (and their nodes) running at once
     }
     snapshot = graph.get_state(config)
-    if args.resume and not snapshot.next:
-        print(f"run {thread_id} has already finished; printing its result", file=sys.stderr)
+    payload = _payload(args, graph, config, snapshot)
     print(f"thread: {thread_id}  (resume with: main.py run --resume {thread_id})", file=sys.stderr)
     progress = Progress(snapshot.values, ctx.max_retries)
-    payload = None if args.resume else {"query": args.task}
-    started = time.monotonic()
     hint = f"resume with: main.py run --resume {thread_id}"
 
     def force_exit() -> None:  # Ctrl-C while parallel nodes run (cli.shutdown)
@@ -145,37 +146,48 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
         # the exit hooks close a browser an unfinished attempt still has open
         run_atexit_hooks(2.0)
 
-    try:
-        with PromptInterrupts(force_exit):
-            _drive(graph, payload, config, ctx, progress)
-    except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
-        raise KeyboardInterrupt(hint) from stop
-    state = graph.get_state(config).values
+    ctx.budget.start_clock()
+    started = time.monotonic()
+    while True:
+        try:
+            with PromptInterrupts(force_exit):
+                _drive(graph, payload, config, ctx, progress)
+        except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
+            raise KeyboardInterrupt(hint) from stop
+        snapshot = graph.get_state(config)
+        plan = pending_plan(snapshot)
+        if plan is None:
+            break
+        if args.json or not approval.interactive():
+            return outcome.awaiting(args, thread_id, plan)
+        payload = Command(resume=approval.ask(plan))
     elapsed = round(time.monotonic() - started, 2)
-    if args.json:
-        out = {
-            "thread_id": thread_id,
-            "final_output": state.get("final_output", ""),
-            "answer": state.get("answer", ""),
-            "sources": _sources(state),
-            "tasks": state.get("tasks", []),
-            "results": state.get("results", []),
-            "reflections": _reflections(ctx, graph.store, state.get("reflection_ids", [])),
-            "llm_calls": counter.llm_calls,
-            "tokens": {"input": counter.input_tokens, "output": counter.output_tokens},
-            "elapsed_s": elapsed,
-        }
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        print(state.get("final_output", ""))
-        print(f"({counter.llm_calls} model calls, {elapsed}s)", file=sys.stderr)
-    if not state.get("final_output"):
-        print("error: the run ended without a final answer", file=sys.stderr)
-        return 1
-    return 0
+    reflections = _reflections(ctx, graph.store, snapshot.values.get("reflection_ids", []))
+    return outcome.finished(args, thread_id, snapshot.values, counter, elapsed, reflections)
 
 
-def _sources(state: dict) -> list[str]:
-    """Every document or page the run read (the first search's, then the tasks'), in order."""
-    read = [*(state.get("evidence_sources") or []), *(state.get("sources") or [])]
-    return list(dict.fromkeys(read))
+def pending_plan(snapshot: Any) -> dict[str, Any] | None:
+    """The plan a run is paused on for approval (the interrupt's value), else None."""
+    for pause in getattr(snapshot, "interrupts", ()) or ():
+        if isinstance(pause.value, dict) and "tasks" in pause.value:
+            return pause.value
+    return None
+
+
+def _payload(args: argparse.Namespace, graph: Any, config: dict[str, Any], snapshot: Any) -> Any:
+    """What the stream starts with: the request, a paused plan's answer, or nothing (resume)."""
+    if not args.resume:
+        return {"query": args.task}
+    waiting = pending_plan(snapshot)
+    if args.plan:
+        if waiting is None:
+            raise UsageError(f"run {args.resume} is not waiting for its plan to be approved")
+        return Command(resume=approval.read_plan(args.plan))
+    stopped = snapshot.values.get("stopped")
+    if not snapshot.next and stopped in outcome.CAPS:
+        # a run that stopped at a cap goes on from the scheduler, with this run's budget
+        print(f"continuing run {args.resume}, stopped at its {stopped} cap", file=sys.stderr)
+        graph.update_state(config, {"stopped": None}, as_node="run_task")
+    elif not snapshot.next:
+        print(f"run {args.resume} has already finished; printing its result", file=sys.stderr)
+    return None  # a paused plan is asked for again

@@ -11,7 +11,7 @@ from typing import Any
 
 from cli import validate
 from cli.commands import models_of
-from cli.errors import UsageError
+from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_PARTIAL, UsageError
 from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS, Context, settings_of
 
 ROLES = ("planner", "executor", "reflector", "aggregator")
@@ -34,6 +34,7 @@ def register(subparsers: Any) -> None:
         help=f"retries per task, 0..{validate.MAX_RETRIES} (default 2)",
     )
     _add_tool_options(p)
+    _add_control_options(p)
     p.add_argument(
         "--induction",
         choices=("rule", "llm", "off"),
@@ -72,12 +73,49 @@ def _add_tool_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
     p.add_argument(
+        "--mcp",
+        metavar="FILE",
+        default=None,
+        help='MCP servers whose tools the executor gets: {"mcpServers": {NAME: {"command": ..., '
+        '"args": [...], "env": {...}} or {"url": ..., "transport": ...}}} (see: tools list)',
+    )
+    p.add_argument(
         "--allow-origin",
         action="append",
         default=None,
         metavar="ORIGIN",
         help="an origin the browser may open besides the defaults, e.g. http://127.0.0.1:8000 "
         "(repeatable; '*' allows any)",
+    )
+
+
+def _add_control_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--approve-plan",
+        action="store_true",
+        help="pause after planning: in a terminal, accept, edit or cancel the plan; otherwise "
+        f"print it and exit {EXIT_AWAITING_APPROVAL} (answer with --resume ID --plan FILE)",
+    )
+    p.add_argument(
+        "--plan",
+        metavar="FILE",
+        default=None,
+        help='with --resume: the answer to a paused plan, JSON {"tasks": [...]} or '
+        '{"cancel": true}, or a text file with one task per line',
+    )
+    p.add_argument(
+        "--max-calls", type=int, default=None, metavar="N", help="stop after N model calls"
+    )
+    p.add_argument(
+        "--max-tokens", type=int, default=None, metavar="N", help="stop after N tokens (in + out)"
+    )
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds; at any cap the answer is written from what the run has "
+        f"(partial, exit {EXIT_PARTIAL}); --resume continues it",
     )
 
 
@@ -106,10 +144,18 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         "max_tool_steps": args.max_tool_steps,
         "corpus_dir": args.corpus,
         "induction": args.induction,
+        "max_calls": args.max_calls,
+        "max_tokens": args.max_tokens,
+        "max_seconds": args.max_seconds,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if args.no_browser:
         values["use_browser"] = False
+    if args.approve_plan:
+        values["approve_plan"] = True
+    mcp_file = args.mcp or saved.get("mcp_file")
+    if mcp_file:
+        values["mcp_servers"] = mcp_servers(mcp_file)
     if args.allow_origin:
         values["allowed_origins"] = [validate.origin(o) for o in args.allow_origin]
     values["home"] = args.home
@@ -117,6 +163,16 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
     if getattr(args, "tools", None) is not None:
         values["tools"] = args.tools
     return Context(**values)
+
+
+def mcp_servers(path: str) -> dict[str, Any]:
+    """The servers of an MCP configuration file; a bad file is a UsageError (exit 2)."""
+    from agents.tools.mcp import McpConfigError, read_config
+
+    try:
+        return read_config(path)
+    except McpConfigError as exc:
+        raise UsageError(f"--mcp: {exc}") from exc
 
 
 def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
@@ -128,8 +184,16 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)
+    for name in ("max_calls", "max_tokens", "max_seconds"):
+        cap = getattr(ctx, name)
+        if cap is not None and cap <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be positive, got {cap}")
     if ctx.corpus_dir:
-        ctx.corpus_dir = validate.corpus(ctx.corpus_dir)
+        ctx.corpus_dir = validate.corpus(ctx.corpus_dir, ctx.cache)
+    if ctx.mcp_servers:  # each server starts once here: one that fails is named before any load
+        from agents.tools.mcp import list_tools
+
+        list_tools(ctx.mcp_servers, ctx.cache)
     # A bad spec (ModelSpecError, exit 2) or a missing embedded model (exit 3) fails here,
     # before a thread is created; cli.errors prints it as one line. The run's context keeps
     # what was built, so its nodes use the models loaded here.
@@ -160,6 +224,8 @@ def handle(args: argparse.Namespace) -> int:
     """Validate, record the run's settings under HOME/runs/, then stream it (cli.execution)."""
     if args.resume and args.task:
         raise UsageError("give a task or --resume THREAD_ID, not both")
+    if args.plan and not args.resume:
+        raise UsageError("--plan answers a paused run: use it with --resume THREAD_ID")
     saved = _load_saved(args)
     ctx = _context_from_args(args, saved.get("context", {}))
     _validate(ctx, args.task, bool(args.resume))
@@ -168,9 +234,12 @@ def handle(args: argparse.Namespace) -> int:
     if not args.resume:
         path = _run_file(args.home, thread_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(
-            json.dumps({"task": args.task, "graph": graph_name, "context": settings_of(ctx)})
-        )
+        # the MCP file is recorded, not its servers: their env may hold keys
+        settings = {k: v for k, v in settings_of(ctx).items() if k != "mcp_servers"}
+        record = {"task": args.task, "graph": graph_name, "context": settings}
+        if args.mcp:
+            record["mcp_file"] = str(Path(args.mcp).expanduser().resolve())
+        path.write_text(json.dumps(record))
     from cli.execution import execute_run
 
     return execute_run(args, ctx, graph_name, thread_id)
