@@ -23,9 +23,15 @@ from memory.agent_memory import AgentMemory
 
 
 def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
-    """This run's reflections, trajectories and workflows, through `runtime.store`."""
-    ctx = runtime.context
-    return AgentMemory(runtime.store, ctx.memory_namespace, min_relevance=ctx.min_relevance)
+    """This run's reflections, trajectories and workflows, through `runtime.store`; what it
+    saves records the run's thread."""
+    ctx, info = runtime.context, getattr(runtime, "execution_info", None)
+    return AgentMemory(
+        runtime.store,
+        ctx.memory_namespace,
+        min_relevance=ctx.min_relevance,
+        thread_id=getattr(info, "thread_id", None),
+    )
 
 
 def open_tools(ctx: Context) -> AbstractContextManager[list[BaseTool]]:

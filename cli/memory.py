@@ -34,7 +34,12 @@ def register(subparsers: Any) -> None:
     )
     sub = p.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
     common = _common_options()
-    sub.add_parser("list", parents=[common], help="every reflection, oldest first, one per line")
+    sub.add_parser(
+        "list",
+        parents=[common],
+        help="every reflection, oldest first, one per line, with where it came from "
+        "(run:THREAD, import:FILE, insight:N sources; '!' marks an untrusted record)",
+    )
     show = sub.add_parser("show", parents=[common], help="one reflection by id")
     show.add_argument("id")
     search = sub.add_parser("search", parents=[common], help="best matches for a query")
@@ -50,6 +55,12 @@ def register(subparsers: Any) -> None:
     imp = sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
     imp.add_argument("file")
     imp.add_argument("--replace", action="store_true", help="overwrite reflections with same ids")
+    imp.add_argument(
+        "--trust",
+        action="store_true",
+        help="treat the records as this agent's own lessons (default: untrusted: importance "
+        "and confidence capped, quoted in prompts as data with their provenance)",
+    )
     imp.add_argument(
         "--max-record-bytes",
         type=int,
@@ -97,7 +108,8 @@ def handle(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     # the project's store, as a run opens it, closed after the action
-    with open_project_store(args.home, args.embedding_model) as store:
+    models = getattr(args, "models", None)  # an app's or a test's own (main.main(models=...))
+    with open_project_store(args.home, args.embedding_model, models=models) as store:
         return ACTIONS[args.memory_command](store.reflection_manager(args.namespace), args)
 
 
@@ -117,8 +129,8 @@ def _width() -> int:
 
 def _line(r: Reflection) -> str:
     verdict = "retry" if r.judgment.needs_retry else "ok"
-    head = f"{r.id}  {r.kind:<10} imp={r.importance:.2f} {verdict:<5} "
-    return head + one_line(f"{r.task} — {r.reflection}", _width() - len(head))
+    head = f"{r.id}  {r.kind:<10} imp={r.importance:.2f} {verdict:<5} {r.provenance.short()}  "
+    return head + one_line(f"{r.task} — {r.reflection}", max(20, _width() - len(head)))
 
 
 def _list(m: ReflectionManager, args: argparse.Namespace) -> int:
@@ -208,7 +220,12 @@ def _import(m: ReflectionManager, args: argparse.Namespace) -> int:
         _print_json(done)
     else:
         replaced = f" ({done['replaced']} replaced)" if done["replaced"] else ""
-        print(f"imported {done['imported']} reflections{replaced} into {args.namespace!r}")
+        trust = (
+            "trusted" if done["trusted"] else "untrusted: quoted as data, capped; --trust to trust"
+        )
+        print(
+            f"imported {done['imported']} reflections{replaced} into {args.namespace!r} ({trust})"
+        )
     return 0
 
 

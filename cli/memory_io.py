@@ -1,5 +1,9 @@
 """`memory export` and `memory import`: reflections as JSON Lines, validated before anything is
-stored (one bad line, duplicate id, oversized record or non-UTF-8 byte imports nothing)."""
+stored (one bad line, duplicate id, oversized record or non-UTF-8 byte imports nothing).
+
+Imported records carry their provenance (the file, when) and are untrusted unless `--trust`:
+importance and confidence capped, quoted in prompts as data, never consolidated
+(memory/reflections/provenance.py). A provenance the file itself claims is replaced."""
 
 from __future__ import annotations
 
@@ -82,8 +86,15 @@ def _cut(text: str, limit: int = 300) -> str:
 
 
 def import_file(m: ReflectionManager, args: Any) -> dict[str, Any]:
-    """Validate the whole file, refuse existing ids unless --replace, store in one transaction."""
-    found = read_jsonl(args.file, args.max_record_bytes)
+    """Validate the whole file, refuse existing ids unless --replace, store in one transaction,
+    each record marked as imported from this file (untrusted unless --trust)."""
+    from memory.reflections.schema import imported
+
+    source = "stdin" if args.file == "-" else str(Path(args.file).resolve())
+    trusted = bool(getattr(args, "trust", False))
+    found = [
+        imported(r, source, trusted=trusted) for r in read_jsonl(args.file, args.max_record_bytes)
+    ]
     existing = [r.id for r in found if m.get_reflection(r.id) is not None]
     if existing and not args.replace:
         raise ImportFileError(
@@ -92,7 +103,12 @@ def import_file(m: ReflectionManager, args: Any) -> dict[str, Any]:
             "(nothing was imported)"
         )
     m.save_many(found)  # one transaction: all lines or none
-    return {"imported": len(found), "replaced": len(existing), "ids": [r.id for r in found]}
+    return {
+        "imported": len(found),
+        "replaced": len(existing),
+        "trusted": trusted,
+        "ids": [r.id for r in found],
+    }
 
 
 def export_lines(m: ReflectionManager) -> list[str]:

@@ -31,7 +31,8 @@ from langgraph.store.base import BaseStore, SearchItem
 
 from memory.labels import GENERAL, website_stem
 from memory.reflections.manager import embedding_text, namespace_path
-from memory.reflections.schema import Reflection
+from memory.reflections.provenance import ReflectionProvenance
+from memory.reflections.schema import Reflection, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
 from memory.workflows.types import Provenance, Workflow
@@ -75,8 +76,10 @@ class AgentMemory:
         *,
         min_relevance: float = 0.0,
         weights: ScoreWeights | None = None,
+        thread_id: str | None = None,
     ) -> None:
         self.store = store
+        self.thread_id = thread_id  # the run's thread, recorded in what it saves
         self.namespace = namespace
         self.reflections_ns = namespace_path(namespace)
         self.min_relevance = min_relevance
@@ -92,7 +95,12 @@ class AgentMemory:
 
     def save_reflection(self, reflection: Reflection, **meta: Any) -> str:
         """Store (or replace: same id, same item) a reflection; returns its id. `meta` (e.g.
-        the run, task and attempt it came from) is stored beside the reflection's fields."""
+        the run, task and attempt it came from) is stored beside the reflection's fields; a
+        reflection without a recorded provenance is this run's (its thread and `run_id`)."""
+        run = ReflectionProvenance.of_run(
+            meta.get("thread_id") or self.thread_id, meta.get("run_id")
+        )
+        reflection = stamped(reflection, run)
         if self.store is not None:
             value = {**meta, **reflection.model_dump(mode="json")}
             value["text"] = embedding_text(reflection)

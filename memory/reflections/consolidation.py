@@ -5,7 +5,9 @@ the chat model names up to 3 salient high-level questions about them; for each q
 most relevant memories are retrieved and the model states up to 5 insights, each stored as a
 Reflection with kind="insight" that ordinary retrieval returns. The batch is marked done in the
 transaction that stores its insights (a compare-and-set on the store's metadata), so each batch
-is consolidated exactly once, even across errors, crashes and processes.
+is consolidated exactly once, even across errors, crashes and processes. Only trusted records
+(the agent's own, or imported with --trust) are consolidated: an insight is stored as the
+agent's own advice, so untrusted text must never become one.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from memory.engine.sqlite_file import process_alive
+from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.untrusted import data
 
@@ -164,7 +167,10 @@ def consolidate(
 
 def _ask_for_insights(manager: MemoryToConsolidate, model: BaseChatModel) -> list[Reflection]:
     """Questions about the recent reflections, then insights per question (nothing stored)."""
-    recent = [r for r in manager.list_reflections() if r.kind != "insight"][-RECENT_LIMIT:]
+    own = [r for r in manager.list_reflections() if r.kind != "insight" and r.trusted]
+    recent = own[-RECENT_LIMIT:]
+    if not recent:
+        return []  # only untrusted records are new: nothing the agent may distil
     asked = _ask(
         model,
         SalientQuestions,
@@ -177,9 +183,8 @@ def _ask_for_insights(manager: MemoryToConsolidate, model: BaseChatModel) -> lis
     insights: list[Reflection] = []
     for question in questions:
         # a question that matches nothing lexically is still about the recent batch
-        evidence = (
-            manager.get_relevant_reflections(question, k=10, kinds=["reflection"]) or recent[-10:]
-        )
+        related = manager.get_relevant_reflections(question, k=10, kinds=["reflection"])
+        evidence = [r for r in related if r.trusted] or recent[-10:]
         found = _ask(
             model,
             Insights,
@@ -230,4 +235,5 @@ def _insight(question: str, text: str, evidence: list[Reflection]) -> Reflection
         importance=max([r.importance for r in evidence] or [0.5]),
         kind="insight",
         sources=[r.id for r in evidence],
+        provenance=ReflectionProvenance.of_consolidation([r.id for r in evidence]),
     )

@@ -7,6 +7,12 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
+from memory.reflections.provenance import (
+    UNTRUSTED_MAX_CONFIDENCE,
+    UNTRUSTED_MAX_IMPORTANCE,
+    ReflectionProvenance,
+)
+
 
 class ReflectionJudgment(BaseModel):
     """The verdict. `needs_retry=True` means the result is NOT good enough.
@@ -43,3 +49,46 @@ class Reflection(BaseModel):
     sources: list[str] = Field(
         default_factory=list, description="For an insight: ids of the reflections it came from."
     )
+    provenance: ReflectionProvenance = Field(
+        default_factory=ReflectionProvenance,
+        description="Where it came from (run, import, consolidation) and whether prompts may "
+        "treat it as the agent's own lesson (memory/reflections/provenance.py).",
+    )
+
+    @property
+    def trusted(self) -> bool:
+        return self.provenance.trusted
+
+
+def imported(reflection: Reflection, file: str, *, trusted: bool) -> Reflection:
+    """`reflection` as `memory import` stores it: the file's own provenance claim replaced by
+    the import's; untrusted, its importance and confidence capped (the claims are kept)."""
+    judgment = reflection.judgment
+    provenance = ReflectionProvenance(
+        origin="import",
+        trusted=trusted,
+        file=file,
+        at=datetime.now(UTC).isoformat(),
+        sources=list(reflection.sources),
+    )
+    if trusted:
+        return reflection.model_copy(update={"provenance": provenance})
+    provenance.claimed_importance = reflection.importance
+    provenance.claimed_confidence = judgment.confidence
+    capped = judgment.model_copy(
+        update={"confidence": min(judgment.confidence, UNTRUSTED_MAX_CONFIDENCE)}
+    )
+    return reflection.model_copy(
+        update={
+            "provenance": provenance,
+            "importance": min(reflection.importance, UNTRUSTED_MAX_IMPORTANCE),
+            "judgment": capped,
+        }
+    )
+
+
+def stamped(reflection: Reflection, provenance: ReflectionProvenance) -> Reflection:
+    """`reflection` with `provenance` when it has none recorded yet (a record being saved)."""
+    if reflection.provenance.origin != "unrecorded":
+        return reflection
+    return reflection.model_copy(update={"provenance": provenance})

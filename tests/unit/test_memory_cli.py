@@ -58,7 +58,10 @@ def test_list_show_export_roundtrip(filled, tmp_path, capsys):
     assert run(filled, "export", str(out), "--json", *HASH) == 0
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == ["a1", "a2"]
-    assert rows[0]["judgment"] == {"needs_retry": False, "confidence": 0.9, "reasons": ["ok"]}
+    # imported without --trust: confidence capped, the file's claim kept in the provenance
+    assert rows[0]["judgment"] == {"needs_retry": False, "confidence": 0.5, "reasons": ["ok"]}
+    assert rows[0]["provenance"]["origin"] == "import" and not rows[0]["provenance"]["trusted"]
+    assert rows[0]["provenance"]["claimed_confidence"] == 0.9
 
 
 def test_show_missing_id_is_exit_1_with_one_line(filled, capsys):
