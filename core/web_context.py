@@ -10,6 +10,9 @@ from pydantic.json_schema import SkipJsonSchema
 from core.context import DEFAULT_MODEL, MemorySettings
 from core.models import Models
 
+# What the web agent's observation shows the model (agents/web/screenshot.py).
+OBSERVATIONS = ("axtree", "screenshot", "both")
+
 
 @dataclass(eq=False)
 class RunBrowser:
@@ -66,6 +69,13 @@ class WebAgentContext(MemorySettings):
         metadata={"description": "Judge runs that have no evaluator reward with the LLM judge."},
     )
     max_steps: int = field(default=30, metadata={"description": "Actions per episode (<= 60)."})
+    observation: str = field(
+        default="axtree",
+        metadata={
+            "description": "What each turn shows the model: 'axtree' (the accessibility tree),"
+            " 'screenshot' (a PNG of the viewport; needs a model that takes images) or 'both'."
+        },
+    )
     allowed_origins: list[str] = field(
         default_factory=list,
         metadata={

@@ -40,6 +40,7 @@ from agents.web.action_schema import (
     page_ids,
     validate,
 )
+from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
     Options,
@@ -58,6 +59,8 @@ from prompts.decide import (
     FEEDBACK,
     NO_HISTORY,
     NO_MEMORY,
+    SCREENSHOT_NOTE,
+    TREE_IN_SCREENSHOT,
     WEB_DECIDE,
     WEB_SYSTEM,
 )
@@ -85,8 +88,9 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
     history = [TrajectoryStep(**step) for step in state.get("steps") or []]
     last = history[-1] if history else None
     feedback = last.reason if last is not None and not last.valid else None
+    ctx = runtime.context
     try:
-        model = runtime.context.models.chat(runtime.context.executor_model)
+        model = ctx.models.chat(ctx.executor_model)
         decision = await decide_action(
             model,
             state["task"],
@@ -94,7 +98,9 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
             history,
             state.get("memory") or {},
             feedback=feedback,
-            actions=prompt_actions(runtime.context, state),
+            actions=prompt_actions(ctx, state),
+            screenshot=await _screenshot(ctx, state),
+            show_tree=wants_tree(ctx),
         )
     except BaseException as err:
         if not _retried(err, runtime):
@@ -103,6 +109,14 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
     if not decision.valid:
         log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
     return {"pending_action": decision.action, "tokens": decision.tokens}
+
+
+async def _screenshot(ctx: WebAgentContext, state: WebAgentState) -> bytes | None:
+    """The viewport's PNG when the observation includes one (agents.web.screenshot)."""
+    if not wants_screenshot(ctx):
+        return None
+    session = web_session.session_of(ctx, state.get("run_id") or "")
+    return await viewport_png(session.env) if session is not None else None
 
 
 def _retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> bool:
@@ -147,6 +161,8 @@ def build_messages(
     feedback: str | None = None,
     calls: str = "",
     closing: str = ACTION_CLOSING,
+    screenshot: bytes | None = None,
+    show_tree: bool = True,
 ) -> list[SystemMessage | HumanMessage]:
     """System prompt + the turn: task, memory sections, workflow actions (`calls`), previous
     actions, feedback, page.
@@ -154,7 +170,9 @@ def build_messages(
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
     model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
     section; memory sections are escaped whole, their inner `<ref_i>`/`<run_i>` tags included.
-    Only the prompt text is escaped: ids and enums are read from the raw observation.
+    Only the prompt text is escaped: ids and enums are read from the raw observation. A
+    `screenshot` follows the text as an image content part; without `show_tree` the page
+    section keeps only the tabs and URL.
     """
     body = WEB_DECIDE.format(
         task=data(task),
@@ -164,10 +182,19 @@ def build_messages(
         workflow_actions=data(calls or NO_MEMORY),
         history=data(format_history(history)),
         feedback=FEEDBACK.format(reason=data(feedback)) if feedback else "",
-        observation=data(observation),
+        observation=data(observation if show_tree else _without_tree(observation)),
         closing=closing,
     )
-    return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
+    if screenshot is None:
+        return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
+    text = {"type": "text", "text": f"{body}\n\n{SCREENSHOT_NOTE}"}
+    return [SystemMessage(WEB_SYSTEM), HumanMessage([text, image_part(screenshot)])]
+
+
+def _without_tree(observation: str) -> str:
+    """The observation's tabs and URL lines, the tree replaced by a pointer to the image."""
+    head = observation.split("\n")[:2]
+    return "\n".join([*head, TREE_IN_SCREENSHOT])
 
 
 async def decide_action(
@@ -180,10 +207,14 @@ async def decide_action(
     feedback: str | None = None,
     attempts: int = 2,
     actions: Sequence[WorkflowAction] = (),
+    screenshot: bytes | None = None,
+    show_tree: bool = True,
 ) -> WebDecision:
     """Ask `model` for the next action (bounded attempts); never raises on bad output.
 
     `actions`: callable workflows the model may choose instead of a primitive action.
+    `screenshot`: the viewport's PNG, sent as an image part; `show_tree` False leaves the
+    tree out of the prompt (the screenshot stands for the page).
     """
     # a workflow already called in this episode is not offered again: its steps are in the
     # history, and a small model asked the same choice would make the same call again
@@ -191,11 +222,14 @@ async def decide_action(
     fresh = [a for a in actions if a.name not in called]
     options = call_options(fresh, task, observation) if fresh else {}
     calls = describe(fresh, options)
-    messages = build_messages(task, observation, history, memory, feedback, calls)
+    seen = {"screenshot": screenshot, "show_tree": show_tree}
+    messages = build_messages(task, observation, history, memory, feedback, calls, **seen)
     tally = _TokenTally()
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
-        asked = build_messages(task, observation, history, memory, feedback, calls, CHOICE_CLOSING)
+        asked = build_messages(
+            task, observation, history, memory, feedback, calls, CHOICE_CLOSING, **seen
+        )
         answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)

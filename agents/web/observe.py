@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from agents import resources
 from agents.web import session as web_session
 from agents.web.memory import gather_memory
+from agents.web.screenshot import check_observation
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 
@@ -22,6 +23,8 @@ async def observe(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> di
     run_id = state.get("run_id") or uuid.uuid4().hex
     session = web_session.session_of(ctx, run_id)
     try:
+        if "memory" not in state:  # the run's first look: can the model see what it asks for?
+            check_observation(ctx)
         if session is None:
             if not state.get("start_url"):
                 raise ValueError(

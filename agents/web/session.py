@@ -35,10 +35,12 @@ class WebSession:
 
 
 def env_config(ctx: WebAgentContext) -> EnvConfig:
-    """The browser the run opens: the context's extra origins and step limit (capped)."""
+    """The browser the run opens: the context's extra origins, step limit (capped) and
+    whether observations carry a screenshot."""
     extra = tuple(o.strip() for o in ctx.allowed_origins if o.strip())
     steps = max(1, min(ctx.max_steps, MAX_STEPS_CAP))
-    return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps))
+    screenshot = ctx.observation != "axtree"  # each observation carries the viewport's PNG
+    return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps), screenshot=screenshot)
 
 
 def attach(ctx: WebAgentContext, env: BrowserEnv, evaluate: Evaluate | None = None) -> WebSession:
