@@ -1,12 +1,14 @@
 """`browse URL`: what the agent's browser sees at a URL, through the same origin guard.
 
-    main.py browse https://example.com/ [--allow-origin ORIGIN ...] [--json]
+    main.py browse https://example.com/ [--allow-origin ORIGIN ...] [--screenshot FILE] [--json]
 
 Opens the page in the guarded browser the agents use (browser.env.BrowserEnv): the URL's own
 origin is allowed, as a start page is, and anything else only when `--allow-origin` names it.
 Prints the observation the agent would get (tabs, URL, accessibility tree with [ids]); every
 request the guard refused while the page loaded is listed on stderr (`blocked: URL`), or in
-the JSON object (`url`, `title`, `observation`, `blocked`, `allowed`).
+the JSON object (`url`, `title`, `observation`, `blocked`, `allowed`). `--screenshot FILE`
+also writes the PNG of the viewport that the web agent gets with its `observation` setting
+'screenshot' or 'both' (the same environment takes it, after the same guard).
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ def register(subparsers: Any) -> None:
         help="also allow this origin (repeatable; '*' = any public origin; private and "
         "link-local addresses only by name)",
     )
+    p.add_argument(
+        "--screenshot",
+        metavar="FILE",
+        default=None,
+        help="also write the PNG of the viewport the agent sees to FILE",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=handle)
 
@@ -59,18 +67,21 @@ def _target(url: str) -> str:
     return url
 
 
-async def _browse(url: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+async def _browse(url: str, allowed: tuple[str, ...], shot: Path | None = None) -> dict[str, Any]:
     import asyncio
 
     from browser.env import BrowserEnv, EnvConfig
 
-    async with BrowserEnv(EnvConfig(allowed_origins=allowed)) as env:
+    config = EnvConfig(allowed_origins=allowed, screenshot=shot is not None)
+    async with BrowserEnv(config) as env:
         try:
             observation = await env.reset(url)
         except RuntimeError as err:
             raise PageUnavailable(str(err)) from err
         await asyncio.sleep(SETTLE_S)
         observation = await env.observe()
+        if shot is not None and observation.screenshot:
+            shot.write_bytes(observation.screenshot)
         return {
             "url": observation.url,
             "title": observation.tabs[0].title if observation.tabs else "",
@@ -91,7 +102,13 @@ def handle(args: argparse.Namespace) -> int:
         OriginPolicy(allowed)
     except ValueError as err:
         raise UsageError(f"browse: --allow-origin: {err}") from err
-    result = asyncio.run(_browse(_target(args.url), allowed))
+    shot = Path(args.screenshot).expanduser().resolve() if args.screenshot else None
+    if shot is not None and not shot.parent.is_dir():
+        raise UsageError(f"browse: --screenshot {shot}: no folder {shot.parent}")
+    result = asyncio.run(_browse(_target(args.url), allowed, shot))
+    if shot is not None:
+        result["screenshot"] = str(shot)
+        print(f"screenshot: {shot}", file=sys.stderr)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
