@@ -138,7 +138,7 @@ def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
 
 def route_plan(state: ReflectiveAgentState) -> Literal["schedule_tasks", "__end__"]:
     """After approval: run the plan, or end a run whose plan was cancelled (no answer)."""
-    return END if state.get("stopped") == "cancelled" else "schedule_tasks"
+    return "__end__" if state.get("stopped") == "cancelled" else "schedule_tasks"
 
 
 def route_tasks(state: ReflectiveAgentState) -> list[Send] | Literal["aggregate_results"]:

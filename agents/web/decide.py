@@ -222,14 +222,17 @@ async def decide_action(
     fresh = [a for a in actions if a.name not in called]
     options = call_options(fresh, task, observation) if fresh else {}
     calls = describe(fresh, options)
-    seen = {"screenshot": screenshot, "show_tree": show_tree}
-    messages = build_messages(task, observation, history, memory, feedback, calls, **seen)
+
+    def turn(closing: str) -> list[SystemMessage | HumanMessage]:
+        return build_messages(
+            task, observation, history, memory, feedback, calls, closing, screenshot, show_tree
+        )
+
+    messages = turn(ACTION_CLOSING)
     tally = _TokenTally()
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
-        asked = build_messages(
-            task, observation, history, memory, feedback, calls, CHOICE_CLOSING, **seen
-        )
+        asked = turn(CHOICE_CLOSING)
         answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
