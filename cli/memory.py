@@ -52,20 +52,8 @@ def register(subparsers: Any) -> None:
     )
     export = sub.add_parser("export", parents=[common], help="write JSON Lines ('-' = stdout)")
     export.add_argument("file")
-    imp = sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
-    imp.add_argument("file")
-    imp.add_argument("--replace", action="store_true", help="overwrite reflections with same ids")
-    imp.add_argument(
-        "--trust",
-        action="store_true",
-        help="treat the records as this agent's own lessons (default: untrusted: importance "
-        "and confidence capped, quoted in prompts as data with their provenance)",
-    )
-    imp.add_argument(
-        "--max-record-bytes",
-        type=int,
-        default=MAX_RECORD_BYTES,
-        help=f"refuse a line longer than this (default {MAX_RECORD_BYTES:,})",
+    _import_options(
+        sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
     )
     delete = sub.add_parser("delete", parents=[common], help="delete one reflection by id")
     delete.add_argument("id")
@@ -83,6 +71,23 @@ def register(subparsers: Any) -> None:
         help="set damaged files aside, keep every readable record, rebuild the index",
     )
     p.set_defaults(func=handle)
+
+
+def _import_options(imp: argparse.ArgumentParser) -> None:
+    imp.add_argument("file")
+    imp.add_argument("--replace", action="store_true", help="overwrite reflections with same ids")
+    imp.add_argument(
+        "--trust",
+        action="store_true",
+        help="treat the records as this agent's own lessons (default: untrusted: importance "
+        "and confidence capped, quoted in prompts as data with their provenance)",
+    )
+    imp.add_argument(
+        "--max-record-bytes",
+        type=int,
+        default=MAX_RECORD_BYTES,
+        help=f"refuse a line longer than this (default {MAX_RECORD_BYTES:,})",
+    )
 
 
 def _common_options() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from typing import Any
 
 from cli.errors import CommandFailed, UsageError
 from memory.workflows.files import WorkflowFiles
-from memory.workflows.format import format_workflow
+from memory.workflows.format import workflow_text
 from memory.workflows.types import Workflow
 
 
@@ -26,22 +26,8 @@ def register(subparsers: Any) -> None:
     common.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     common.add_argument("--website", default=None, help="only this website's workflows")
 
-    induce = sub.add_parser(
-        "induce", parents=[common], help="learn workflows from examples or runs"
-    )
-    source = induce.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "--offline",
-        metavar="FILE",
-        help="annotated examples: JSON list, or an AWM Mind2Web prompt .txt",
-    )
-    source.add_argument("--online", action="store_true", help="from recorded successful runs")
-    induce.add_argument("--model", default="local", help="'local' or 'provider:model'")
-    induce.add_argument(
-        "--mode",
-        choices=("rule", "llm"),
-        default="rule",
-        help="online: keep concrete runs (rule) or abstract them (llm)",
+    _induce_options(
+        sub.add_parser("induce", parents=[common], help="learn workflows from examples or runs")
     )
 
     sub.add_parser("list", parents=[common], help="every workflow")
@@ -59,6 +45,29 @@ def register(subparsers: Any) -> None:
     delete = sub.add_parser("delete", parents=[common], help="delete a workflow by name")
     delete.add_argument("name")
     p.set_defaults(func=handle)
+
+
+def _induce_options(induce: argparse.ArgumentParser) -> None:
+    source = induce.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--offline",
+        metavar="FILE",
+        help="annotated examples: JSON list, or an AWM Mind2Web prompt .txt",
+    )
+    source.add_argument("--online", action="store_true", help="from recorded successful runs")
+    induce.add_argument(
+        "--trust",
+        action="store_true",
+        help="offline: treat the file's workflows as this agent's own (default: untrusted, "
+        "quoted in prompts as data with their source)",
+    )
+    induce.add_argument("--model", default="local", help="'local' or 'provider:model'")
+    induce.add_argument(
+        "--mode",
+        choices=("rule", "llm"),
+        default="rule",
+        help="online: keep concrete runs (rule) or abstract them (llm)",
+    )
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -80,7 +89,8 @@ def _print_workflows(workflows: list[Workflow], as_json: bool) -> None:
         print(json.dumps([w.to_json() for w in workflows], ensure_ascii=False))
         return
     for w in workflows:
-        print(f"{w.website}/{w.name}  ({len(w.steps)} steps)  {w.description}")
+        mark = "" if w.provenance.trusted else "  [untrusted: quoted in prompts]"
+        print(f"{w.website}/{w.name}  ({len(w.steps)} steps)  {w.description}{mark}")
 
 
 def _examples(path: str) -> list[Any]:
@@ -102,7 +112,13 @@ def _induce(args: argparse.Namespace) -> int:
 
         examples = _examples(args.offline)
         report = induce_offline(
-            examples, model=model, home=args.home, spec=args.model, website=args.website
+            examples,
+            model=model,
+            home=args.home,
+            spec=args.model,
+            website=args.website,
+            source=str(Path(args.offline).resolve()),
+            trusted=args.trust,
         )
         summary: dict[str, dict[str, Any]] = report.summary()
     else:
@@ -147,7 +163,12 @@ def _show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{**w.to_json(), "provenance": w.provenance.to_dict()} for w in found]))
     else:
-        print("\n\n".join(f"<!-- {w.website} -->\n{format_workflow(w)}" for w in found))
+        print(
+            "\n\n".join(
+                f"<!-- {w.website}; {w.provenance.describe()} -->\n{workflow_text(w)}"
+                for w in found
+            )
+        )
     return 0
 
 

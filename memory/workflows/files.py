@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memory.labels import now_iso, slugify, website_stem
-from memory.workflows.format import format_workflows, parse_workflows
+from memory.workflows.format import canonical_text, parse_workflows
 from memory.workflows.types import Provenance, Workflow
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class WorkflowFiles:
             return path
         for w in workflows:
             w.provenance.website = stem
-        text = format_workflows(workflows) + "\n"
+        text = canonical_text(workflows) + "\n"
         meta = {w.name: w.provenance.to_dict() for w in workflows}
         _atomic_write(self.dir / f"{stem}.meta.json", json.dumps(meta, indent=2) + "\n")
         _atomic_write(path, text)

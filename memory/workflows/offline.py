@@ -11,7 +11,7 @@ import json
 import logging
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -143,10 +143,14 @@ def induce_offline(
     spec: str | None = None,
     website: str | None = None,
     structured: bool | None = None,
+    source: str = "",
+    trusted: bool = False,
 ) -> OfflineReport:
     """Induce and save workflows for each website (or only `website`); logs each update.
 
     `structured` defaults to True for the embedded model (bounded JSON) and False otherwise.
+    The workflows record `source` (the examples' file) and are untrusted unless `trusted`
+    (the user's --trust): prompts then quote them as data (memory/workflows/format.py).
     """
     if structured is None:
         structured = (spec or "local").startswith("local")
@@ -170,7 +174,10 @@ def induce_offline(
                     structured=structured,
                     schema=Mind2WebDrafts,
                 )
-                _save_site(store, site, domain, site_examples, result)
+                provenance = Provenance(
+                    website=site, domain=domain, origin="offline", file=source, trusted=trusted
+                )
+                _save_site(store, provenance, site_examples, result)
                 report.per_website[site] = result
     if website and website not in report.per_website:
         raise ValueError(f"no examples for website {website!r}")
@@ -178,17 +185,20 @@ def induce_offline(
 
 
 def _save_site(
-    store: WorkflowFiles, site: str, domain: str, examples: list[Example], result: Any
+    store: WorkflowFiles, provenance: Provenance, examples: list[Example], result: Any
 ) -> None:
-    """Save what induction kept for `site`, with provenance, and log the update."""
-    sources = [str(e.template_id) for e in examples if e.template_id is not None]
+    """Save what induction kept for one site, with `provenance`, and log the update."""
+    site = provenance.website
+    provenance.sources = [str(e.template_id) for e in examples if e.template_id is not None]
     for w in result.kept:
-        w.provenance = Provenance(website=site, domain=domain, origin="offline", sources=sources)
+        w.provenance = replace(provenance, sources=list(provenance.sources))
     added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
     store.log_update(
         {
             "mode": "offline",
             "website": site,
+            "file": provenance.file,
+            "trusted": provenance.trusted,
             "added": added,
             "updated": updated,
             "kept": [w.name for w in result.kept],

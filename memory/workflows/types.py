@@ -18,14 +18,22 @@ def normalize_step(step: str) -> str:
 
 @dataclass
 class Provenance:
-    """Where a workflow came from; kept in a sidecar so the text file stays AWM's format."""
+    """Where a workflow came from; kept in a sidecar so the text file stays AWM's format.
+
+    Workflows induced from an imported file (offline induction: its examples are other people's
+    pages and actions) are untrusted unless the user passed --trust: prompts quote them as data
+    with their source (memory/workflows/format.py). Online induction reads only this agent's
+    own tasks and actions, and a hand-written workflow is the user's: both are trusted.
+    """
 
     website: str = ""
     domain: str = ""
     sources: list[str] = field(default_factory=list)  # trajectory ids or example ids
-    origin: str = "manual"  # manual | offline | online-rule | online-llm
+    origin: str = "manual"  # manual | offline | online-rule | online-llm | parameterized
     created: str = field(default_factory=now_iso)
     updated: str = field(default_factory=now_iso)
+    trusted: bool = True
+    file: str = ""  # the file an offline induction read
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -35,7 +43,16 @@ class Provenance:
             "origin": self.origin,
             "created": self.created,
             "updated": self.updated,
+            "trusted": self.trusted,
+            "file": self.file,
         }
+
+    def describe(self) -> str:
+        """Where it came from, in a few words (a prompt's label, a listing)."""
+        if self.origin == "offline":
+            trust = "trusted by the user" if self.trusted else "untrusted"
+            return f"induced from the imported file {self.file or '?'} ({trust})"
+        return {"manual": "written by hand"}.get(self.origin, f"this agent's runs ({self.origin})")
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Provenance:
@@ -47,6 +64,8 @@ class Provenance:
             origin=str(data.get("origin", "manual")),
             created=str(data.get("created") or now_iso()),
             updated=str(data.get("updated") or now_iso()),
+            trusted=data.get("trusted", True) is not False,
+            file=str(data.get("file") or ""),
         )
 
 
