@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
 from agents.research.sources import sources_in, unique
+from agents.tools.browser_tools import page_opened
 from agents.tools.search_tool import SearchTool
 from core.context import Context
 from memory.budget import context_window
@@ -88,11 +89,14 @@ def trajectory_of(messages: list[BaseMessage]) -> list[dict[str, Any]]:
 
 
 def step_sources(steps: list[dict[str, Any]]) -> list[str]:
-    """The documents and pages the steps read: the sources of search hits, pages opened."""
+    """The documents and pages the steps read: the sources of search hits, pages opened (an
+    address the browser failed or refused to open was not read)."""
     found: list[str] = []
     for step in steps:
-        url = step["args"].get("url") if step["tool"] == "browser_open" else None
-        found.extend([url] if isinstance(url, str) else sources_in(step["observation"]))
+        if step["tool"] != "browser_open":
+            found.extend(sources_in(step["observation"]))
+        elif page_opened([(step["tool"], step["observation"])]):
+            found.append(str(step["args"].get("url")))
     return unique(found)
 
 

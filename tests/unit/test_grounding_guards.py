@@ -134,3 +134,19 @@ def test_page_tools_are_offered_once_a_page_is_open():
     assert names([]) == ["corpus_search", "browser_open"]
     assert names(refused) == ["corpus_search", "browser_open"]
     assert names(opened) == [t.name for t in tools]
+
+
+def test_an_address_the_browser_did_not_open_is_not_a_source():
+    from agents.research.evidence import step_sources
+
+    hit = "[1] Nick Park (source: Nick_Park.md)\nNick Park made Creature Comforts."
+    steps = [
+        {"tool": "corpus_search", "args": {"query": "Nick Park"}, "observation": hit},
+        {"tool": "browser_open", "args": {"url": "[3] Nick Park (source: Nick_Park.md)"},
+         "observation": "Error: '[3] Nick Park' is not an address"},
+        {"tool": "browser_open", "args": {"url": "https://example.org/a"},
+         "observation": "Refused: https://example.org/a is outside the allowed origins"},
+        {"tool": "browser_open", "args": {"url": "http://127.0.0.1:8000/p"},
+         "observation": "[1] heading 'P'"},
+    ]  # fmt: skip
+    assert step_sources(steps) == ["Nick_Park.md", "http://127.0.0.1:8000/p"]
