@@ -120,3 +120,46 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
     found = client.store.search_items(["reflections"], query=out["tasks"][0], limit=3)["items"]
     assert found and all(i["score"] is not None for i in found)  # the server's index embeds
+
+
+def _paused_thread(client, assistant_id: str, query: str) -> tuple[str, dict]:
+    """A thread whose run paused on its plan: (thread id, the interrupt's value)."""
+    thread = client.threads.create()["thread_id"]
+    client.runs.wait(thread, assistant_id, input={"query": query})
+    state = client.threads.get_state(thread)
+    assert state["next"] == ["approve_plan"], state["next"]
+    (pause,) = state["interrupts"]
+    return thread, pause["value"]
+
+
+def test_plan_approval_through_the_server(dev_server):
+    """An assistant with approve_plan pauses after planning with the goal and tasks as the
+    interrupt's value; Command(resume={"tasks": ...}) runs that plan, {"cancel": true} ends
+    the run with no answer."""
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=dev_server)
+    context = {
+        **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
+        "corpus_dir": str(CORPUS),
+        "use_browser": False,
+        "max_retries": 0,
+        "approve_plan": True,
+    }
+    assistant = client.assistants.create("reflective_agent", context=context)["assistant_id"]
+    query = "Who created Wallace and Gromit?"
+
+    thread, plan = _paused_thread(client, assistant, query)
+    assert plan["query"] == query and plan["goal"].strip() and plan["tasks"]
+    assert not client.threads.get_state(thread)["values"].get("results")  # nothing ran yet
+    edited = ["Find the animator who created Wallace and Gromit"]
+    out = client.runs.wait(thread, assistant, command={"resume": {"tasks": edited}})
+    assert isinstance(out, dict) and "error" not in out, out
+    assert out["tasks"] == edited and len(out["results"]) == 1
+    assert len(out["reflection_ids"]) == 1  # the edited task ran once (max_retries 0)
+    assert out["final_output"].strip()
+
+    thread, _ = _paused_thread(client, assistant, query)
+    out = client.runs.wait(thread, assistant, command={"resume": {"cancel": True}})
+    assert out["stopped"] == "cancelled" and not out.get("final_output")
+    assert not out.get("reflection_ids") and not client.threads.get_state(thread)["next"]
