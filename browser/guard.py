@@ -11,7 +11,8 @@
    after a fulfilled 3xx, so fetching with redirects off and fulfilling the response let the
    next hop out unchecked), preconnects and websockets opened by workers. Each is checked
    against the same policy, with host names resolved and re-checked.
-Service workers are blocked by a context option, as their requests bypass routing.
+Service workers are blocked by a context option, as their requests bypass routing; channels
+that need no proxy at all (WebRTC, WebTransport) are removed from every frame (browser.chromium).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from playwright.async_api import BrowserContext, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
+from browser.chromium import harden
 from browser.origins import OriginPolicy, file_origin, origin_of
 from browser.proxy import GuardProxy
 
@@ -48,6 +50,7 @@ class RequestGuard:
         return {"service_workers": "block", "proxy": {"server": server}}
 
     async def install(self, context: BrowserContext) -> None:
+        await harden(context)
         await context.route(_ANY, self._route)
         await context.route_web_socket(_ANY, self._websocket)
 
