@@ -56,6 +56,13 @@ def register_hotpotqa(benchmarks: Any) -> None:
         help="Executor tool calls per attempt after the search for the task (default: the "
         "model's own: 3, 0 on SmolLM2-135M).",
     )
+    hot.add_argument(
+        "--memory",
+        choices=("fresh", "carry", "off"),
+        default="fresh",
+        help="fresh (default): each question starts with empty memory; carry: one memory for "
+        "the questions in order, so lessons from one reach the next; off: no memory at all.",
+    )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -86,6 +93,7 @@ def _settings(args: argparse.Namespace) -> Any:
         graph=args.graph,
         max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
         max_tool_steps=args.max_tool_steps,
+        memory=args.memory,
         workers=args.workers,
         ray_address=args.ray_address,
     )

@@ -16,6 +16,10 @@ from evals.hotpotqa.agent import GRAPHS
 from evals.hotpotqa.dataset import HotpotQuestion
 from evals.report.tables import format_table
 
+# fresh: every question starts with empty memory (as separate users would); carry: one memory
+# for the stream, in question order (what one user's agent learns); off: no store at all
+MEMORY_MODES = ("fresh", "carry", "off")
+
 
 @dataclass
 class HotpotSettings:
@@ -26,6 +30,7 @@ class HotpotSettings:
     graph: str = "reflective"
     max_retries: int = 2
     max_tool_steps: int | None = None  # None: the Context's default for `model`
+    memory: str = "fresh"  # MEMORY_MODES
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa.agent:default_runner"
@@ -38,6 +43,10 @@ class HotpotSettings:
     def validate(self) -> None:
         if self.graph not in GRAPHS:
             raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
+        if self.memory not in MEMORY_MODES:
+            raise ValueError(
+                f"--memory must be one of {', '.join(MEMORY_MODES)}, not {self.memory!r}"
+            )
         if self.max_retries < 0:
             raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
         if not 0 <= (self.max_tool_steps or 0) <= MAX_TOOL_STEPS:
@@ -53,8 +62,15 @@ class HotpotSettings:
             "graph": self.graph,
             "max_retries": self.max_retries,
             "max_tool_steps": self.max_tool_steps,
+            "memory": self.memory,
             "runner": self.runner,
         }
+
+    def home_for(self, question_id: str) -> str:
+        """Where a question's run keeps its memory: its own folder when `fresh`, one folder for
+        the whole stream when `carry` (and `off`, which only keeps the corpora there)."""
+        memory = self.out / "memory"
+        return str(memory / "fresh" / question_id if self.memory == "fresh" else memory)
 
 
 def run_single(
@@ -73,8 +89,8 @@ def run_single(
                 "graph": s.graph,
                 "max_retries": s.max_retries,
                 "max_tool_steps": s.max_tool_steps,
-                "home": str(s.out / "memory"),
-                "reflections": True,
+                "home": s.home_for(q.id),
+                "reflections": s.memory != "off",
                 "runner": s.runner,
             },
         )

@@ -153,6 +153,7 @@ def _connect_runner(monkeypatch, built):
     gold = {q.question: q.answer for q in load_hotpotqa(DEV60, limit=3)}
 
     def fake_runner(*, model, max_retries, home, graph, reflections, callbacks, max_tool_steps):
+        built.setdefault("homes", []).append(home)
         built.update(
             model=model,
             max_retries=max_retries,
@@ -184,6 +185,8 @@ def test_hotpotqa_with_a_connected_runner(tmp_path, capsys, monkeypatch):
     assert run_cli(_hotpot_argv(tmp_path / "out", "--json"), tmp_path / "h") == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
+    homes = built.pop("homes")  # --memory fresh (the default): a memory folder per question
+    assert len(set(homes)) == 3 and all("fresh" in h for h in homes)
     assert built == {
         "model": "fake:m",
         "max_retries": 1,
@@ -209,6 +212,21 @@ def test_hotpotqa_tool_steps_reach_the_graph_and_name_the_results(tmp_path, caps
     assert run_cli(argv, tmp_path / "h") == 2
     assert "max_tool_steps" in capsys.readouterr().err
     assert len((tmp_path / "out" / "results.jsonl").read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize("mode, reflections", [("carry", True), ("off", False)])
+def test_hotpotqa_memory_carry_shares_one_home_and_off_has_none(
+    mode, reflections, tmp_path, capsys, monkeypatch
+):
+    built = {}
+    _connect_runner(monkeypatch, built)
+    assert run_cli(_hotpot_argv(tmp_path / "out", "--memory", mode), tmp_path / "h") == 0
+    assert len(set(built["homes"])) == 1 and built["reflections"] is reflections
+    capsys.readouterr()
+    # another memory mode on the same --out is another experiment: refused
+    other = "fresh"
+    assert run_cli(_hotpot_argv(tmp_path / "out", "--memory", other), tmp_path / "h") == 2
+    assert "memory" in capsys.readouterr().err
 
 
 def test_hotpotqa_resumes_and_writes_a_report(tmp_path, capsys, monkeypatch):
