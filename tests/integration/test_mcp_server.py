@@ -92,7 +92,7 @@ def test_a_server_that_cannot_start_is_one_error_naming_it(tmp_path):
     assert len(errors) == 1, done.stderr
     assert "'facts'" in errors[0] and "no vault database here" in errors[0]
     assert "Traceback" not in done.stderr
-    assert not (tmp_path / "home" / "runs").exists()  # refused before the run was recorded
+    assert not list((tmp_path / "home").glob("runs/*.json"))  # refused before it was recorded
 
     listed = _cli(tmp_path, "tools", "list", "--mcp", str(config), "--json")
     assert listed.returncode == 3
