@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from cli.commands import build_parser, split_globals
+from cli.commands import build_parser, split_globals, utf8_arguments
 from cli.errors import UsageError, report
 
 __all__ = ["build_parser", "main", "run"]
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None, *, models: Any = None, tools: Any = None
     argv = sys.argv[1:] if argv is None else list(argv)
     verbose, as_json = "-v" in argv or "--verbose" in argv, "--json" in argv
     try:
+        utf8_arguments(argv)
         found, rest = split_globals(argv)
         verbose, as_json = found.verbose, found.json
         try:

@@ -19,6 +19,7 @@ its --help) and reads `args.json`; with `--json`, a failure is a JSON object on 
 from __future__ import annotations
 
 import argparse
+import os
 
 from cli.errors import EXIT_CODES_HELP, UsageError
 
@@ -86,6 +87,29 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
         else:
             rest.append(token)
     return found, rest
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """`text` printable: bytes that are not UTF-8 as \\xNN escapes, cut to `limit`."""
+    try:
+        printable = os.fsencode(text).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that no byte decodes to
+        printable = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return printable if len(printable) <= limit else printable[: limit - 1] + "…"
+
+
+def utf8_arguments(argv: list[str]) -> None:
+    """Refuse an argument that is not valid UTF-8 (its bytes reach Python as surrogates, which
+    no model, prompt or database takes), unless it names an existing file or folder."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            if not os.path.lexists(arg):
+                raise UsageError(
+                    f"the argument '{shown(arg)}' is not valid UTF-8 text: give it as UTF-8 "
+                    "(e.g. convert it with `iconv -t UTF-8`)"
+                ) from None
 
 
 def _command_named(argv: list[str]) -> str | None:

@@ -138,7 +138,8 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 
 def _one_line(text: str) -> str:
-    text = " ".join(text.split())
+    # Bytes that were not UTF-8 (lone surrogates) as escapes: printable, and JSON-encodable.
+    text = " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").split())
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 

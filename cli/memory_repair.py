@@ -27,6 +27,8 @@ def _print_report(report: FolderReport, args: argparse.Namespace) -> None:
     print(f"store {report.folder}")
     print(f"  database: {report.database} ({report.records} readable records)")
     print(f"  index: {report.index}")
+    if report.access == "read-only":
+        print("  access: read-only (readable; runs cannot save memory here, repair cannot fix it)")
     for problem in report.problems:
         print(f"  problem: {problem}")
     if report.problems and not report.actions:
@@ -43,12 +45,19 @@ def check(args: argparse.Namespace) -> int:
 
 
 def repair(args: argparse.Namespace) -> int:
+    import os
+
     from cli.commands import models_of
+    from cli.errors import UsageError
     from memory.engine.backend import MEMORY_DIR
     from memory.engine.repair import repair_folder
 
-    report = repair_folder(
-        Path(args.home) / MEMORY_DIR, models_of(args).embeddings(args.embedding_model)
-    )
+    folder = Path(args.home) / MEMORY_DIR
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise UsageError(
+            f"the memory folder {folder} is read-only: repair changes files there; make it "
+            f"writable (see `main.py --home {args.home} memory check`)"
+        )
+    report = repair_folder(folder, models_of(args).embeddings(args.embedding_model))
     _print_report(report, args)
     return EXIT_STORE if report.problems else 0

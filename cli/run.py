@@ -25,7 +25,11 @@ def register(subparsers: Any) -> None:
         "Progress goes to stderr, the answer (or --json) to stdout. Every run is checkpointed; "
         "an interrupted run continues with --resume THREAD_ID.",
     )
-    p.add_argument("task", nargs="?", help="what to do (omit with --resume)")
+    p.add_argument(
+        "task",
+        nargs="?",
+        help=f"what to do, at most {validate.MAX_TASK_CHARS:,} characters (omit with --resume)",
+    )
     _add_model_options(p)
     p.add_argument(
         "--max-retries",
@@ -176,8 +180,8 @@ def mcp_servers(path: str) -> dict[str, Any]:
 
 
 def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
-    if not resuming and not (task or "").strip():
-        raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
+    if not resuming:
+        validate.task(task)
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
     if ctx.max_tool_steps is not None:
         validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, MAX_TOOL_STEPS)
@@ -215,9 +219,16 @@ def _load_saved(args: argparse.Namespace) -> dict[str, Any]:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UsageError(f"cannot read run {args.resume!r} from {path}: {exc}") from exc
-    if not isinstance(saved, dict):
-        raise UsageError(f"{path} is not a saved run (expected a JSON object)")
-    return saved
+    return validate.saved_run(path, saved)
+
+
+def _write_run_file(path: Path, record: dict[str, Any]) -> None:
+    try:
+        path.write_text(json.dumps(record))
+    except OSError as exc:  # e.g. the disk filled since writable_home looked
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror or exc}; free space or give another --home"
+        ) from exc
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -226,20 +237,19 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError("give a task or --resume THREAD_ID, not both")
     if args.plan and not args.resume:
         raise UsageError("--plan answers a paused run: use it with --resume THREAD_ID")
+    runs = validate.writable_home(args.home)
     saved = _load_saved(args)
     ctx = _context_from_args(args, saved.get("context", {}))
     _validate(ctx, args.task, bool(args.resume))
     graph_name = args.graph or saved.get("graph", "reflective")
     thread_id = args.resume or uuid.uuid4().hex[:12]
     if not args.resume:
-        path = _run_file(args.home, thread_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # the MCP file is recorded, not its servers: their env may hold keys
         settings = {k: v for k, v in settings_of(ctx).items() if k != "mcp_servers"}
         record = {"task": args.task, "graph": graph_name, "context": settings}
         if args.mcp:
             record["mcp_file"] = str(Path(args.mcp).expanduser().resolve())
-        path.write_text(json.dumps(record))
+        _write_run_file(runs / f"{thread_id}.json", record)
     from cli.execution import execute_run
 
     return execute_run(args, ctx, graph_name, thread_id)

@@ -1,18 +1,54 @@
-"""Checks on `run`'s input before anything expensive starts: bounds, thread ids, the corpus.
+"""Checks on `run`'s input before anything expensive starts: the task, bounds, thread ids, the
+corpus, the data directory, a saved run's settings.
 
 Each failure raises cli.errors.UsageError (exit 2) with a message that says what to change.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+from cli.commands import shown
 from cli.errors import UsageError
 
 MAX_RETRIES = 10  # 11 attempts per task is already far past where retries stop helping
+# A question, not a document: the embedded models see 4,096-8,192 tokens in all, and material
+# to work from belongs in a --corpus folder, where it is searched instead of sent whole.
+MAX_TASK_CHARS = 10_000
 THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def task(value: str | None) -> str:
+    """The task if it is not empty and at most MAX_TASK_CHARS long."""
+    text = (value or "").strip()
+    if not text:
+        raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
+    if len(text) > MAX_TASK_CHARS:
+        raise UsageError(
+            f"the task is {len(text):,} characters; the limit is {MAX_TASK_CHARS:,}: ask a "
+            "shorter question and put the material it is about in a --corpus folder"
+        )
+    return text
+
+
+def writable_home(home: str) -> Path:
+    """HOME/runs, after checking that a file can be written there (read-only or full disks
+    fail here, in a second, not inside the run)."""
+    runs = Path(home) / "runs"
+    probe = runs / f".probe-{os.getpid()}"
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write to the data directory {shown(home, 200)} (--home): "
+            f"{exc.strerror or exc}; make it writable or give another --home"
+        ) from exc
+    return runs
 
 
 def bounded(name: str, value: int, low: int, high: int) -> int:
@@ -85,3 +121,105 @@ def model_server(spec: str, timeout_s: float = 3.0) -> None:
             f"cannot reach the model server for {spec!r} at {url.hostname}:{port}: "
             f"{exc.strerror or exc} (is it running? check the URL after '@')"
         ) from exc
+
+
+def saved_run(path: Path, saved: Any) -> dict[str, Any]:
+    """A run file's content if every setting has its field's type (a hand-edited or damaged
+    file fails here, naming the setting, instead of deep inside the run)."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("context", {}), dict):
+        raise UsageError(f"{path} is not a saved run (expected a JSON object with a context)")
+    expected = {"task": str | None, "graph": str, "mcp_file": str}
+    wrong = [(k, t) for k, t in expected.items() if k in saved and not _fits(saved[k], t)]
+    wrong += _wrong_settings(saved.get("context", {}))
+    if wrong:
+        name, hint = wrong[0]
+        _damaged(path, name, _describe(hint), _value(saved, name))
+    _saved_values(path, saved)
+    return saved
+
+
+def _damaged(path: Path, name: str, expected: str, got: Any) -> None:
+    raise UsageError(
+        f"{path} is damaged or hand-edited: {name!r} should be {expected}, got "
+        f"{shown(repr(got))}; fix that value or start a new run"
+    )
+
+
+SAVED_CHOICES = {"graph": ("reflective", "single-path"), "induction": ("rule", "llm", "off")}
+SAVED_MINIMUM = {"reflections_k": 0, "workflows_k": 0, "max_concurrency": 0, "induction_every": 1}
+
+
+def _saved_values(path: Path, saved: dict[str, Any]) -> None:
+    """Values of the right type that no run option could have given (those the options give
+    are checked again with the options' own messages)."""
+    from memory.reflections.manager import namespace_path
+
+    values = {**saved.get("context", {}), **{k: v for k, v in saved.items() if k == "graph"}}
+    for name, choices in SAVED_CHOICES.items():
+        if name in values and values[name] not in choices:
+            _damaged(path, name, " or ".join(map(repr, choices)), values[name])
+    for name, low in SAVED_MINIMUM.items():
+        if name in values and values[name] < low:
+            _damaged(path, name, f"at least {low}", values[name])
+    try:
+        namespace_path(values.get("memory_namespace", "default"))
+        for entry in values.get("allowed_origins", []):
+            origin(entry)
+    except (ValueError, UsageError) as exc:
+        raise UsageError(f"{path} is damaged or hand-edited: {exc}") from exc
+
+
+def _value(saved: dict[str, Any], name: str) -> Any:
+    return saved[name] if name in saved else saved["context"][name]
+
+
+def _wrong_settings(settings: dict[str, Any]) -> list[tuple[str, Any]]:
+    import typing
+
+    from core.context import Context
+
+    hints = typing.get_type_hints(Context)
+    return [(k, hints[k]) for k, v in settings.items() if k in hints and not _fits(v, hints[k])]
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a JSON value has type `hint` (str, int, float, bool, None, lists, dicts and
+    unions of them; any other type is not checked here)."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if origin is list:
+        return isinstance(value, list) and all(_fits(v, args[0]) for v in value)
+    if origin is dict or hint is dict:
+        return isinstance(value, dict)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (str, bool):
+        return isinstance(value, hint)
+    return True
+
+
+def _describe(hint: Any) -> str:
+    import types
+    import typing
+
+    names = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+
+    def one(arg: Any) -> str:
+        if arg is type(None):
+            return "null"
+        if typing.get_origin(arg) is list:
+            return "a list of texts"
+        if typing.get_origin(arg) is dict:
+            return "an object"
+        return names.get(arg, str(arg))
+
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    return " or ".join(one(arg) for arg in (typing.get_args(hint) if union else [hint]))

@@ -12,6 +12,7 @@ removed; index files are deleted and the index is rebuilt from the records; temp
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -67,6 +68,7 @@ class FolderReport:
     index: str = "ok"
     leftovers: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
+    access: str = "read-write"  # or "read-only": readable, but nothing can be saved or repaired
 
     @property
     def problems(self) -> list[str]:
@@ -81,12 +83,25 @@ class FolderReport:
 
 
 def check_folder(folder: Path) -> FolderReport:
-    """Inspect without changing anything."""
+    """Inspect without changing anything. A folder that cannot be written (a read-only mount)
+    is checked on a private copy: SQLite cannot open a WAL database where it cannot create the
+    database's shared-memory file, which is no damage."""
     report = FolderReport(str(folder))
     db = folder / DB_NAME
     if not db.exists():
         report.database, report.index = "missing", "none"
         return report
+    if os.access(folder, os.W_OK):
+        _check_database(report, folder, db)
+        return report
+    report.access = "read-only"
+    with tempfile.TemporaryDirectory() as tmp:
+        _check_database(report, folder, _copy_with_wal(db, Path(tmp)))
+    return report
+
+
+def _check_database(report: FolderReport, folder: Path, db: Path) -> None:
+    """Fill `report` from the database file `db` of the store in `folder`."""
     damage = _quick_check(db)
     if damage:
         report.database = f"damaged ({damage})"
@@ -94,7 +109,7 @@ def check_folder(folder: Path) -> FolderReport:
             found = salvage(_copy_with_wal(db, Path(tmp)))
         _count(report, found)
         report.index = "will be rebuilt"
-        return report
+        return
     records = RepairTable(db)
     try:
         _count(report, _scan(records))
@@ -102,7 +117,6 @@ def check_folder(folder: Path) -> FolderReport:
         report.leftovers = [p.name for p in stale_files(folder, _index_path(folder, records))]
     finally:
         records.close()
-    return report
 
 
 def repair_folder(folder: Path, embeddings: Embeddings) -> FolderReport:
