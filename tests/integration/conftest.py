@@ -6,11 +6,17 @@ in pytest's summary, each line only when its tests ran and only with what they m
         imports), L acknowledged records lost
       escape attempts: B blocked out of T tried (env b/t, tools b/t), C connections reached
         the logging server
+      UDP escape attempts (WebRTC, WebTransport): T tried (env t, tools t), D datagrams reached
+        the UDP listener (the unguarded controls: C)
+      corpus jail: L links out of the corpus tried, F files read outside the corpus
+      odd inputs: N tried (exit 0: a, exit 2: b, ...), E ended in exit 5 (a bug)
       fault injection: K kills (N at node boundaries, S right after a reflection save),
         D duplicate reflections, R re-runs of finished work
 
 (test_store_faults.py and test_store_hostile_input.py add the store keys, test_browser_guard.py
-the escape_* keys, test_fault_injection.py the injection_* keys, all through `tally`.)
+the escape_* keys, test_browser_udp.py the udp_* keys, test_corpus_jail.py the corpus_* keys,
+test_cli_odd_input.py the odd_* keys, test_fault_injection.py the injection_* keys, all through
+`tally`.)
 """
 
 from __future__ import annotations
@@ -48,6 +54,32 @@ def _escape_line(c: Counter) -> str:
     )
 
 
+def _udp_line(c: Counter) -> str:
+    sides = ", ".join(
+        f"{side} {c[f'udp_tried_{side}']}" for side in ("env", "tools") if c[f"udp_tried_{side}"]
+    )
+    return (
+        f"UDP escape attempts (WebRTC, WebTransport): {c['udp_tried']} tried ({sides}), "
+        f"{c['udp_datagrams']} datagrams reached the UDP listener "
+        f"(the unguarded controls: {c['udp_control_datagrams']})"
+    )
+
+
+def _corpus_line(c: Counter) -> str:
+    return (
+        f"corpus jail: {c['corpus_links_tried']} links out of the corpus tried, "
+        f"{c['corpus_outside_read']} files read outside the corpus"
+    )
+
+
+def _odd_line(c: Counter) -> str:
+    codes = sorted(int(k.rsplit("_", 1)[1]) for k in c if k.startswith("odd_exit_") and c[k])
+    by_code = ", ".join(f"exit {code}: {c[f'odd_exit_{code}']}" for code in codes)
+    return (
+        f"odd inputs: {c['odd_tried']} tried ({by_code}), {c['odd_exit_5']} ended in exit 5 (a bug)"
+    )
+
+
 def _injection_line(c: Counter) -> str:
     return (
         f"fault injection: {c['injection_kills']} kills "
@@ -65,6 +97,12 @@ def summary_lines(c: Counter) -> list[str]:
         lines.append(_store_line(c))
     if c["escape_tried"]:
         lines.append(_escape_line(c))
+    if c["udp_tried"]:
+        lines.append(_udp_line(c))
+    if c["corpus_links_tried"]:
+        lines.append(_corpus_line(c))
+    if c["odd_tried"]:
+        lines.append(_odd_line(c))
     if c["injection_runs"]:
         lines.append(_injection_line(c))
     return lines
