@@ -1,11 +1,12 @@
 """Parallel vs one-at-a-time tasks on the reflective graph: `python bench/parallel_tasks.py --json`.
 
-Four independent tasks over a small local corpus (the real corpus_search tool), on a scripted
-model that answers by role and sleeps a fixed latency per call, as a remote model would. The
-same graph runs twice in one invocation: fan-out (max_concurrency=4) and sequential
-(max_concurrency=1, both in the Context and in the run config). Each task makes `searches`
-tool calls, then answers, then is judged: searches + 2 model calls per task; the plan costs 2
-calls on the critical path (goal setting, decomposition) and the final answer 1. Prints one
+Four independent steps over a small local corpus (the real corpus_search tool), then the request
+itself (a run's last task, which waits for them), on a scripted model that answers by role and
+sleeps a fixed latency per call, as a remote model would. The same graph runs twice in one
+invocation: fan-out (max_concurrency=4) and sequential (max_concurrency=1, both in the Context
+and in the run config). Each task makes `searches` tool calls, then answers, then is judged:
+searches + 2 model calls per task; the plan costs 2 calls on the critical path (goal setting,
+decomposition), the request's task its own and the final answer 1. Prints one
 JSON object with `fanout_s`, `sequential_s` and `ratio` (fan-out ÷ sequential; the target is
 ≤ 0.4).
 """
@@ -144,8 +145,9 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         context=ctx,
     )
     elapsed = time.perf_counter() - started
-    if len([r for r in out["results"] if r]) != len(TASKS):
-        raise RuntimeError(f"the run did not finish its {len(TASKS)} tasks: {out['results']}")
+    expected = len(TASKS) + 1  # the planner's steps, then the request itself
+    if len([r for r in out["results"] if r]) != expected:
+        raise RuntimeError(f"the run did not finish its {expected} tasks: {out['results']}")
     return elapsed
 
 
@@ -159,11 +161,12 @@ def measure(latency: float = 1.0, searches: int = 2) -> dict[str, Any]:
         timed_run(LatencyModel(latency=0.0, searches=searches), corpus, max_concurrency=1)
         fanout = timed_run(model, corpus, max_concurrency=len(TASKS))
         sequential = timed_run(model, corpus, max_concurrency=1)
+    tasks = len(TASKS) + 1  # the steps, then the request
     return {
-        "tasks": len(TASKS),
+        "tasks": tasks,
         "latency_s": latency,
         # counted: the executor's calls (its searches, then its answer) and the reflector's
-        "model_calls_per_task": len(model.task_calls) / (2 * len(TASKS)),
+        "model_calls_per_task": len(model.task_calls) / (2 * tasks),
         "fanout_s": round(fanout, 3),
         "sequential_s": round(sequential, 3),
         "ratio": round(fanout / sequential, 3),

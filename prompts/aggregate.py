@@ -13,7 +13,8 @@ AGGREGATOR = """{opening}{memory}
 </this_run_reflections>
 <instructions>
 Answer the request from the task results and the evidence; use only facts found there. The
-request: {request}
+last task is the request itself; the tasks before it found what it needed. The request:
+{request}
 - answer: the answer to the request itself, in this form: {answer_form}.
 - explanation: 1-3 sentences with the facts that support the answer.
 - sources: the sources (file names or URLs shown in the evidence and results) the answer rests on.

@@ -6,11 +6,13 @@ DECOMPOSER = """{opening}{memory}
 {goal}
 </goal>
 <instructions>
-Split the request into as few concrete tasks as it needs (1 to 5) that can each be done with
-a document search, web search or a browser. Each task is one sentence starting with a verb,
-says what to find, and names the people, works, places or things it is about (from the request
-or the evidence; never "this person" or "it"). No task repeats another. Together they answer
-the request itself, not only part of it: the last task finds what the request asks for.
-Tasks run at the same time unless one needs another's result: then list the numbers of the
-earlier tasks it needs in `depends_on` (task 1 is the first). Most tasks need none: [].
+List the steps (0 to 4) that find what the request needs before it can be answered, each done
+with a document search, web search or a browser: a person, work or place the request names
+only by description, each side of a comparison, each part of a report. The request itself is
+answered after them as the last task, so no step restates it; a request about one fact needs
+no step at all: []. Each step is one sentence starting with a verb, says what to find, and
+names the people, works, places or things it is about (from the request or the evidence; never
+"this person" or "it"). Steps run at the same time unless one needs another's result: then list
+the numbers of the earlier steps it needs in `depends_on` (step 1 is the first). Most need
+none: [].
 </instructions>"""

@@ -1,10 +1,14 @@
 """decompose_query: the request → 1-5 validated, executable tasks, each with the earlier tasks
 whose results it needs (`depends_on`); tasks that need nothing run in parallel.
 
-As few tasks as the request needs, not always 3-5: tasks made up to reach a count cost a model
-call each and drift from the request (a lookup split into "search on Wikipedia" and "check
-within a year"). The planner sees the run's evidence, so a task can name what the request
-leaves implicit (the creator a multi-hop question asks about).
+The planner writes only the steps that find what the request needs first (0-4: the creator a
+multi-hop question asks about, each side of a comparison); the last task is always the request
+itself, as the user wrote it, depending on every step. A plan whose last task was the model's
+own restatement lost the question: asked "what comedy did the creator of Wallace and Gromit also
+make", a 1.5B planner ended with "Identify who created Creature Comforts", and the run answered
+"Nick Park". As few steps as the request needs: steps made up to reach a count cost a model call
+each and drift from the request. The planner sees the run's evidence, so a step can name what the
+request leaves implicit.
 """
 
 from __future__ import annotations
@@ -39,14 +43,17 @@ class PlannedTask(BaseModel):
 
 
 class DecomposedTasks(BaseModel):
-    tasks: list[PlannedTask] = Field(description="1 to 5 tasks, in order.", max_length=5)
+    tasks: list[PlannedTask] = Field(
+        default_factory=list, description="0 to 4 steps, in order.", max_length=MAX_TASKS - 1
+    )
 
     @field_validator("tasks", mode="before")
     @classmethod
     def _plain_strings(cls, value: Any) -> Any:
-        """A model that lists bare sentences still plans: they depend on nothing."""
+        """A model that lists bare sentences still plans: they depend on nothing; steps past the
+        fourth are dropped rather than the plan (a grammar stops a local model there)."""
         if isinstance(value, list):
-            return [{"task": v} if isinstance(v, str) else v for v in value]
+            return [{"task": v} if isinstance(v, str) else v for v in value[: MAX_TASKS - 1]]
         return value
 
 
@@ -54,34 +61,34 @@ def _key(task: str) -> str:
     return " ".join(re.findall(r"\w+", task.lower()))
 
 
-def clean_tasks(candidates: list[PlannedTask], goal: str) -> tuple[list[str], list[list[int]]]:
-    """Usable tasks and their dependencies as 0-based indices of earlier kept tasks.
+def clean_tasks(candidates: list[PlannedTask], request: str) -> tuple[list[str], list[list[int]]]:
+    """Usable steps, then the request itself, and their dependencies as 0-based indices of
+    earlier kept tasks.
 
-    Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied) and
-    duplicate tasks, keeps at most 5,
-    and drops dependencies on dropped, later or the same tasks (the model numbers from 1).
-    If nothing usable remains, the goal itself becomes the single task.
+    Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied), duplicate
+    steps and a step that is the request, keeps at most 4, and drops dependencies on dropped,
+    later or the same steps (the model numbers from 1). The request comes last, depending on
+    every step kept.
     """
     tasks: list[str] = []
     depends_on: list[list[int]] = []
     kept_at: dict[int, int] = {}  # the model's 1-based number -> our index
-    seen: set[str] = set()
+    request = request.strip() or "Answer the request."
+    seen: set[str] = {_key(request)}
     for number, planned in enumerate(candidates, 1):
         task = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", str(planned.task)).strip()
         key = _key(task)
         junk = len(key.split()) < 3 or not re.search(r"[^\W\d_]", task)
         if junk or key in seen or copies_placeholder(task):
             continue
-        if len(tasks) == MAX_TASKS:
+        if len(tasks) == MAX_TASKS - 1:
             break
         seen.add(key)
         deps = sorted({kept_at[d] for d in planned.depends_on if d < number and d in kept_at})
         kept_at[number] = len(tasks)
         tasks.append(task)
         depends_on.append(deps)
-    if not tasks:
-        return [goal.strip() or "Answer the request."], [[]]
-    return tasks, depends_on
+    return [*tasks, request], [*depends_on, list(range(len(tasks)))]
 
 
 def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
@@ -96,5 +103,5 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     out = ask_structured(
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
-    tasks, depends_on = clean_tasks(out.tasks if out else [], goal)
+    tasks, depends_on = clean_tasks(out.tasks if out else [], query)
     return {"tasks": tasks, "depends_on": depends_on}

@@ -17,10 +17,12 @@ from core.context import Context
 from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
+QUESTION = "Who was Ada Lovelace?"
+# a run's tasks: the planner's two steps, then the request itself (agents/research/decompose.py)
 TASKS = [
     "Find the birth year of Ada Lovelace",
     "Find what Ada Lovelace wrote about the Analytical Engine",
-    "Find who built the Analytical Engine design",
+    QUESTION,
 ]
 DOCS = {
     "ada": "[1] Ada Lovelace (source: ada.md)\n"
@@ -168,7 +170,7 @@ def wire() -> Wiring:
     return Wiring()
 
 
-def run(builder, ctx, query="Who was Ada Lovelace?", store=None, thread="t"):
+def run(builder, ctx, query=QUESTION, store=None, thread="t"):
     """Stream a run; returns (nodes in order, parent updates, final state). `nodes` holds every
     node of the parent and of the task subgraphs, as they finished."""
     graph = builder.compile(checkpointer=InMemorySaver(), store=store)

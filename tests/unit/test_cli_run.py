@@ -14,6 +14,7 @@ import pytest
 
 import main
 from tests.conftest import ROOT
+from tests.unit.research_script import QUESTION
 from tests.unit.test_reflective_graph import TASKS, Script, wire  # noqa: F401  (fixture)
 
 
@@ -191,7 +192,7 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
 def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811
     wire(Script([True] * 100))  # never good enough: every task uses all its attempts
     code = main.main(
-        ["--home", str(tmp_path), "run", "Who?", "--max-retries", "10", "--no-browser", "--json"],
+        ["--home", str(tmp_path), "run", QUESTION, "--max-retries", "10", "--no-browser", "--json"],
         models=wire.models,
         tools=wire.tools,
     )

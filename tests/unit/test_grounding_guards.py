@@ -97,7 +97,7 @@ class Looping(Script):
 
 
 def test_a_placeholder_goal_falls_back_to_the_request_and_a_loop_ends_in_an_answer(wire):
-    model = wire(Looping(plan=[TASKS[0]]))
+    model = wire(Looping(plan=[]))  # the request is the one task
     _, updates, state = run(
         build_reflective_graph(), wire.context(max_tool_steps=6), store=wire.store
     )

@@ -9,7 +9,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs import build_reflective_graph, build_single_path_graph, reflective_graph
-from tests.unit.research_script import DOCS, TASKS, Script, run
+from tests.unit.research_script import DOCS, TASK_LINE, TASKS, Script, run
 
 DEPENDENT_PLAN = [
     {"task": TASKS[0], "depends_on": []},
@@ -57,9 +57,10 @@ def test_parallel_tasks_overlap_in_time(wire):
                 inside[0] -= 1
         return script(prompt, title, tools, messages)
 
+    script.plan = [TASKS[0], TASKS[1], "Find who built the Analytical Engine design"]
     wire(slow)
     run(build_reflective_graph(), wire.context(max_retries=0, max_concurrency=4), store=wire.store)
-    assert peak[0] == 3
+    assert peak[0] == 3  # the three steps; the request waits for them
 
 
 def test_updates_carry_goal_tasks_running_tasks_and_counters(wire):
@@ -71,7 +72,7 @@ def test_updates_carry_goal_tasks_running_tasks_and_counters(wire):
         by_node.setdefault(node, []).append(update)
     assert by_node["goal_setting"][0]["optimized_goal"].startswith("Explain who Ada")
     assert by_node["decompose_query"][0]["tasks"] == TASKS
-    assert by_node["schedule_tasks"][0]["current_tasks"] == [0, 1, 2]
+    assert by_node["schedule_tasks"][0]["current_tasks"] == [0, 1]  # the request waits
     reports = [u["task_reports"] for u in by_node["run_task"]]
     first = next(r for r in reports if 0 in r or "0" in r)
     report = first.get(0) or first.get("0")
@@ -118,7 +119,7 @@ def test_a_resumed_run_never_reruns_a_finished_task(wire):
     crashed = []
 
     def crash_once(prompt, title, tools, messages):
-        if title == "ReflectionOutput" and TASKS[2] in prompt and not crashed:
+        if title == "ReflectionOutput" and _task_of(prompt) == TASKS[2] and not crashed:
             crashed.append(True)
             raise RuntimeError("process died")  # not a transient error: the run stops
         return script(prompt, title, tools, messages)
@@ -137,3 +138,31 @@ def test_a_resumed_run_never_reruns_a_finished_task(wire):
         DOCS["ada"][:10]
         in wire.store.search(("trajectories", "research"))[0].value["steps"][0]["observation"]
     )
+
+
+def _task_of(prompt: str) -> str:
+    return TASK_LINE.search(prompt).group(1)
+
+
+def test_the_request_is_always_the_last_task_and_waits_for_every_step():
+    from agents.research.decompose import DecomposedTasks, PlannedTask, clean_tasks
+
+    steps = [PlannedTask(task=TASKS[0]), PlannedTask(task=TASKS[1], depends_on=[1])]
+    assert clean_tasks(steps, "  Who was Ada Lovelace?\n") == (
+        [TASKS[0], TASKS[1], "Who was Ada Lovelace?"],
+        [[], [0], [0, 1]],
+    )
+    # a step that restates the request is the request's own task, not a second one
+    restated = [PlannedTask(task="who was ada lovelace"), PlannedTask(task=TASKS[0])]
+    assert clean_tasks(restated, "Who was Ada Lovelace?") == (
+        [TASKS[0], "Who was Ada Lovelace?"],
+        [[], [0]],
+    )
+    # a request about one fact: no step, the request alone
+    assert clean_tasks([], "When was Ada Lovelace born?") == (["When was Ada Lovelace born?"], [[]])
+    # more than four steps: the plan is kept, cut to four, and the request still comes last
+    many = DecomposedTasks.model_validate(
+        {"tasks": [f"Find fact number {i} here" for i in range(6)]}
+    )
+    tasks, _ = clean_tasks(many.tasks, "Q about facts?")
+    assert len(tasks) == 5 and tasks[-1] == "Q about facts?"
