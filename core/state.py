@@ -66,7 +66,9 @@ class ReflectiveAgentState(InputState):
     is the final answer itself, `final_output` it with its explanation and sources. `run_id`
     names this run: memory ids derive from it. `stopped` says why the run ended early:
     "cancelled" at plan approval (no answer), or the budget cap it reached ("max_calls",
-    "max_tokens", "max_seconds"; the answer is then partial).
+    "max_tokens", "max_seconds"; the answer is then partial). `approval` says the plan waits
+    for a person (Context.approve_plan when it was made): kept in the state, so a resume whose
+    context lacks the setting still reads the person's answer.
     """
 
     run_id: NotRequired[str]
@@ -77,6 +79,7 @@ class ReflectiveAgentState(InputState):
     optimized_response: NotRequired[str]
     tasks: NotRequired[list[str]]
     depends_on: NotRequired[list[list[int]]]
+    approval: NotRequired[bool]
     current_tasks: NotRequired[list[int]]
     results: NotRequired[Annotated[list[str | None], put_slots]]
     task_reports: NotRequired[Annotated[list[TaskReport | None], put_slots]]

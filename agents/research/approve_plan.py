@@ -32,7 +32,7 @@ RESUME_WITH = '{"tasks": ["...", ...]} to run that plan, or {"cancel": true} to 
 
 def approve_plan(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """The plan as a person approved or edited it, or the run cancelled."""
-    if not runtime.context.approve_plan:
+    if not (state.get("approval") or runtime.context.approve_plan):
         return {"stopped": None}  # a new run on the thread starts unstopped
     error = None
     while True:  # each interrupt() after the first asks again (LangGraph matches them in order)

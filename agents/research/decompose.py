@@ -104,4 +104,4 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
     tasks, depends_on = clean_tasks(out.tasks if out else [], query)
-    return {"tasks": tasks, "depends_on": depends_on}
+    return {"tasks": tasks, "depends_on": depends_on, "approval": ctx.approve_plan}

@@ -25,9 +25,7 @@ from typing import IO, Any
 from langchain_core.tools import BaseTool
 
 log = logging.getLogger(__name__)
-START_S = float(
-    __import__("os").environ.get("MCPX_START", 30.0)
-)  # initialize + list tools, per server
+START_S = 30.0  # initialize + list tools, per server
 CALL_S = 120.0  # one tool call
 CLOSE_S = 10.0  # stdio servers get 2 s after stdin closes, then SIGTERM, then SIGKILL
 

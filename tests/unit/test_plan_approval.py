@@ -46,6 +46,18 @@ def test_the_run_pauses_with_the_plan_and_runs_the_edited_one(wire):  # noqa: F8
     assert out["final_output"].startswith("FINAL") and out.get("stopped") is None
 
 
+def test_a_resume_without_the_setting_still_runs_the_persons_plan(wire):  # noqa: F811
+    """Studio or langgraph_sdk may send the resume with another context: the pause holds."""
+    script = Script()
+    wire(script)
+    graph, config = _graph(wire)
+    graph.invoke(
+        {"query": "Who was Ada Lovelace?"}, config, context=wire.context(approve_plan=True)
+    )
+    out = graph.invoke(Command(resume={"tasks": EDITED}), config, context=wire.context())
+    assert out["tasks"] == EDITED and sorted(script.attempts) == sorted(EDITED)
+
+
 def test_a_cancelled_plan_ends_the_run_without_an_answer(wire):  # noqa: F811
     script = Script()
     wire(script)
