@@ -68,7 +68,7 @@ def _add_tool_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="tool calls per attempt after a search for the task, "
         f"0..{MAX_TOOL_STEPS} (0: answer from that search in one call; default 3, or 0"
-        " with the embedded model, whose own search queries are noise)",
+        " with an embedded model on the CPU: each own step re-reads a growing prompt)",
     )
     p.add_argument(
         "--corpus",

@@ -39,7 +39,7 @@ def responder(log_dir: Path):
                 "criteria": ["the code"],
             }
         if title == "DecomposedTasks":
-            return {"tasks": ["Find the vault code of Halley station"]}
+            return {"tasks": []}  # one fact: the request is the one task
         if title == "ReflectionOutput":
             verdict = {"needs_retry": False, "confidence": 0.9, "reasons": ["from the tool"]}
             return {"reflection": "The tool gave the code.", **verdict}

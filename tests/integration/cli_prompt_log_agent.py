@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import main  # noqa: E402
 from cli.shutdown import exit_promptly  # noqa: E402
 from core.models import Models  # noqa: E402
-from tests.integration.cli_scripted_agent import responder  # noqa: E402
+from tests.integration.cli_scripted_agent import responder, with_tool_steps  # noqa: E402
 from tests.unit.fakes import ScriptedChatModel  # noqa: E402
 
 
@@ -32,4 +32,4 @@ def logged(log_dir: Path):
 if __name__ == "__main__":
     log = Path(sys.argv[1])
     model = ScriptedChatModel(responder=logged(log), calls=[])
-    exit_promptly(main.main(sys.argv[2:], models=Models.fixed(model)))
+    exit_promptly(main.main(with_tool_steps(sys.argv[2:]), models=Models.fixed(model)))

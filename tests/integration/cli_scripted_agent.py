@@ -25,7 +25,10 @@ from cli.shutdown import exit_promptly  # noqa: E402
 from core.models import Models  # noqa: E402
 from tests.unit.fakes import ScriptedChatModel  # noqa: E402
 
-TASKS = ["Find the year Ada Lovelace was born", "Find what Ada Lovelace wrote"]
+QUESTION = "Who was Ada Lovelace?"
+# a run's tasks: the planner's step, then the request itself (agents/research/decompose.py)
+TASKS = ["Find the year Ada Lovelace was born", QUESTION]
+TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
 
 
 def _append(path: Path, line: str) -> None:
@@ -38,7 +41,15 @@ def _append(path: Path, line: str) -> None:
 def _task_in(prompt: str) -> str:
     """The task a prompt is about; past reflections (<ref_i> blocks) name other tasks."""
     prompt = re.sub(r"<ref_(\d+)>.*?</ref_\1>", "", prompt, flags=re.S)
-    return next((t for t in TASKS if t in prompt), "?")
+    named = TASK_LINE.search(prompt)  # the task's own line (the request opens every prompt)
+    return named.group(1) if named and named.group(1) in TASKS else "?"
+
+
+def with_tool_steps(argv: list[str]) -> list[str]:
+    """A new `run` gets the executor's tool steps: the script calls tools as a remote model
+    does (the default embedded model gets none); a resumed run keeps its saved setting."""
+    fresh_run = "run" in argv and "--resume" not in argv and "--max-tool-steps" not in argv
+    return [*argv, "--max-tool-steps", "3"] if fresh_run else argv
 
 
 def _count(path: Path) -> int:
@@ -86,4 +97,4 @@ def responder(log_dir: Path):
 if __name__ == "__main__":
     log = Path(sys.argv[1])
     model = ScriptedChatModel(responder=responder(log), calls=[])
-    exit_promptly(main.main(sys.argv[2:], models=Models.fixed(model)))
+    exit_promptly(main.main(with_tool_steps(sys.argv[2:]), models=Models.fixed(model)))

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
 # the live line of any node ("… goal_setting  1s  25 tokens", "… run_task › execute_task › model
-# 1s  17 tokens"): goal_setting's two short calls may show only two counts (seen in CI)
+# 1s  17 tokens"): a short call (goal_setting's) may show only two counts (seen in CI)
 LIVE = re.compile(rb"\r\x1b\[K\xe2\x80\xa6 [^\r\x1b]*?  \d+s  (\d+) tokens")
 
 

@@ -64,6 +64,7 @@ def test_a_run_calls_the_tool_uses_its_fact_and_leaves_no_server_behind(tmp_path
     logs.mkdir()
     question = "What is the vault code of Halley station?"
     options = ["--mcp", str(_facts(tmp_path)), "--no-browser", "--max-retries", "0", "--json"]
+    options += ["--max-tool-steps", "3"]  # the script calls tools (the default model gets none)
     done = _cli(tmp_path, str(logs), "run", question, *options, script=AGENT)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -13,11 +13,13 @@ from langgraph.store.memory import InMemoryStore
 
 from agents.research.sources import SAME_AS_EVIDENCE
 from agents.tools.search_tool import make_search_tool
-from core.context import Context
+from core.context import DEFAULT_TOOL_STEPS, Context
 from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 QUESTION = "Who was Ada Lovelace?"
+# `main.py run` arguments for the script's tool calls (the default "local" model gets none)
+STEPS = ["--max-tool-steps", str(DEFAULT_TOOL_STEPS)]
 # a run's tasks: the planner's two steps, then the request itself (agents/research/decompose.py)
 TASKS = [
     "Find the birth year of Ada Lovelace",
@@ -150,6 +152,9 @@ class Wiring:
 
     def context(self, **settings: Any) -> Context:
         settings.setdefault("tools", self.tools)
+        # the script plays a model that calls tools (as a remote one does; the embedded CPU
+        # models get none by default)
+        settings.setdefault("max_tool_steps", DEFAULT_TOOL_STEPS)
         return Context(models=self.models, **settings)
 
 

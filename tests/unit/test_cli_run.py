@@ -14,7 +14,7 @@ import pytest
 
 import main
 from tests.conftest import ROOT
-from tests.unit.research_script import QUESTION
+from tests.unit.research_script import QUESTION, STEPS
 from tests.unit.test_reflective_graph import TASKS, Script, wire  # noqa: F401  (fixture)
 
 
@@ -162,7 +162,7 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
     home = str(tmp_path)
     assert (
         main.main(
-            ["--home", home, "run", "Who was Ada Lovelace?", "--no-browser"],
+            ["--home", home, "run", "Who was Ada Lovelace?", "--no-browser", *STEPS],
             models=wire.models,
             tools=wire.tools,
         )

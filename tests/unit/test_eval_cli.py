@@ -272,5 +272,5 @@ def test_hotpotqa_settings_resolve_tool_steps_like_a_run(tmp_path):
     def steps(**kw) -> int | None:
         return HotpotSettings(file=DEV60, out=tmp_path, **kw).max_tool_steps
 
-    assert steps(model="local:smollm2-135m") == 0 and steps() == 3 and steps(model="fake:m") == 3
+    assert steps(model="local:smollm2-135m") == 0 and steps() == 0 and steps(model="fake:m") == 3
     assert steps(max_tool_steps=5) == 5

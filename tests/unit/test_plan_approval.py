@@ -18,7 +18,7 @@ from cli import approval
 from cli.errors import EXIT_AWAITING_APPROVAL, UsageError
 from graphs import build_reflective_graph
 from graphs.research import route_plan
-from tests.unit.research_script import TASKS, Script, wire  # noqa: F401  (fixture)
+from tests.unit.research_script import STEPS, TASKS, Script, wire  # noqa: F401  (fixture)
 
 EDITED = ["Find the year Ada Lovelace died", "Find where Ada Lovelace was buried"]
 
@@ -122,7 +122,7 @@ def test_the_cli_prints_the_pause_and_resumes_with_a_plan_file(wire, capsys, tmp
     script = Script()
     wire(script)
     home = ["--home", str(tmp_path / "home")]
-    run = ["run", "Who was Ada Lovelace?", "--no-browser", "--approve-plan", "--json"]
+    run = ["run", "Who was Ada Lovelace?", "--no-browser", "--approve-plan", "--json", *STEPS]
     code = main.main([*home, *run], models=wire.models, tools=wire.tools)
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_AWAITING_APPROVAL == 7

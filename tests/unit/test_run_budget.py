@@ -16,7 +16,7 @@ from agents.research.budget import budget_stop
 from cli.errors import EXIT_PARTIAL
 from core.run_budget import RunBudget
 from graphs import build_reflective_graph
-from tests.unit.research_script import TASKS, Script, wire  # noqa: F401  (fixture)
+from tests.unit.research_script import STEPS, TASKS, Script, wire  # noqa: F401  (fixture)
 
 
 def _answer(tokens_in: int, tokens_out: int) -> LLMResult:
@@ -89,7 +89,7 @@ def test_the_cli_marks_the_answer_partial_and_resume_finishes(wire, capsys, tmp_
     script = Script()
     wire(script)
     home = ["--home", str(tmp_path)]
-    run = ["run", "Who was Ada Lovelace?", "--no-browser", "--max-retries", "0", "--json"]
+    run = ["run", "Who was Ada Lovelace?", "--no-browser", "--max-retries", "0", "--json", *STEPS]
     code = main.main([*home, *run, "--max-calls", "5"], models=wire.models, tools=wire.tools)
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_PARTIAL == 6

@@ -20,7 +20,7 @@ __all__ = ["wire"]
     ("spec", "steps", "expected"),
     [
         ("local:smollm2-135m", None, 0),  # the tiny test model: its queries are noise
-        ("local", None, DEFAULT_TOOL_STEPS),  # the default embedded model
+        ("local", None, 0),  # the default embedded model, on a CPU: the task's search only
         ("local:/models/qwen.gguf", None, DEFAULT_TOOL_STEPS),  # a GGUF the user chose
         ("openai:gpt-4o-mini", None, DEFAULT_TOOL_STEPS),
         ("local:smollm2", 2, 2),  # asked for: the tiny model searches on its own too
@@ -81,7 +81,7 @@ def test_the_tiny_models_default_reaches_the_executor(wire):
     """`local:smollm2-135m` runs no tool steps of its own by default."""
     script = Recording()
     model = wire(script)
-    ctx = wire.context(max_retries=0, executor_model="local:smollm2-135m")
+    ctx = wire.context(max_retries=0, executor_model="local:smollm2-135m", max_tool_steps=None)
     run(build_reflective_graph(), ctx, store=wire.store)
     assert not [c for c in model.calls if c["tools"]]
 
