@@ -30,9 +30,10 @@ from typing import Any
 from langgraph.store.base import BaseStore, SearchItem
 
 from memory.labels import GENERAL, website_stem
-from memory.reflections.manager import embedding_text, namespace_path
+from memory.reflections.lessons import is_lesson
+from memory.reflections.manager import namespace_path
 from memory.reflections.provenance import ReflectionProvenance
-from memory.reflections.schema import Reflection, stamped
+from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
 from memory.workflows.types import Provenance, Workflow
@@ -114,9 +115,11 @@ class AgentMemory:
         return _reflection(item.value) if item else None
 
     def relevant_reflections(self, text: str, k: int) -> list[Reflection]:
-        """Up to k reflections above the relevance floor, best generative score first."""
+        """Up to k lessons above the relevance floor, best generative score first. A record
+        that states no lesson (unjudged, a bare verdict, nothing; an insight that names one
+        task's particulars) is kept, as its attempt's judgment, but never returned here."""
         hits = self._candidates(self.reflections_ns, text, k)
-        hits = [h for h in hits if _verdict(h.value) != "unjudged"]  # their text is no lesson
+        hits = [h for h in hits if _teaches(h.value)]
         return [r for h in self._best(hits, k) if (r := _reflection(h.value)) is not None]
 
     def consolidate(self, chat_model: Any) -> int:
@@ -221,6 +224,12 @@ class AgentMemory:
 def _verdict(value: dict[str, Any]) -> str | None:
     judgment = value.get("judgment")
     return judgment.get("verdict") if isinstance(judgment, dict) else None
+
+
+def _teaches(value: dict[str, Any]) -> bool:
+    """A stored record whose text is a lesson (memory/reflections/lessons.py `is_lesson`)."""
+    text, kind = value.get("reflection"), value.get("kind") or "reflection"
+    return isinstance(text, str) and is_lesson(text, kind=str(kind), verdict=_verdict(value))
 
 
 def _reflection(value: dict[str, Any]) -> Reflection | None:

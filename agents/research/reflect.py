@@ -19,12 +19,11 @@ from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import TaskState
 from core.structured import ask_structured
+from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.execute import EVIDENCE_SECTION
 from prompts.reflect import REFLECTOR
 from prompts.untrusted import data
-
-UNJUDGED_LESSON = "No usable verdict: the reflector's output could not be read."
 
 
 class ReflectionOutput(BaseModel):
@@ -66,12 +65,16 @@ def unjudged(task: str, result: str, reflection_id: str) -> Reflection:
 
 
 def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
+    """The verdict and lesson as a record; one that states no lesson (only a verdict, or
+    nothing) is kept as the attempt's judgment, never retrieved as a lesson, and weighs little
+    toward consolidation."""
+    lesson = out.reflection.strip() or NO_LESSON
     return Reflection(
         id=reflection_id,
         task=task,
-        reflection=out.reflection.strip() or "(no lesson stated)",
+        reflection=lesson,
         # failed attempts teach more; set here so saving needs no extra model call to rate it
-        importance=0.8 if out.needs_retry else 0.4,
+        importance=(0.8 if out.needs_retry else 0.4) if states_lesson(lesson) else 0.1,
         judgment=ReflectionJudgment(
             needs_retry=out.needs_retry,
             confidence=out.confidence,

@@ -1,13 +1,18 @@
-"""Consolidation (generative agents' "pause to reflect"): many recent reflections become insights.
+"""Consolidation (generative agents' "pause to reflect"): lessons about one kind of task become
+insights.
 
 When the summed importance of reflections saved since the last consolidation passes a threshold,
-the chat model names up to 3 salient high-level questions about them; for each question the
-most relevant memories are retrieved and the model states up to 5 insights, each stored as a
-Reflection with kind="insight" that ordinary retrieval returns. The batch is marked done in the
-transaction that stores its insights (a compare-and-set on the store's metadata), so each batch
-is consolidated exactly once, even across errors, crashes and processes. Only trusted records
-(the agent's own, or imported with --trust) are consolidated: an insight is stored as the
-agent's own advice, so untrusted text must never become one.
+the recent lessons are grouped by similarity (distill.py: every member alike to every other),
+and for each group with a lesson not yet distilled the chat model states up to 5 strategies for
+that kind of task; each strategy is stored as a Reflection with kind="insight" that ordinary
+retrieval returns. Records that state no lesson (a bare verdict, nothing) are never distilled,
+and a model answer that is no strategy (a fact or answer about one task) is dropped. The batch
+is marked done in the transaction that stores its insights (a compare-and-set on the store's
+metadata), so each batch is consolidated exactly once, even across errors, crashes and
+processes; while no group of alike lessons has anything new, the batch stays pending and the
+model is not asked. Only trusted records (the agent's own, or imported with --trust) are
+consolidated: an insight is stored as the agent's own advice, so untrusted text must never
+become one.
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import numpy as np
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from memory.engine.sqlite_file import process_alive
-from memory.reflections.provenance import ReflectionProvenance
-from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.reflections.distill import MIN_MEMBERS, distil, similar_groups, teaches
+from memory.reflections.schema import Reflection, embedding_text
+from prompts.consolidate import IMPORTANCE
 from prompts.untrusted import data
 
 
@@ -33,12 +40,9 @@ class MemoryToConsolidate(Protocol):
 
     prefix: str
     backend: Any
+    consolidation_floor: float
 
     def list_reflections(self) -> list[Reflection]: ...
-
-    def get_relevant_reflections(
-        self, query: str, k: int = 3, *, kinds: Iterable[str] | None = None
-    ) -> list[Reflection]: ...
 
     def save_many(
         self, reflections: Iterable[Reflection], *, claim: tuple[str, str | None, str] | None = None
@@ -46,39 +50,10 @@ class MemoryToConsolidate(Protocol):
 
 
 log = logging.getLogger(__name__)
-MAX_QUESTIONS = 3
-MAX_INSIGHTS = 5
+MAX_GROUPS = 3  # groups distilled per consolidation, newest first
 RECENT_LIMIT = 50
 # longer than any consolidation takes (a few model calls); a crashed holder blocks no longer
 LEASE_S = 600.0
-
-QUESTIONS_PROMPT = """<memories>
-{memories}
-</memories>
-<instructions>
-Given only the memories above, what are the {n} most salient high-level questions we can answer
-about how to do such tasks well? Return them as a JSON list of questions.
-</instructions>"""
-
-INSIGHTS_PROMPT = """<question>{question}</question>
-<memories>
-{memories}
-</memories>
-<instructions>
-What at most {n} high-level insights can you infer from the memories above that answer the
-question? Each insight is one self-contained sentence of advice for future tasks.
-</instructions>"""
-
-
-IMPORTANCE_PROMPT = """<memory>
-<task>{task}</task>
-<reflection>{reflection}</reflection>
-</memory>
-<instructions>
-On a scale of 1 to 10, where 1 is purely mundane (a routine step that went as expected) and 10
-is extremely poignant (a lesson that changes how such tasks must be done), rate how important
-this lesson is for future tasks. Answer with the integer only.
-</instructions>"""
 
 
 class ImportanceRating(BaseModel):
@@ -90,9 +65,7 @@ def score_importance(model: BaseChatModel, reflection: Reflection) -> float | No
     rated = _ask(
         model,
         ImportanceRating,
-        IMPORTANCE_PROMPT.format(
-            task=data(reflection.task), reflection=data(reflection.reflection)
-        ),
+        IMPORTANCE.format(task=data(reflection.task), reflection=data(reflection.reflection)),
     )
     score = getattr(rated, "score", None)
     if not isinstance(score, int):
@@ -100,26 +73,10 @@ def score_importance(model: BaseChatModel, reflection: Reflection) -> float | No
     return (min(10, max(1, score)) - 1) / 9
 
 
-class SalientQuestions(BaseModel):
-    # min_length becomes minItems in the grammar: a small model cannot answer with nothing
-    questions: list[str] = Field(description="Up to 3 high-level questions.", min_length=1)
-
-
-class Insights(BaseModel):
-    insights: list[str] = Field(description="Up to 5 one-sentence insights.", min_length=1)
-
-
 def _ask(model: BaseChatModel, schema: type[BaseModel], prompt: str) -> BaseModel | None:
     from core.structured import ask_structured
 
     return ask_structured(model, schema, prompt)
-
-
-def _numbered(reflections: list[Reflection]) -> str:
-    # memories are data: escaped so none can close <memories> or open an instruction
-    return "\n".join(
-        f"{i}. {data(r.task)}: {data(r.reflection)}" for i, r in enumerate(reflections, 1)
-    )
 
 
 def consolidation_due(
@@ -142,7 +99,8 @@ def consolidate(
     Exactly once per batch: the batch is marked done in the same transaction that stores its
     insights, so a model error or a crash leaves it pending (retried later) and two processes
     can never both store insights for it. A lease keeps a second process from asking the
-    model about a batch that one is already working on.
+    model about a batch that one is already working on. A batch whose answers held no strategy
+    is marked done with nothing stored: asking again about the same lessons is not worth a call.
     """
     due, last, top = consolidation_due(manager, threshold)
     if not (due or force) or top <= int(last or 0):
@@ -152,47 +110,50 @@ def consolidate(
         return []  # another process is consolidating right now
     try:
         insights = _ask_for_insights(manager, model)
-        if not insights:
-            return []  # nothing to store: the batch stays pending and is tried again later
+        if insights is None:
+            return []  # nothing to ask, or no usable answer: the batch stays pending
         claim = (f"consolidated_seq:{manager.prefix}", last, str(top))
         stored = manager.save_many(insights, claim=claim)
     finally:
         lease.release()
-    if not stored:
+    if insights and not stored:
         log.info("consolidation: another process consolidated this batch first")
         return []
     log.info("consolidation: %d insights stored", len(insights))
     return insights
 
 
-def _ask_for_insights(manager: MemoryToConsolidate, model: BaseChatModel) -> list[Reflection]:
-    """Questions about the recent reflections, then insights per question (nothing stored)."""
-    own = [r for r in manager.list_reflections() if r.kind != "insight" and r.trusted]
+def lesson_groups(manager: MemoryToConsolidate) -> list[list[Reflection]]:
+    """Groups of alike recent lessons (distill.similar_groups) with at least one lesson that
+    no insight was distilled from yet, newest first, at most MAX_GROUPS."""
+    records = manager.list_reflections()
+    distilled = {s for r in records if r.kind == "insight" for s in r.sources}
+    own = [r for r in records if r.kind != "insight" and r.trusted and teaches(r)]
     recent = own[-RECENT_LIMIT:]
-    if not recent:
-        return []  # only untrusted records are new: nothing the agent may distil
-    asked = _ask(
-        model,
-        SalientQuestions,
-        QUESTIONS_PROMPT.format(memories=_numbered(recent), n=MAX_QUESTIONS),
-    )
-    questions = [q.strip() for q in getattr(asked, "questions", []) if q.strip()][:MAX_QUESTIONS]
-    if not questions:
-        log.warning("consolidation: the model named no questions; the batch stays pending")
+    if len(recent) < MIN_MEMBERS:
         return []
-    insights: list[Reflection] = []
-    for question in questions:
-        # a question that matches nothing lexically is still about the recent batch
-        related = manager.get_relevant_reflections(question, k=10, kinds=["reflection"])
-        evidence = [r for r in related if r.trusted] or recent[-10:]
-        found = _ask(
-            model,
-            Insights,
-            INSIGHTS_PROMPT.format(question=question, memories=_numbered(evidence), n=MAX_INSIGHTS),
-        )
-        texts = [t.strip() for t in getattr(found, "insights", []) if t.strip()][:MAX_INSIGHTS]
-        insights += [_insight(question, text, evidence) for text in texts]
-    return insights
+    vectors = manager.backend.embed_texts([embedding_text(r) for r in recent])
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.where(norms > 0, norms, 1.0)
+    groups = [
+        [recent[i] for i in found] for found in similar_groups(vectors, manager.consolidation_floor)
+    ]
+    return [g for g in groups if any(r.id not in distilled for r in g)][:MAX_GROUPS]
+
+
+def _ask_for_insights(
+    manager: MemoryToConsolidate, model: BaseChatModel
+) -> list[Reflection] | None:
+    """The strategies of each new group (nothing stored); None when there was nothing to ask
+    about (no group, or only untrusted records are new) or the model gave no usable answer."""
+    groups = lesson_groups(manager)
+    if not groups:
+        return None
+    answers = [distil(model, group) for group in groups]
+    if all(a is None for a in answers):
+        log.warning("consolidation: the model gave no usable answer; the batch stays pending")
+        return None
+    return [insight for a in answers for insight in a or []]
 
 
 class _Lease:
@@ -223,17 +184,3 @@ class _Lease:
         if self.value is not None:
             self.records.claim(self.key, self.value, "")
             self.value = None
-
-
-def _insight(question: str, text: str, evidence: list[Reflection]) -> Reflection:
-    return Reflection(
-        task=question,
-        reflection=text,
-        judgment=ReflectionJudgment(
-            needs_retry=False, confidence=1.0, reasons=["consolidated from past reflections"]
-        ),
-        importance=max([r.importance for r in evidence] or [0.5]),
-        kind="insight",
-        sources=[r.id for r in evidence],
-        provenance=ReflectionProvenance.of_consolidation([r.id for r in evidence]),
-    )

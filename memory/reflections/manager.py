@@ -25,8 +25,9 @@ from pydantic import ValidationError
 from core.embeddings import HashingEmbeddings
 from memory.engine.backend import MEMORY_DIR, Hit, MemoryBackend
 from memory.engine.rows import Claim, Item, NewItem
+from memory.reflections.distill import CONSOLIDATION_FLOOR
 from memory.reflections.provenance import ReflectionProvenance
-from memory.reflections.schema import Reflection, stamped
+from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoredReflection, ScoreWeights, score, totals
 from prompts.untrusted import data
 
@@ -73,10 +74,6 @@ def namespace_path(namespace: str) -> tuple[str, ...]:
     return (ROOT, *parts)
 
 
-def embedding_text(reflection: Reflection) -> str:
-    return f"{reflection.task}\n{reflection.reflection}"
-
-
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat()
 
@@ -94,6 +91,7 @@ class ReflectionManager:
         min_relevance: float = 0.0,
         chat_model: BaseChatModel | None = None,
         consolidation_threshold: float = 5.0,
+        consolidation_floor: float | None = None,
     ) -> None:
         self.backend = backend or MemoryBackend.in_memory(embeddings or HashingEmbeddings())
         self.namespace = namespace
@@ -102,6 +100,10 @@ class ReflectionManager:
         self.min_relevance = min_relevance
         self.chat_model = chat_model
         self.consolidation_threshold = consolidation_threshold
+        # how alike every two lessons distilled together must be (consolidation.py)
+        self.consolidation_floor = (
+            CONSOLIDATION_FLOOR if consolidation_floor is None else consolidation_floor
+        )
         self.clock = time.time
 
     @classmethod

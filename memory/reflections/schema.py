@@ -60,6 +60,11 @@ class Reflection(BaseModel):
         return self.provenance.trusted
 
 
+def embedding_text(reflection: Reflection) -> str:
+    """What a reflection is found by: its task and lesson as one text."""
+    return f"{reflection.task}\n{reflection.reflection}"
+
+
 def imported(reflection: Reflection, file: str, *, trusted: bool) -> Reflection:
     """`reflection` as `memory import` stores it: the file's own provenance claim replaced by
     the import's; untrusted, its importance and confidence capped (the claims are kept)."""

@@ -61,14 +61,21 @@ def write(home: str, tag: str, count: int, bulk: bool, ack: str) -> None:
 
 
 def scripted_model(die_on: str | None) -> ScriptedChatModel:
-    """Questions then insights; dies instead of answering the `die_on` schema (if given)."""
+    """Four insights for a group of lessons; dies instead of answering the `die_on` schema (if
+    given)."""
 
     def respond(prompt, title, tools, messages):
         if title == die_on:
             die()
-        if title == "SalientQuestions":
-            return {"questions": ["How to search flights?", "What breaks bookings?"]}
-        return {"insights": ["Set the dates first.", "Compare two sites."]}
+        return {
+            "task_kind": "book a flight",
+            "insights": [
+                "Set the dates first.",
+                "Compare two sites.",
+                "Read the fare rules before paying.",
+                "Book the return leg in the same search.",
+            ],
+        }
 
     return ScriptedChatModel(responder=respond, calls=[])
 

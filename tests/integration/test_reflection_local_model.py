@@ -40,9 +40,9 @@ def test_local_model_rates_and_consolidates(tmp_path, models):
     rated = m.save_reflection(Reflection(task=lessons[3][0], reflection=lessons[3][1], judgment=j))
     assert 0.0 <= m.get_reflection(rated).importance <= 1.0
     insights = m.list_reflections(kind="insight")
-    # the real model produced well-formed questions and insights, within the limits
-    # the threshold (1.5) is passed twice in this sequence, so up to two consolidations ran,
-    # each within its limits of 3 questions and 5 insights per question
+    # the real model produced well-formed insights, within the limits: the threshold (1.5) is
+    # passed twice in this sequence, so up to two consolidations ran, each within its limits
+    # of 3 groups and 5 insights per group
     assert 1 <= len({i.task for i in insights}) <= 6 and len(insights) <= 30
     assert all(i.reflection.strip() and i.sources for i in insights)
     found = m.get_relevant_reflections("how should I search for travel tickets?", k=10)

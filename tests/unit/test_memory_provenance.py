@@ -192,13 +192,16 @@ def test_consolidation_never_distils_untrusted_records(tmp_path) -> None:
         record = Reflection(task=f"t{n}", reflection=f"Obey order {n}.", judgment=judgment)
         manager.save_many([imported(record, "/x/in.jsonl", trusted=False)])
     model = ScriptedChatModel(
-        responder=lambda *a: {"questions": ["q"], "insights": ["i"]}, calls=[]
+        responder=lambda *a: {"task_kind": "q", "insights": ["Cite every source."]}, calls=[]
     )
     assert consolidate(manager, model, threshold=0.1, force=True) == []
     assert model.calls == []  # nothing the agent may distil: the model is not even asked
-    own = Reflection(task="own", reflection="Cite sources.", judgment=judgment, importance=0.9)
-    manager.save_reflection(own)
+    own = [
+        Reflection(task=f"own {n}", reflection="Cite sources.", judgment=judgment, importance=0.9)
+        for n in ("one", "two")
+    ]
+    manager.save_many(own)
     (insight, *_) = consolidate(manager, model, threshold=0.1, force=True)
     assert insight.provenance.origin == "consolidation"
-    assert insight.provenance.sources == [own.id] and insight.trusted
+    assert insight.provenance.sources == [r.id for r in own] and insight.trusted
     assert all("Obey" not in c["prompt"] for c in model.calls)

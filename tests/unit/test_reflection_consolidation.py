@@ -1,4 +1,5 @@
-"""Consolidation: past the importance threshold, questions → insights stored as memories."""
+"""Consolidation: past the importance threshold, groups of alike lessons → insights stored as
+memories (what goes into a group, and what counts as an insight: test_lesson_quality.py)."""
 
 from __future__ import annotations
 
@@ -23,17 +24,11 @@ def refl(task: str, importance: float) -> Reflection:
 
 def scripted():
     def respond(prompt, title, tools, messages):
-        if title == "SalientQuestions":
-            return {
-                "questions": [
-                    "How to search flights well?",
-                    "What breaks bookings?",
-                    "How to check prices?",
-                    "a fourth question is dropped",
-                ]
-            }
         if title == "Insights":
-            return {"insights": [f"insight {i} about flight dates" for i in range(7)]}
+            return {
+                "task_kind": "search flights",
+                "insights": [f"insight {i} about flight dates" for i in range(7)],
+            }
         raise AssertionError(f"unexpected schema {title}")
 
     return ScriptedChatModel(responder=respond, calls=[])
@@ -49,18 +44,14 @@ def test_consolidates_once_the_threshold_is_passed(tmp_path):
     assert model.calls == [], "1.8 < 2.0: not yet"
     m.save_reflection(refl("flight search three", 0.9))
     insights = m.list_reflections(kind="insight")
-    assert len(insights) == 3 * 5, "at most 3 questions and 5 insights each"
-    assert {i.task for i in insights} == {
-        "How to search flights well?",
-        "What breaks bookings?",
-        "How to check prices?",
-    }
-    assert all(i.sources for i in insights)
+    assert len(insights) == 5, "one group of alike lessons, at most 5 insights"
+    assert {i.task for i in insights} == {"search flights"}
+    assert all(len(i.sources) == 3 for i in insights)
     titles = [c["title"] for c in model.calls]
-    assert titles == ["SalientQuestions"] + ["Insights"] * 3
+    assert titles == ["Insights"]
     # the batch is consumed: more saves below the threshold do not consolidate again
     m.save_reflection(refl("flight search four", 0.5))
-    assert len(model.calls) == 4
+    assert len(model.calls) == 1
     assert not consolidation_due(m, 2.0)[0]
     # insights are memories that ordinary retrieval returns
     found = m.get_relevant_reflections("insight about flight dates", k=3)
@@ -75,22 +66,36 @@ def test_another_process_cannot_consolidate_the_same_batch(tmp_path):
         tmp_path, HashingEmbeddings(), chat_model=scripted(), consolidation_threshold=1.0
     )
     first.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
-    assert len(first.maybe_consolidate()) == 15
+    assert len(first.maybe_consolidate()) == 5
     assert second.maybe_consolidate() == []
-    assert len(second.list_reflections(kind="insight")) == 15
+    assert len(second.list_reflections(kind="insight")) == 5
 
 
-def test_a_model_that_names_no_questions_stores_nothing():
-    model = ScriptedChatModel(responder=lambda *a: {"questions": []}, calls=[])
+def test_a_model_that_names_no_insights_stores_nothing_and_the_batch_stays_pending():
+    model = ScriptedChatModel(responder=lambda *a: {"task_kind": "x", "insights": []}, calls=[])
     m = ReflectionManager(chat_model=model, consolidation_threshold=0.1)
-    m.save_reflection(refl("flight", 0.5))
-    assert m.list_reflections(kind="insight") == []
+    m.save_many([refl("flight", 0.5)])
+    m.save_reflection(refl("flight again", 0.5))
+    assert m.list_reflections(kind="insight") == [] and model.calls  # asked (and retried)
+    assert consolidation_due(m, 0.1)[0]
+
+
+def test_answers_that_hold_no_strategy_consume_the_batch():
+    model = ScriptedChatModel(
+        responder=lambda *a: {"task_kind": "x", "insights": ["Flights to Paris cost 300."]},
+        calls=[],
+    )
+    m = ReflectionManager(chat_model=model, consolidation_threshold=1.0)
+    m.save_many([refl("flight", 0.9)])
+    m.save_reflection(refl("flight again", 0.9))
+    assert m.list_reflections(kind="insight") == [] and len(model.calls) == 1
+    assert not consolidation_due(m, 1.0)[0], "asked once: not asked again for the same lessons"
 
 
 def test_the_model_rates_importance_unless_it_was_given():
     model = ScriptedChatModel(
         responder=lambda p, title, *a: (
-            {"score": 10} if title == "ImportanceRating" else {"questions": []}
+            {"score": 10} if title == "ImportanceRating" else {"task_kind": "x", "insights": []}
         ),
         calls=[],
     )
@@ -129,9 +134,9 @@ def test_a_transient_model_error_keeps_the_batch_and_it_is_consolidated_once(tmp
     assert "TimeoutError" in caplog.text and "stays pending" in caplog.text
     assert consolidation_due(m, 1.5)[0], "the batch was not consumed by the failed attempt"
     m.save_reflection(refl("flight search three", 0.1))  # the next save retries the batch
-    assert len(m.list_reflections(kind="insight")) == 15
+    assert len(m.list_reflections(kind="insight")) == 5
     m.save_reflection(refl("flight search four", 0.1))
-    assert len(m.list_reflections(kind="insight")) == 15, "and never again"
+    assert len(m.list_reflections(kind="insight")) == 5, "and never again"
     assert not consolidation_due(m, 1.5)[0]
 
 
@@ -141,16 +146,16 @@ def test_insights_are_not_stored_when_another_process_consolidated_meanwhile(tmp
     m.save_many([refl("flight a", 0.8), refl("flight b", 0.8)])
 
     def respond(prompt, title, tools, messages):
-        if title == "SalientQuestions" and other.chat_model is None:
+        if title == "Insights" and other.chat_model is None:
             # we outlived our lease; meanwhile the other process consolidates the batch
             other.backend.records.set_meta("consolidating:" + m.prefix, "")
             other.chat_model = scripted()
-            assert len(other.maybe_consolidate()) == 15
+            assert len(other.maybe_consolidate()) == 5
         return scripted().responder(prompt, title, tools, messages)
 
     m.chat_model = ScriptedChatModel(responder=respond, calls=[])
     assert m.maybe_consolidate() == []
-    assert len(m.list_reflections(kind="insight")) == 15
+    assert len(m.list_reflections(kind="insight")) == 5
 
 
 def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
@@ -178,7 +183,7 @@ def test_a_live_lease_keeps_a_second_consolidator_away(tmp_path):
     for lease in [f"{time.time() - 1} elsewhere 1", f"{time.time() + 60} {here} {dead}"]:
         m.backend.records.set_meta(key, lease)  # ran out, or its holder was killed
         m.save_many([refl("flight c", 1.0)])  # a new batch, due, each time
-        assert len(m.maybe_consolidate()) == 15
+        assert len(m.maybe_consolidate()) == 5
     assert m.backend.records.meta(key) == "", "the lease is released after the work"
 
 
@@ -205,6 +210,6 @@ def test_shared_memory_gets_the_insights_or_the_local_claim_is_undone():
         m.maybe_consolidate(force=True)
     assert m.list_reflections(kind="insight") == [] and consolidation_due(m, 1.0)[0]
     shared.fail_puts = False
-    assert len(m.maybe_consolidate(force=True)) == 15
+    assert len(m.maybe_consolidate(force=True)) == 5
     kinds = [item.value["kind"] for item in shared.search(m.path, limit=100)]
-    assert kinds.count("insight") == 15
+    assert kinds.count("insight") == 5

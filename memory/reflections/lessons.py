@@ -1,0 +1,74 @@
+"""What makes a record a lesson: a reusable strategy, not a verdict on one attempt or an answer.
+
+A reflector, a small one above all, often writes its verdict where the lesson belongs ("The
+result is good enough and the evidence supports it") or nothing at all. Such a record is kept as
+the judgment of its attempt, but it teaches nothing: it is never retrieved into a prompt as a
+lesson and never distilled into an insight. An insight distilled from several tasks is advice
+for a kind of task, so it names nothing particular (a title, a person, a year): such a sentence
+is an answer to one question, and it misleads the next.
+"""
+
+from __future__ import annotations
+
+import re
+
+NO_LESSON = "(no lesson stated)"
+UNJUDGED_LESSON = "No usable verdict: the reflector's output could not be read."
+_PLACEHOLDERS = {NO_LESSON.lower(), UNJUDGED_LESSON.lower()}
+# a sentence ends at . ! or ?, but not at an initial ("John M. Keller") or "e.g." / "i.e."
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!\be\.g\.)(?<!\bi\.e\.)\s+")
+# a sentence about this attempt: its result, answer, evidence, or the reflection itself
+_ABOUT_ATTEMPT = re.compile(
+    r"^(?:(?:the|this|that|our|my|its|your)\s+(?:\w+\s+){0,2}?"
+    r"(?:result|answer|response|output|reflection|evidence|passage|source|attempt|search)s?\b"
+    r"|(?:it|this|that)\s)",
+    re.IGNORECASE,
+)
+# ... that judges it rather than saying what to do
+_JUDGES = re.compile(
+    r"good enough|\b(?:in)?correct(?:ly)?\b|\b(?:in)?accurate(?:ly)?\b|\bwrong\b|\bright\b"
+    r"|\bsupport(?:s|ed)?\b|\banswer(?:s|ed)? (?:the|this|our|it)\b|\b(?:in)?sufficient\b"
+    r"|\b(?:in)?complete\b|\breliable\b|\bvalid\b|\bemphasi[sz]es\b|\bconfirm(?:s|ed)?\b"
+    r"|\bprovid(?:es|ed|ing)\b|\bneeds? (?:a )?retry\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def is_verdict(sentence: str) -> bool:
+    """True for a sentence that judges this attempt ("The result is good enough ...")."""
+    text = sentence.strip()
+    return bool(_ABOUT_ATTEMPT.match(text) and _JUDGES.search(text))
+
+
+def states_lesson(text: str) -> bool:
+    """True when `text` says something reusable: not empty, not a placeholder, not only a
+    verdict on the attempt it came from."""
+    text = text.strip()
+    if not re.search(r"\w", text) or text.lower() in _PLACEHOLDERS:
+        return False
+    return any(s.strip() and not is_verdict(s) for s in _SENTENCE_END.split(text))
+
+
+def _particular(word: str, first: bool) -> bool:
+    if any(ch.isdigit() for ch in word):
+        return len(word) >= 2  # a year, a count, a date; one digit is a passage number
+    return not first and len(word) >= 2 and word[0].isupper()
+
+
+def particulars(text: str) -> set[str]:
+    """What `text` names that belongs to one task rather than a kind of task: names and titles
+    (capitalized words that do not open a sentence) and numbers of two digits or more."""
+    found: set[str] = set()
+    for sentence in _SENTENCE_END.split(text):
+        words = _WORD.findall(sentence)
+        found |= {w for i, w in enumerate(words) if _particular(w, first=i == 0)}
+    return found
+
+
+def is_lesson(text: str, *, kind: str = "reflection", verdict: str | None = None) -> bool:
+    """Whether a record may reach a prompt as a lesson: judged, stating a lesson, and, for an
+    insight (advice for a kind of task), naming nothing particular to one task."""
+    if verdict == "unjudged" or not states_lesson(text):
+        return False
+    return kind != "insight" or not particulars(text)

@@ -1,0 +1,164 @@
+"""Memory teaches strategies only: verdicts are never lessons, insights never mix unrelated tasks
+or carry answers. The texts below are the records a HotpotQA stream run with carried memory
+stored (the reflections of the default model and the insights consolidation made of them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.embeddings import HashingEmbeddings
+from graphs import build_reflective_graph
+from memory.agent_memory import AgentMemory
+from memory.reflections.consolidation import consolidate
+from memory.reflections.manager import ReflectionManager
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from tests.unit.fakes import ScriptedChatModel
+from tests.unit.research_script import Script, new_store, run, wire
+
+__all__ = ["wire"]
+
+VERDICTS = [  # what the reflector wrote where the lesson belongs
+    "The result is good enough and the evidence supports it directly from a corpus search result.",
+    "The result is good enough as it directly answers the task by providing William King's "
+    "election in 1820 following the Missouri Compromise from passages.jsonl:3.",
+    "The result is good enough as it answers the task and provides evidence from a reliable "
+    "source (passages.jsonl:8). The reflection emphasizes that while there might be other "
+    "sources of information about Mauricio Pochettino's birth year, this particular passage "
+    "directly supports our answer.",
+    "The result is good enough as it directly answers the task by providing John M. Keller's "
+    "work on motivation and instructional design from passages.jsonl:10.",
+    "(no lesson stated)",
+    "",
+    "  ",
+]
+STRATEGIES = [
+    "Search the person's biography for the birth date and quote the year.",
+    "Verdict False: cite the source.",
+    "Check dates.",
+    "The answer to a 'when' question must be a date, so search for the event's date first.",
+    "It helps to search the full name before the nickname.",
+]
+PASS = ReflectionJudgment(needs_retry=False, confidence=0.9, verdict="pass")
+UNRELATED = [  # lessons, but about three different kinds of task
+    ("Find the new acronym for VIVA Media AG in 2004", "Search the renaming announcement."),
+    ("Find the year when Creed disbanded", "Look for the breakup in the band's history."),
+    ("Find the band that covered 'If You Ever Get Lonely'", "Quote the song title to search."),
+]
+BIRTH_YEARS = [  # one kind of task, three questions
+    ("Find the birth year of Ada Lovelace", STRATEGIES[0]),
+    ("Find the birth year of Mauricio Pochettino", STRATEGIES[0]),
+    ("Find the birth year of Tim Kaine", STRATEGIES[0]),
+]
+
+
+def lesson(task: str, text: str, judgment: ReflectionJudgment = PASS) -> Reflection:
+    return Reflection(task=task, reflection=text, judgment=judgment, importance=0.9)
+
+
+def test_a_verdict_or_an_empty_lesson_is_no_lesson():
+    from memory.reflections.lessons import states_lesson
+
+    assert [states_lesson(t) for t in VERDICTS] == [False] * len(VERDICTS)
+    assert [states_lesson(t) for t in STRATEGIES] == [True] * len(STRATEGIES)
+
+
+def test_a_verdict_is_kept_but_never_retrieved_as_a_lesson():
+    memory = AgentMemory(new_store(), min_relevance=-1.0)
+    task = "Find the birth year of Mauricio Pochettino"
+    kept = [memory.save_reflection(lesson(task, text)) for text in VERDICTS]
+    taught = memory.save_reflection(lesson(task, STRATEGIES[0]))
+    found = memory.relevant_reflections(task, k=10)
+    assert [r.id for r in found] == [taught]
+    assert all(memory.get_reflection(i) is not None for i in kept), "kept as judgments"
+
+
+def test_an_insight_that_carries_answers_is_never_retrieved():
+    memory = AgentMemory(new_store(), min_relevance=-1.0)
+    key = "What is the acronym for VIVA Media AG in 2004?"
+    stored = [  # as the old consolidation stored them in the stream run's memory
+        "Creed disbanded in the year after Jonny Craig's involvement with bands ended.",
+        "The acronym for VIVA Media AG in 2004 was 'Viva'.",
+    ]
+    for text in stored:
+        memory.save_reflection(lesson(key, text).model_copy(update={"kind": "insight"}))
+    advice = lesson(key, "Search for the renaming announcement, not the founding.")
+    memory.save_reflection(advice.model_copy(update={"kind": "insight"}))
+    assert [r.reflection for r in memory.relevant_reflections(key, k=10)] == [advice.reflection]
+
+
+def test_the_next_run_gets_no_verdict_as_a_lesson(wire):
+    class Verdicts(Script):
+        def __call__(self, prompt, title, tools, messages):
+            reply = super().__call__(prompt, title, tools, messages)
+            if title == "ReflectionOutput":
+                reply["reflection"] = VERDICTS[0] if not reply["needs_retry"] else "Search by date."
+            return reply
+
+    model = wire(Verdicts({0: [True, False]}))
+    run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
+    model.calls.clear()
+    run(build_reflective_graph(), wire.context(max_retries=1), query="Ada?", store=wire.store)
+    prompts = [c["prompt"] for c in model.calls if "<past_reflections>" in c["prompt"]]
+    pasts = [p.split("<past_reflections>")[1].split("</past_reflections>")[0] for p in prompts]
+    assert pasts and not any("good enough" in past for past in pasts)
+    assert any("Search by date." in past for past in pasts), "the real lesson still comes"
+
+
+def fact_teller(asked: list[str]) -> ScriptedChatModel:
+    """A consolidator that answers like the small model did: questions about one member, then
+    a strategy mixed with facts (answers) about the members."""
+
+    def respond(prompt, title, tools, messages):
+        asked.append(prompt)
+        if title == "SalientQuestions":
+            return {"questions": ["What is the acronym for VIVA Media AG in 2004?"]}
+        return {
+            "task_kind": "find the year a person was born",
+            "insights": [
+                "Search the biography for the birth date, then quote the year it states.",
+                "Creed disbanded in the year after Jonny Craig's involvement with bands ended.",
+                "Mauricio Pochettino was born in 1972.",
+                "The result is good enough and the evidence supports it.",
+            ],
+        }
+
+    return ScriptedChatModel(responder=respond, calls=[])
+
+
+def test_unrelated_lessons_are_not_consolidated():
+    asked: list[str] = []
+    m = ReflectionManager(HashingEmbeddings())
+    m.consolidation_floor = 0.8  # hashed words: unrelated tasks share "find the year"
+    m.save_many([lesson(t, s) for t, s in UNRELATED])
+    assert consolidate(m, fact_teller(asked), threshold=0.1, force=True) == []
+    assert asked == [], "no group of similar lessons: the model is not asked"
+
+
+def test_insights_come_from_similar_lessons_and_are_strategies():
+    asked: list[str] = []
+    m = ReflectionManager(HashingEmbeddings())
+    m.consolidation_floor = 0.8  # hashed words: unrelated tasks share "find the year"
+    verdicts = [lesson(t, VERDICTS[0]) for t, _ in BIRTH_YEARS]
+    members = [lesson(t, s) for t, s in BIRTH_YEARS]
+    m.save_many([*[lesson(t, s) for t, s in UNRELATED], *verdicts, *members])
+    insights = consolidate(m, fact_teller(asked), threshold=0.1, force=True)
+    assert [i.reflection for i in insights] == [
+        "Search the biography for the birth date, then quote the year it states."
+    ]
+    (insight,) = insights
+    assert sorted(insight.sources) == sorted(r.id for r in members)
+    assert insight.task == "find the year a person was born"
+    assert all(u not in p for p in asked for u, _ in UNRELATED), "never shown to the model"
+    assert all("good enough" not in p for p in asked)
+
+
+def test_every_member_of_a_group_is_similar_to_every_other():
+    from memory.reflections.distill import similar_groups
+
+    a, b, c = np.eye(3)
+    ab, bc = (a + b) / np.sqrt(2), (b + c) / np.sqrt(2)
+    # "ab" is close to "a" and to "bc", but "a" and "bc" have nothing in common
+    vectors = np.array([a, bc, ab])
+    groups = similar_groups(vectors, floor=0.5, min_size=2)
+    assert groups == [[0, 2]], "the seed's neighbours must also be each other's"
+    assert similar_groups(np.array([a, b, c]), floor=0.5, min_size=2) == []
