@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
@@ -114,12 +114,19 @@ class AgentMemory:
         item = self.store.get(self.reflections_ns, reflection_id)
         return _reflection(item.value) if item else None
 
-    def relevant_reflections(self, text: str, k: int) -> list[Reflection]:
-        """Up to k lessons above the relevance floor, best generative score first. A record
-        that states no lesson (unjudged, a bare verdict, nothing; an insight that names one
-        task's particulars) is kept, as its attempt's judgment, but never returned here."""
+    def relevant_reflections(
+        self, text: str, k: int, *, outcomes: Collection[str] | None = None
+    ) -> list[Reflection]:
+        """Up to k lessons above the relevance floor, best generative score first; with
+        `outcomes` (e.g. {"success"}), only lessons learned from those. A record that states no
+        lesson (unjudged, a bare verdict, nothing; an insight that names one task's
+        particulars) is kept, as its attempt's judgment, but never returned here."""
         hits = self._candidates(self.reflections_ns, text, k)
-        hits = [h for h in hits if _teaches(h.value)]
+        hits = [
+            h
+            for h in hits
+            if _teaches(h.value) and (outcomes is None or h.value.get("outcome") in outcomes)
+        ]
         return [r for h in self._best(hits, k) if (r := _reflection(h.value)) is not None]
 
     def consolidate(self, chat_model: Any) -> int:

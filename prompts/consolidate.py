@@ -15,8 +15,9 @@ INSIGHTS = """<memories>
 {memories}
 </memories>
 <instructions>
-The memories above are lessons from attempts at one kind of task. Name that kind of task, and
-say what to do to succeed at any task of this kind.
+The memories above are lessons from attempts at one kind of task: what worked, and what failed
+and what to do instead. Name that kind of task, and say what to do to succeed at any task of
+this kind.
 - task_kind: the kind of task in general words, naming no person, title, place or number from
   the memories (for example "find the year an event happened").
 - insights: at most {n} strategies, each one self-contained instruction for the next task of

@@ -8,3 +8,9 @@ MEMORY_SECTIONS = """<past_reflections>
 </workflows>"""
 
 NO_MEMORY = "(none yet)"
+
+# what a lesson was learned from (memory/reflections/schema.py `outcome`), as prompts show it
+LEARNED_FROM = {
+    "success": "worked before",
+    "failure": "failed before: avoid that mistake, do this instead",
+}

@@ -36,7 +36,10 @@ class ReflectionOutput(BaseModel):
 
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
-    reflection: str = Field(description="1-2 sentences: a lesson for similar tasks.")
+    reflection: str = Field(
+        description="1-2 sentences: what to do in the next task of this kind (after a failure: "
+        "what to do differently); empty if there is no lesson."
+    )
     reasons: list[str] = Field(default_factory=list, max_length=5)
 
     @field_validator("confidence", mode="before")
@@ -75,6 +78,8 @@ def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
         reflection=lesson,
         # failed attempts teach more; set here so saving needs no extra model call to rate it
         importance=(0.8 if out.needs_retry else 0.4) if states_lesson(lesson) else 0.1,
+        # a failure's lesson says what to do differently; kept apart from what worked
+        outcome="failure" if out.needs_retry else "success",
         judgment=ReflectionJudgment(
             needs_retry=out.needs_retry,
             confidence=out.confidence,

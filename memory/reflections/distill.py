@@ -19,8 +19,9 @@ from pydantic import BaseModel, Field
 
 from memory.reflections.lessons import is_lesson, particulars
 from memory.reflections.provenance import ReflectionProvenance
-from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.reflections.schema import Outcome, Reflection, ReflectionJudgment
 from prompts.consolidate import INSIGHTS
+from prompts.memory import LEARNED_FROM
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
@@ -78,10 +79,22 @@ def similar_groups(
 
 
 def numbered(reflections: Sequence[Reflection]) -> str:
-    # memories are data: escaped so none can close <memories> or open an instruction
+    """One line per memory, labelled with what it was learned from when that is known;
+    memories are data: escaped so none can close <memories> or open an instruction."""
     return "\n".join(
-        f"{i}. {data(r.task)}: {data(r.reflection)}" for i, r in enumerate(reflections, 1)
+        f"{i}. {_label(r)}{data(r.task)}: {data(r.reflection)}"
+        for i, r in enumerate(reflections, 1)
     )
+
+
+def _label(reflection: Reflection) -> str:
+    return f"({LEARNED_FROM[reflection.outcome]}) " if reflection.outcome else ""
+
+
+def shared_outcome(group: Sequence[Reflection]) -> Outcome | None:
+    """The outcome every member was learned from; None when they differ or one is unknown."""
+    outcomes = {r.outcome for r in group}
+    return outcomes.pop() if len(outcomes) == 1 else None
 
 
 def distil(model: BaseChatModel, group: Sequence[Reflection]) -> list[Reflection] | None:
@@ -115,5 +128,6 @@ def insight(task_kind: str, text: str, group: Sequence[Reflection]) -> Reflectio
         importance=max([r.importance for r in group] or [0.5]),
         kind="insight",
         sources=ids,
+        outcome=shared_outcome(group),
         provenance=ReflectionProvenance.of_consolidation(ids),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -33,6 +34,9 @@ class ReflectionJudgment(BaseModel):
     )
 
 
+Outcome = Literal["success", "failure"]
+
+
 class Reflection(BaseModel):
     """A lesson learned from one attempt; stored and retrieved by the ReflectionManager."""
 
@@ -48,6 +52,13 @@ class Reflection(BaseModel):
     kind: str = Field(default="reflection", description="'reflection' or 'insight' (consolidated).")
     sources: list[str] = Field(
         default_factory=list, description="For an insight: ids of the reflections it came from."
+    )
+    outcome: Outcome | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,  # a record saved without one round-trips unchanged
+        description="What the lesson was learned from: 'success' (what worked) or 'failure' "
+        "(what to do differently next time); None in records from before it existed, in "
+        "unjudged ones, and in insights distilled from both.",
     )
     provenance: ReflectionProvenance = Field(
         default_factory=ReflectionProvenance,
