@@ -22,6 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cli.validate import MAX_TASK_CHARS
 from tests.conftest import ROOT
 from tests.integration.processes import stop
 
@@ -95,10 +96,11 @@ def llama_server(tmp_path: Path) -> Iterator[str]:
 
 
 def long_question() -> str:
-    """The question with background notes pasted in, as users do: over 2048 tokens, so the
-    first call overflows this server's context whatever the model does afterwards."""
+    """The question with background notes pasted in, as users do: as long as a task may be
+    (cli.validate.MAX_TASK_CHARS), over 2048 tokens, so the first call overflows this server's
+    context whatever the model does afterwards."""
     notes = "\n\n".join(p.read_text() for p in sorted((ROOT / "examples" / "corpus").iterdir()))
-    return f"{QUESTION}\n\nBackground notes:\n{notes}\n\n{notes}"
+    return f"{QUESTION}\n\nBackground notes:\n{notes}\n\n{notes}"[:MAX_TASK_CHARS]
 
 
 def _run_cli(url: str, home: Path) -> subprocess.CompletedProcess:

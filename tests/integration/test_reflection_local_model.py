@@ -8,6 +8,7 @@ import pytest
 
 from core.model_catalogue import TEST_MODEL
 from core.models import Models
+from memory.reflections.distill import distil, general
 from memory.reflections.manager import ReflectionManager
 from memory.reflections.schema import Reflection, ReflectionJudgment
 
@@ -40,10 +41,15 @@ def test_local_model_rates_and_consolidates(tmp_path, models):
     rated = m.save_reflection(Reflection(task=lessons[3][0], reflection=lessons[3][1], judgment=j))
     assert 0.0 <= m.get_reflection(rated).importance <= 1.0
     insights = m.list_reflections(kind="insight")
-    # the real model produced well-formed insights, within the limits: the threshold (1.5) is
-    # passed twice in this sequence, so up to two consolidations ran, each within its limits
-    # of 3 groups and 5 insights per group
-    assert 1 <= len({i.task for i in insights}) <= 6 and len(insights) <= 30
-    assert all(i.reflection.strip() and i.sources for i in insights)
-    found = m.get_relevant_reflections("how should I search for travel tickets?", k=10)
-    assert any(r.kind == "insight" for r in found), "insights are retrievable memories"
+    # whatever consolidation kept is a general strategy drawn from saved lessons, within the
+    # limits (3 groups, 5 insights each); the tiny model's strategies may all be dropped
+    assert len(insights) <= 15
+    assert all(i.reflection.strip() and i.sources and general(i.reflection) for i in insights)
+    saved = {r.id for r in m.list_reflections(kind="reflection")}
+    assert all(set(i.sources) <= saved for i in insights)
+    # the real model answers a distillation in the grammar's shape (None: it did not parse)
+    group = [r for r in m.list_reflections(kind="reflection") if "date" in r.reflection][:3]
+    assert distil(models.chat(f"local:{TEST_MODEL}"), group) is not None
+    if insights:
+        found = m.get_relevant_reflections("how should I search for travel tickets?", k=10)
+        assert any(r.kind == "insight" for r in found), "insights are retrievable memories"
