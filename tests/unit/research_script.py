@@ -175,6 +175,18 @@ def wire() -> Wiring:
     return Wiring()
 
 
+def past_reflections_seen_next(model, wire) -> str:
+    """The <past_reflections> of the goal-setting prompt of a second run on the same store (a
+    related question): what memory from the runs before gave it."""
+    from graphs import build_reflective_graph
+
+    model.calls.clear()
+    ctx = wire.context(max_retries=1)
+    run(build_reflective_graph(), ctx, query="Ada Lovelace?", store=wire.store)
+    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
+    return goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+
+
 def run(builder, ctx, query=QUESTION, store=None, thread="t"):
     """Stream a run; returns (nodes in order, parent updates, final state). `nodes` holds every
     node of the parent and of the task subgraphs, as they finished."""

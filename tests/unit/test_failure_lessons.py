@@ -14,7 +14,7 @@ from memory.reflections.consolidation import consolidate
 from memory.reflections.manager import ReflectionManager, format_reflections
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from tests.unit.fakes import ScriptedChatModel
-from tests.unit.research_script import Script, new_store, run, wire
+from tests.unit.research_script import Script, new_store, past_reflections_seen_next, run, wire
 
 __all__ = ["wire"]
 
@@ -51,15 +51,7 @@ def test_a_failed_attempt_leaves_a_failure_lesson_and_the_retry_a_success_lesson
     by_attempt = {v["attempt"]: v["outcome"] for v in first_task}
     assert by_attempt == {1: "failure", 2: "success"}
 
-    model.calls.clear()
-    run(
-        build_reflective_graph(),
-        wire.context(max_retries=1),
-        query="Ada Lovelace?",
-        store=wire.store,
-    )
-    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    past = goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    past = past_reflections_seen_next(model, wire)
     blocks = past.split("</ref_")
     failed = next(b for b in blocks if "instead of the first hit" in b)
     worked = next(b for b in blocks if "birth line" in b)

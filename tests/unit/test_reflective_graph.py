@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphs import build_reflective_graph, build_single_path_graph
-from tests.unit.research_script import TASKS, Script, run, wire
+from tests.unit.research_script import TASKS, Script, past_reflections_seen_next, run, wire
 
 __all__ = ["TASKS", "Script", "wire"]  # other test modules import these from here
 
@@ -137,16 +137,7 @@ def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
 def test_memory_from_an_earlier_run_reaches_the_next_prompts(wire):
     model = wire(Script({0: [True, False]}))
     run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
-    model.calls.clear()
-    run(
-        build_reflective_graph(),
-        wire.context(max_retries=1),
-        query="Ada Lovelace?",
-        store=wire.store,
-    )
-    goal_prompt = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    past = goal_prompt.split("<past_reflections>")[1].split("</past_reflections>")[0]
-    assert "cite the source." in past
+    assert "cite the source." in past_reflections_seen_next(model, wire)
 
 
 def test_a_second_run_on_the_same_thread_starts_clean(wire):
