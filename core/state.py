@@ -63,7 +63,9 @@ class ReflectiveAgentState(InputState):
     `depends_on[i]` (earlier indices only). `current_tasks` are the tasks running now (one
     wave of the fan-out). `results[i]` and `task_reports[i]` belong to `tasks[i]`; only a
     task's final attempt lands there, so failed attempts never reach the aggregator. `answer`
-    is the final answer itself, `final_output` it with its explanation and sources. `run_id`
+    is the final answer itself, `final_output` it with its explanation and sources;
+    `answer_check` what check_answer compared (the research's answer, one direct reading's,
+    the one chosen), absent when the answer was not checked. `run_id`
     names this run: memory ids derive from it. `stopped` says why the run ended early:
     "cancelled" at plan approval (no answer), or the budget cap it reached ("max_calls",
     "max_tokens", "max_seconds"; the answer is then partial). `approval` says the plan waits
@@ -86,6 +88,7 @@ class ReflectiveAgentState(InputState):
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     answer: NotRequired[str]
     final_output: NotRequired[str]
+    answer_check: NotRequired[dict[str, str]]
     stopped: NotRequired[str | None]
 
 

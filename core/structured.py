@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import TypeVar
+from typing import Any, Literal, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from core.local_seed import sample_round
 from core.output_budget import with_max_tokens
@@ -50,3 +50,11 @@ def ask_structured(
                 "%s: invalid output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc
             )
     return None
+
+
+def choice_schema(
+    options: list[str], description: str = "One of the given answers."
+) -> type[BaseModel]:
+    """{"answer": one of `options`}: under a grammar the model can say nothing else."""
+    one_of: Any = Literal[tuple(options)]
+    return create_model("AnswerChoice", answer=(one_of, Field(description=description)))

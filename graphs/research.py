@@ -2,7 +2,8 @@
 
 Both graphs share the outer wiring (goal → plan → tasks in waves → aggregate);
 they differ in the per-task subgraph: the reflective one judges each attempt and may retry it,
-the single-path baseline makes one attempt. Each node is a function of the same name in
+and checks a short final answer against one direct reading of the evidence; the single-path
+baseline makes one attempt and answers unchecked. Each node is a function of the same name in
 agents/research/, its prompt in the same-named module of prompts/.
 """
 
@@ -18,6 +19,7 @@ from langgraph.types import RetryPolicy, Send
 from agents.research.aggregate import aggregate_results
 from agents.research.approve_plan import approve_plan
 from agents.research.budget import budget_stop
+from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
 from agents.research.goal import goal_setting
@@ -107,9 +109,10 @@ def run_task_node(task_graph: TaskBuilder):
 
 
 # -- the whole request ---------------------------------------------------------------------------
-def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
+def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> ResearchBuilder:
     """goal_setting → decompose_query → approve_plan → schedule_tasks ⇉ run_task (one
-    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END.
+    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END, or with
+    `check` → check_answer → END (a short answer checked against one reading of the evidence).
 
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
@@ -132,7 +135,12 @@ def build_research_graph(task_graph: TaskBuilder) -> ResearchBuilder:
         "schedule_tasks", route_tasks, ["run_task", "aggregate_results"]
     )
     builder.add_edge("run_task", "schedule_tasks")  # finished tasks unlock the next wave
-    builder.add_edge("aggregate_results", END)  # the final answer
+    if check:
+        builder.add_node("check_answer", check_answer, retry_policy=TRANSIENT)  # vs one call
+        builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
+        builder.add_edge("check_answer", END)  # the final answer
+    else:
+        builder.add_edge("aggregate_results", END)  # the final answer
     return builder
 
 
@@ -151,12 +159,13 @@ def route_tasks(state: ReflectiveAgentState) -> list[Send] | Literal["aggregate_
 
 def build_reflective_graph() -> ResearchBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store. Each task is its
-    own execute → reflect → retry loop."""
-    return build_research_graph(build_reflective_task_graph())
+    own execute → reflect → retry loop, and a short final answer is checked."""
+    return build_research_graph(build_reflective_task_graph(), check=True)
 
 
 def build_single_path_graph() -> ResearchBuilder:
-    """The reflective graph's shape with one unjudged attempt per task, for comparison."""
+    """The reflective graph's shape with one unjudged attempt per task and an unchecked
+    answer, for comparison."""
     return build_research_graph(build_single_path_task_graph())
 
 

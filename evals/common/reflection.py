@@ -68,5 +68,6 @@ def reflect_on_attempt(
         # The checker's verdict, not the model's: it is certain.
         judgment=ReflectionJudgment(needs_retry=not success, confidence=1.0, reasons=[outcome]),
         importance=0.4 if success else 0.8,  # failures teach more (as reflect_on_task rates)
+        outcome="success" if success else "failure",  # what the lesson was learned from
     )
     return manager.save_reflection(reflection)

@@ -19,8 +19,8 @@ from core.context import Context
 from core.local_seed import sample_round
 from core.models import Models
 from core.output_budget import ROLE_BUDGETS
-from core.structured import ask_structured
-from evals.hotpotqa.candidates import candidate_answers, choice_schema
+from core.structured import ask_structured, choice_schema
+from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import clean_short_answer, direct_answer, paragraphs_text
 

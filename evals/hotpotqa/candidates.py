@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field, create_model
+from typing import Any
 
 from agents.research.topic import keywords
 from agents.tools.bm25 import STOPWORDS
@@ -89,11 +87,3 @@ def candidate_answers(
 def asks_yes_or_no(question: str) -> bool:
     """ "Are both …", "Was X …", "Did …": HotpotQA's yes/no questions open with a verb."""
     return bool(_YES_NO.match(question.strip()))
-
-
-def choice_schema(candidates: list[str]) -> type[BaseModel]:
-    """{"answer": one of `candidates`}: the grammar lets the model say nothing else."""
-    one_of: Any = Literal[tuple(candidates)]
-    return create_model(
-        "AnswerChoice", answer=(one_of, Field(description="One of the possible answers."))
-    )

@@ -8,7 +8,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from evals.hotpotqa.candidates import candidate_answers, choice_schema
+from core.structured import choice_schema
+from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.coverage import coverage
 from evals.hotpotqa.dataset import Paragraph
 

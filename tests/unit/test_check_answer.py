@@ -1,0 +1,127 @@
+"""check_answer: a short final answer checked against one direct reading of the evidence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agents.research.check_answer import agreed
+from agents.research.goal import SHORT_FORM
+from graphs import build_reflective_graph, build_single_path_graph
+from tests.unit.research_script import Script, run, wire
+
+__all__ = ["wire"]
+FIRST = re.compile(r"<answers>\n<answer>(.*?)</answer>")
+
+
+@pytest.mark.parametrize(
+    ("research", "direct", "kept"),
+    [
+        ("Creature Comforts", "creature comforts.", "Creature Comforts"),  # the same words
+        ("Hawaii County, Hawaii", "Hawaii County", "Hawaii County"),  # the fewer words
+        ("Pulitzer Prize", "the Pulitzer Prize in General Nonfiction", "Pulitzer Prize"),
+        ("Virginia", "", "Virginia"),  # the direct reading said nothing
+        ("Tara Strong", "Teen Titans Go!", None),  # they differ: a choice
+        ("Ada", "Adam Smith", None),  # words, not letters
+    ],
+)  # fmt: skip
+def test_agreed(research, direct, kept):
+    assert agreed(research, direct) == kept
+
+
+class ShortScript(Script):
+    """A run whose answer form is the short one; `direct` is the direct reading's reply and
+    `choose` the choice the model makes when the two differ."""
+
+    def __init__(self, research: str, direct: str, choose: str | None = None) -> None:
+        super().__init__()
+        self.research, self.direct, self.choose = research, direct, choose
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "GoalSetting":
+            return {"goal": "Name the series", "answer_form": SHORT_FORM, "criteria": []}
+        if title == "FinalAnswer":
+            return {"answer": self.research, "explanation": "Because.", "sources": ["ada.md"]}
+        if title == "AnswerChoice":  # `choose`, or (None) the first answer shown: a position bias
+            return {"answer": self.choose or FIRST.search(prompt).group(1)}
+        if "Reply with the answer only" in prompt:
+            return self.direct
+        return super().__call__(prompt, title, tools, messages)
+
+
+def _checked(wire, script, builder=build_reflective_graph):
+    model = wire(script)
+    nodes, _, state = run(builder(), wire.context(max_retries=0), store=wire.store)
+    titles = [c["title"] for c in model.calls]
+    direct_calls = sum("Reply with the answer only" in c["prompt"] for c in model.calls)
+    return nodes, state, titles, direct_calls
+
+
+def test_an_agreeing_short_answer_takes_the_fewer_words(wire):
+    _, state, titles, direct_calls = _checked(
+        wire, ShortScript("Hawaii County, Hawaii", "Hawaii County.")
+    )
+    assert direct_calls == 1 and "AnswerChoice" not in titles
+    assert state["answer"] == "Hawaii County"
+    assert state["answer_check"] == {
+        "research": "Hawaii County, Hawaii",
+        "direct": "Hawaii County",
+        "chosen": "Hawaii County",
+        "how": "agreed",
+    }
+    assert state["final_output"].startswith("Hawaii County\n\nThe research answered")
+    assert state["final_output"].endswith("Sources: ada.md")
+
+
+def test_differing_answers_are_chosen_between_under_a_grammar(wire):
+    script = ShortScript("Tara Strong", "Teen Titans Go!", choose="Teen Titans Go!")
+    _, state, titles, _ = _checked(wire, script)
+    assert titles[-2:] == ["AnswerChoice", "AnswerChoice"]  # asked in both orders
+    assert state["answer"] == "Teen Titans Go!"
+    assert state["answer_check"]["chosen"] == "Teen Titans Go!"
+    assert state["answer_check"]["how"] == "chosen"
+
+
+def test_a_choice_that_follows_the_order_leaves_the_direct_reading(wire):
+    script = ShortScript("Jonny Craig", "Pete Doherty", choose=None)  # always the first shown
+    _, state, _, _ = _checked(wire, script)
+    assert state["answer"] == "Pete Doherty"
+    assert state["answer_check"]["how"] == "order-bound"
+
+
+def test_the_research_answer_stands_when_the_choice_keeps_it(wire):
+    script = ShortScript("Jonny Craig", "Pete Doherty", choose="Jonny Craig")
+    _, state, _, _ = _checked(wire, script)
+    assert state["answer"] == "Jonny Craig"
+    assert state["final_output"].startswith("Jonny Craig\n\nBecause.")  # untouched
+
+
+def test_the_choice_sees_both_answers_and_the_evidence(wire):
+    script = ShortScript("Tara Strong", "Teen Titans Go!", choose="Tara Strong")
+    model = wire(script)
+    run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    prompt = next(c["prompt"] for c in model.calls if c["title"] == "AnswerChoice")
+    assert "<answer>Teen Titans Go!</answer>\n<answer>Tara Strong</answer>" in prompt
+    assert prompt.rstrip().endswith("that the evidence supports.")
+    assert "<question>Who was Ada Lovelace?</question>" in prompt
+    assert "<evidence>" in prompt and "1815" in prompt
+
+
+def test_other_answer_forms_and_the_single_path_graph_are_not_checked(wire):
+    model = wire(Script())  # answer form: a paragraph
+    run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert not any("Reply with the answer only" in c["prompt"] for c in model.calls)
+    nodes, state, _, direct_calls = _checked(
+        wire, ShortScript("Hawaii County, Hawaii", "Hawaii County"), build_single_path_graph
+    )
+    assert "check_answer" not in nodes and direct_calls == 0
+    assert state["answer"] == "Hawaii County, Hawaii"
+
+
+def test_a_run_stopped_by_its_budget_is_not_checked(wire):
+    model = wire(ShortScript("Hawaii County, Hawaii", "Hawaii County"))
+    ctx = wire.context(max_retries=0, max_seconds=0.001)
+    _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert not any("Reply with the answer only" in c["prompt"] for c in model.calls)
+    assert "answer_check" not in state or not state["answer_check"]
