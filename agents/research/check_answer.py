@@ -70,7 +70,7 @@ def _choose(model: Any, start: str, request: str, direct: str, research: str) ->
         )
         schema, budget = choice_schema(options), ROLE_BUDGETS["short_answer"]
         out = ask_structured(model, schema, [system(), human(prompt)], max_tokens=budget)
-        picks.append(str(out.answer) if out else "")
+        picks.append(str(getattr(out, "answer", "")))
     if picks[0] and picks[0] == picks[1]:
         return picks[0], "chosen"
     return direct, "order-bound"
