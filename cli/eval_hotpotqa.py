@@ -40,22 +40,27 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="Print the summary as JSON.")
 
 
-def register_hotpotqa(benchmarks: Any) -> None:
-    hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
-    _common(hot)
-    hot.add_argument(
+def graph_options(p: argparse.ArgumentParser) -> None:
+    """The options of one run of a product graph, shared with `eval hotpotqa-stream`."""
+    _common(p)
+    p.add_argument(
         "--max-retries",
         type=int,
         default=None,
         help="Reflective retries per task inside one run (default: the Context's, 2).",
     )
-    hot.add_argument(
+    p.add_argument(
         "--max-tool-steps",
         type=int,
         default=None,
         help="Executor tool calls per attempt after the search for the task (default: the "
-        "model's own: 3, 0 on SmolLM2-135M).",
+        "model's own: 3 on a remote model, 0 on the embedded CPU models).",
     )
+
+
+def register_hotpotqa(benchmarks: Any) -> None:
+    hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
+    graph_options(hot)
     hot.add_argument(
         "--memory",
         choices=("fresh", "carry", "off"),
@@ -74,26 +79,26 @@ def register_hotpotqa(benchmarks: Any) -> None:
     ref.set_defaults(func=reflexion_handler)
 
 
-def _out(args: argparse.Namespace, name: str) -> Path:
+def out_folder(args: argparse.Namespace, name: str) -> Path:
     if args.out:
         return Path(args.out)
     return Path(args.home) / "experiments" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
     from core.context import Context
     from evals.hotpotqa.single import HotpotSettings
 
     defaults = Context()
     return HotpotSettings(
         file=Path(args.file),
-        out=_out(args, f"hotpotqa-{args.graph}"),
+        out=out_folder(args, name or f"hotpotqa-{args.graph}"),
         limit=args.limit,
         model=args.model or defaults.executor_model,
         graph=args.graph,
         max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
         max_tool_steps=args.max_tool_steps,
-        memory=args.memory,
+        memory=getattr(args, "memory", "fresh"),
         workers=args.workers,
         ray_address=args.ray_address,
     )
@@ -103,7 +108,7 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
     from evals.hotpotqa.dataset import load_hotpotqa
     from evals.hotpotqa.single import run_single, summary
 
-    s = _settings(args)
+    s = hotpot_settings(args)
     try:
         s.validate()
         questions = load_hotpotqa(s.file, s.limit)
@@ -158,4 +163,4 @@ def _report_single(folder: str, rows: list[dict[str, Any]], s: Any) -> str:
 def reflexion_handler(args: argparse.Namespace) -> int:
     from cli.eval_reflexion import run_and_print
 
-    return run_and_print(args, _out(args, "hotpotqa-reflexion"))
+    return run_and_print(args, out_folder(args, "hotpotqa-reflexion"))

@@ -12,6 +12,7 @@ from typing import Any
 from cli.eval_awm import register_awm
 from cli.eval_hotpotqa import register_hotpotqa
 from cli.eval_miniwob import register_miniwob
+from cli.eval_stream import register_stream
 from cli.eval_webarena import register_webarena
 
 BENCHMARKS_DEST = "benchmark"
@@ -34,5 +35,6 @@ def register(subparsers: Any) -> None:
     benchmarks = eval_subparsers(subparsers)
     register_webarena(benchmarks)
     register_hotpotqa(benchmarks)
+    register_stream(benchmarks)
     register_miniwob(benchmarks)
     register_awm(benchmarks)

@@ -31,11 +31,13 @@ def as_data(reflections: list[Reflection]) -> list[Reflection]:
 def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) -> str:
     """The <past_reflections> and <workflows> sections for a prompt about `text`.
 
-    Only memories above the relevance floor are candidates. Workflows are packed first, then
+    Only memories above the relevance floor are candidates (lessons learned from failures
+    only when `ctx.failure_lessons`). Workflows are packed first, then
     reflections, greedily, so that memory never takes more than its share of `model_spec`'s
     context window (counted with that model's tokenizer).
     """
-    reflections = memory.relevant_reflections(text, ctx.reflections_k)
+    outcomes = None if ctx.failure_lessons else {"success"}
+    reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
     workflows = memory.relevant_workflows(text, ctx.workflows_k)
     if not reflections and not workflows:
         return MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY)

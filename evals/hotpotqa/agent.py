@@ -5,7 +5,7 @@ own 10 paragraphs, and its answer (the run's `answer`) is scored in HotpotQA's s
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -110,13 +110,15 @@ def default_runner(
     embedding_model: str = "local",
     max_tool_steps: int | None = None,
     models: Models | None = None,
+    context: Mapping[str, Any] | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
     to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
     prompts (and workflows too, so an arm differs from another only by reflections);
     `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default;
-    `models` are the worker's (built here when not given)."""
+    `models` are the worker's (built here when not given); `context` sets more of each run's
+    Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS)."""
     return make_answer_fn(
         model=model,
         max_retries=max_retries,
@@ -127,6 +129,7 @@ def default_runner(
         embedding_model=embedding_model,
         max_tool_steps=max_tool_steps,
         models=models,
+        context=context,
     )
 
 
@@ -141,6 +144,7 @@ def make_answer_fn(
     embedding_model: str = "local",
     max_tool_steps: int | None = None,
     models: Models | None = None,
+    context: Mapping[str, Any] | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -167,6 +171,7 @@ def make_answer_fn(
         embedding_model,
         max_tool_steps,
         models,
+        dict(context or {}),
     )
 
 
@@ -180,6 +185,7 @@ def _graph_answer_fn(
     embedding_model: str,
     max_tool_steps: int | None,
     models: Models,
+    settings: dict[str, Any],
 ):
     if graph_name == "single-path":
         from graphs.research import build_single_path_graph as build
@@ -200,6 +206,7 @@ def _graph_answer_fn(
             embedding_model=embedding_model,
             max_tool_steps=max_tool_steps,
             models=models,
+            **settings,
         )
         with project_store(home, ctx.embedding_model, models, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)

@@ -58,13 +58,13 @@ def _accepts(fn: Any, name: str) -> bool:
 
 def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
-    runner?, arm?, trial?, reflect_on_failure?, embedding_model? and max_tool_steps? (passed
-    to a builder that takes them). Returns the scored record."""
+    runner?, arm?, trial?, reflect_on_failure?, embedding_model?, max_tool_steps? and context?
+    (Context settings; each passed to a builder that takes it). Returns the scored record."""
     q = _questions(str(payload["file"]), resources)[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
     kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
-    for optional in ("embedding_model", "max_tool_steps"):  # for a builder that takes it
+    for optional in ("embedding_model", "max_tool_steps", "context"):  # if the builder takes it
         if optional in payload and _accepts(build, optional):
             kwargs[optional] = payload[optional]
     if _accepts(build, "models"):  # the worker's models, loaded once for all its questions

@@ -4,7 +4,7 @@ HotpotQA's EM and F1, with model calls and seconds per question (one JSON line e
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -19,6 +19,8 @@ from evals.report.tables import format_table
 # fresh: every question starts with empty memory (as separate users would); carry: one memory
 # for the stream, in question order (what one user's agent learns); off: no store at all
 MEMORY_MODES = ("fresh", "carry", "off")
+# what of memory reaches the prompts, per run (Context fields): the stream experiment's arms
+MEMORY_KNOBS = ("reflections_k", "workflows_k", "failure_lessons")
 
 
 @dataclass
@@ -31,6 +33,7 @@ class HotpotSettings:
     max_retries: int = 2
     max_tool_steps: int | None = None  # None: the Context's default for `model`
     memory: str = "fresh"  # MEMORY_MODES
+    context: dict[str, Any] = field(default_factory=dict)  # MEMORY_KNOBS for every run
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa.agent:default_runner"
@@ -47,6 +50,9 @@ class HotpotSettings:
             raise ValueError(
                 f"--memory must be one of {', '.join(MEMORY_MODES)}, not {self.memory!r}"
             )
+        unknown = sorted(set(self.context) - set(MEMORY_KNOBS))
+        if unknown:
+            raise ValueError(f"unknown memory setting(s) {unknown}; known: {MEMORY_KNOBS}")
         if self.max_retries < 0:
             raise ValueError(f"--max-retries must be 0 or more, got {self.max_retries}")
         if not 0 <= (self.max_tool_steps or 0) <= MAX_TOOL_STEPS:
@@ -56,7 +62,7 @@ class HotpotSettings:
             )
 
     def identity(self) -> dict[str, Any]:
-        return {
+        settings = {
             "file": str(self.file),
             "model": self.model,
             "graph": self.graph,
@@ -65,6 +71,7 @@ class HotpotSettings:
             "memory": self.memory,
             "runner": self.runner,
         }
+        return {**settings, "context": self.context} if self.context else settings
 
     def home_for(self, question_id: str) -> str:
         """Where a question's run keeps its memory: its own folder when `fresh`, one folder for
@@ -92,6 +99,7 @@ def run_single(
                 "home": s.home_for(q.id),
                 "reflections": s.memory != "off",
                 "runner": s.runner,
+                **({"context": s.context} if s.context else {}),
             },
         )
         for q in questions

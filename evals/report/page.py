@@ -40,9 +40,14 @@ class ReportSpec:
 
 
 def write_report_dir(
-    out: str | Path, records: Sequence[Mapping[str, Any]], spec: ReportSpec
+    out: str | Path,
+    records: Sequence[Mapping[str, Any]],
+    spec: ReportSpec,
+    *,
+    extra: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Write results.jsonl, summary.json, the plots and index.html under `out`; returns the page."""
+    """Write results.jsonl, summary.json (with `extra`'s keys added), the plots and index.html
+    under `out`; returns the page."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows = [dict(r) for r in records]
@@ -65,6 +70,7 @@ def write_report_dir(
         "groups": [g.to_dict() for g in groups],
         "plots": {name: values for name, values in figures},
         "references": {name: [list(p) for p in pts] for name, pts in spec.references.items()},
+        **(extra or {}),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n", "utf-8")
     page = out / "index.html"

@@ -1,0 +1,116 @@
+"""`eval hotpotqa-stream`: does memory carried between *different* questions help (ExpeL's
+setting)? The questions come in file order, once each, answered by the product's graph; each
+arm is one `eval hotpotqa` run with its own memory setting:
+
+- `fresh`: every question starts with empty memory (the memory-off baseline of learning:
+  what a run learns stays in its own question);
+- `carry`: one memory for the whole stream (reflections, lessons of successes and failures,
+  workflows);
+- `carry-reflections` / `carry-workflows`: carried, with only reflections / only workflows
+  reaching the prompts;
+- `carry-successes`: carried, with lessons learned from failed attempts kept out of prompts
+  (does adding failure lessons help? ReasoningBank says it should).
+
+Each arm's answers are OUT/ARM/results.jsonl (resumable, and identical in settings to the
+same `eval hotpotqa` run, so a finished `eval hotpotqa --memory fresh` run can stand as the
+`fresh` arm). The report's summary.json keys every arm by name (`by_arm`) with its EM, its
+95% interval, n, F1, calls and seconds, and draws the running EM of each arm over the stream.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from evals.hotpotqa.dataset import HotpotQuestion
+from evals.hotpotqa.single import HotpotSettings, run_single
+from evals.report.stats import running_success, wilson
+
+ARMS: dict[str, dict[str, Any]] = {
+    "fresh": {"memory": "fresh"},
+    "carry": {"memory": "carry"},
+    "carry-reflections": {"memory": "carry", "context": {"workflows_k": 0}},
+    "carry-workflows": {"memory": "carry", "context": {"reflections_k": 0}},
+    "carry-successes": {"memory": "carry", "context": {"failure_lessons": False}},
+}
+
+
+@dataclass
+class StreamSettings:
+    """One HotpotSettings (`base`: file, model, graph, retries, …) run once per arm."""
+
+    base: HotpotSettings
+    arms: list[str] = field(default_factory=lambda: ["fresh", "carry"])
+
+    def validate(self) -> None:
+        unknown = [a for a in self.arms if a not in ARMS]
+        if unknown or not self.arms:
+            raise ValueError(f"unknown arm(s) {unknown}; choose from {', '.join(ARMS)}")
+        for arm in self.arms:
+            self.arm(arm).validate()
+
+    def arm(self, name: str) -> HotpotSettings:
+        """The arm's own settings: its memory mode and knobs, its own results folder."""
+        return replace(self.base, out=self.base.out / name, **ARMS[name])
+
+
+def run_stream(
+    s: StreamSettings, questions: list[HotpotQuestion], *, out: TextIO | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Run (or resume) every arm, one after the other; each arm's records in question order."""
+    s.validate()
+    by_arm: dict[str, list[dict[str, Any]]] = {}
+    for name in s.arms:
+        print(f"== arm {name}", file=out or sys.stderr, flush=True)
+        log = run_single(s.arm(name), questions, out=out)
+        records = log.records_by_key()
+        by_arm[name] = [{**records[q.id], "arm": name} for q in questions if q.id in records]
+    return by_arm
+
+
+def arm_summaries(by_arm: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Per arm: em (with its 95% Wilson interval), n, f1, calls and seconds per question."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, rows in by_arm.items():
+        n, right = len(rows), sum(bool(r["em"]) for r in rows)
+        low, high = wilson(right, n) if n else (0.0, 0.0)
+        out[name] = {
+            "n": n,
+            "correct": right,
+            "em": right / n if n else 0.0,
+            "em_low": low,
+            "em_high": high,
+            "f1": _mean(rows, "f1"),
+            "calls": _mean(rows, "calls"),
+            "seconds": _mean(rows, "seconds"),
+        }
+    return out
+
+
+def _mean(rows: Sequence[dict[str, Any]], key: str) -> float:
+    return sum(float(r[key]) for r in rows) / len(rows) if rows else 0.0
+
+
+def write_stream_report(
+    folder: str | Path, by_arm: dict[str, list[dict[str, Any]]], s: StreamSettings
+) -> Path:
+    """The report page (results.jsonl of every arm, summary.json with `by_arm`, the running EM
+    curves) under `folder`; returns index.html."""
+    from evals.report.page import ReportSpec, write_report_dir
+
+    rows = [r for name in s.arms for r in by_arm.get(name, [])]
+    spec = ReportSpec(
+        title=f"HotpotQA stream, graph {s.base.graph}, model {s.base.model}",
+        group_key=None,
+        success_key="em",
+        success_label="exact match",
+        metrics=("f1", "calls", "seconds"),
+        cost_metrics=("calls", "seconds"),
+        curves=running_success(rows, by="arm", success="em"),
+        curve_axes=("questions so far", "running EM", "EM over the stream, per arm"),
+        notes=[f"arms: {', '.join(f'{a} {ARMS[a]}' for a in s.arms)}"],
+    )
+    return write_report_dir(folder, rows, spec, extra={"by_arm": arm_summaries(by_arm)})

@@ -1,0 +1,100 @@
+"""`eval hotpotqa-stream` with a scripted answerer: arms differ only by their memory, carried
+memory reaches later questions, the report keys every arm by name, a rerun resumes, and a
+finished `eval hotpotqa --memory fresh` run stands as the `fresh` arm."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.hotpotqa.dataset import load_hotpotqa
+from evals.hotpotqa.single import HotpotSettings, run_single
+from evals.hotpotqa.stream import StreamSettings, run_stream, write_stream_report
+from main import main
+
+DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
+QS = load_hotpotqa(DEV60, limit=4)
+GOLD = {q.question: q.answer for q in QS}
+ASKED: list[tuple[str, dict[str, Any]]] = []
+
+
+def runner(
+    *,
+    model: str,
+    max_retries: int,
+    home: str,
+    graph: str,
+    reflections: bool,
+    callbacks: Any,
+    context: dict[str, Any] | None = None,
+) -> Any:
+    """Leaves a lesson in its home after each question; right when an earlier question's
+    lesson is there and reflections reach its prompts (reflections_k > 0)."""
+
+    def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
+        ASKED.append((home, dict(context or {})))
+        lessons = Path(home) / "lessons"
+        helped = (context or {}).get("reflections_k", 3) > 0 and any(lessons.glob("*"))
+        lessons.mkdir(parents=True, exist_ok=True)
+        (lessons / str(abs(hash(question)))).write_text("lesson")
+        return (GOLD[question] if helped else "no idea"), []
+
+    return answer_fn
+
+
+def _base(out: Path) -> HotpotSettings:
+    return HotpotSettings(
+        file=DEV60, out=out, limit=4, model="fake", max_tool_steps=0, runner=f"{__name__}:runner"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _clear() -> None:
+    ASKED.clear()
+
+
+def test_carried_memory_reaches_later_questions_only_in_carry_arms(tmp_path):
+    arms = ["fresh", "carry", "carry-workflows", "carry-successes"]
+    s = StreamSettings(_base(tmp_path / "out"), arms=arms)
+    by_arm = run_stream(s, QS, out=io.StringIO())
+    right = {arm: [bool(r["em"]) for r in rows] for arm, rows in by_arm.items()}
+    assert right["fresh"] == [False] * 4
+    assert right["carry"] == [False, True, True, True]  # the first question had nothing to use
+    assert right["carry-workflows"] == [False] * 4  # reflections_k=0: no lesson in a prompt
+    assert right["carry-successes"] == [False, True, True, True]
+    fresh_homes = {h for h, _ in ASKED[:4]}
+    assert len(fresh_homes) == 4  # a home per question
+    assert {c.get("failure_lessons") for _, c in ASKED[12:]} == {False}
+
+    page = write_stream_report(tmp_path / "report", by_arm, s)
+    summary = json.loads((page.parent / "summary.json").read_text())
+    assert set(summary["by_arm"]) == set(arms)
+    carry = summary["by_arm"]["carry"]
+    assert (carry["em"], carry["n"], carry["correct"]) == (0.75, 4, 3)
+    assert carry["em_low"] < 0.75 < carry["em_high"]
+    assert summary["by_arm"]["fresh"]["em"] == 0.0
+    assert len(summary["plots"]["curve.png"]) == len(arms)  # a running-EM curve per arm
+
+
+def test_a_rerun_resumes_and_a_fresh_hotpotqa_run_stands_as_the_fresh_arm(tmp_path):
+    single = _base(tmp_path / "single")
+    run_single(single, QS, out=io.StringIO())
+    shutil.copytree(tmp_path / "single", tmp_path / "out" / "fresh")
+    asked = len(ASKED)
+    s = StreamSettings(_base(tmp_path / "out"), arms=["fresh", "carry"])
+    run_stream(s, QS, out=io.StringIO())
+    assert len(ASKED) == asked + 4  # only the carry arm ran
+    run_stream(s, QS, out=io.StringIO())
+    assert len(ASKED) == asked + 4  # and nothing on the rerun
+
+
+def test_an_unknown_arm_is_a_usage_error(tmp_path, capsys):
+    argv = ["--home", str(tmp_path), "eval", "hotpotqa-stream", "--file", str(DEV60)]
+    assert main([*argv, "--arms", "fresh,forever", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown arm(s) ['forever']" in err and "carry-reflections" in err
