@@ -49,6 +49,7 @@ def finished(
             "final_output": state.get("final_output", ""),
             "answer": state.get("answer", ""),
             "sources": sources(state),
+            "answer_check": state.get("answer_check") or None,
             "tasks": state.get("tasks", []),
             "results": state.get("results", []),
             "reflections": reflections,

@@ -93,6 +93,8 @@ class Progress:
             return f"[reflect_on_task] {self._verdict(update)}"
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
+        if node == "check_answer":
+            return _checked(update)
         if node == "run_task":
             return self._finished(update)
         return f"[{node}] done"  # a node this printer does not know yet still shows up
@@ -104,6 +106,19 @@ class Progress:
             for i, r in (update.get("task_reports") or {}).items()
         ]
         return "\n".join(lines) or "[run_task] done"
+
+
+def _checked(update: dict[str, Any] | None) -> str:
+    """check_answer's line: not checked (not a short answer), kept, or replaced."""
+    check = (update or {}).get("answer_check")
+    if not check:
+        return "[check_answer] not checked (the answer is not a short one)"
+    if check["chosen"] == check["research"]:
+        return f"[check_answer] kept {_short(check['chosen'], 60)!r} ({check['how']})"
+    return (
+        f"[check_answer] {_short(check['research'], 60)!r} -> {_short(check['chosen'], 60)!r} "
+        f"({check['how']}; a direct reading of the evidence)"
+    )
 
 
 class TaskReporter(BaseCallbackHandler):

@@ -125,3 +125,15 @@ def test_a_run_stopped_by_its_budget_is_not_checked(wire):
     _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
     assert not any("Reply with the answer only" in c["prompt"] for c in model.calls)
     assert "answer_check" not in state or not state["answer_check"]
+
+
+def test_progress_says_what_the_check_did():
+    from cli.progress import _checked
+
+    assert _checked({}) == "[check_answer] not checked (the answer is not a short one)"
+    kept = {"research": "Jonny Craig", "direct": "Pete", "chosen": "Jonny Craig", "how": "chosen"}
+    assert _checked({"answer_check": kept}) == "[check_answer] kept 'Jonny Craig' (chosen)"
+    swapped = {**kept, "chosen": "Pete", "how": "order-bound"}
+    assert _checked({"answer_check": swapped}).startswith(
+        "[check_answer] 'Jonny Craig' -> 'Pete' (order-bound;"
+    )
