@@ -192,6 +192,7 @@ def _graph_answer_fn(
     else:
         from graphs.research import build_reflective_graph as build
     config: RunnableConfig = {"callbacks": list(callbacks)}
+    checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
@@ -210,6 +211,8 @@ def _graph_answer_fn(
         )
         with project_store(home, ctx.embedding_model, models, on=reflections) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+        checks.clear()
+        checks.update(out.get("answer_check") or {})
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
@@ -220,7 +223,18 @@ def _graph_answer_fn(
             answer = cut.invoke(out.get("final_output", ""), config=config)
         return answer, [answer]
 
-    return answer_fn
+    return GraphAnswerFn(answer_fn, checks)
+
+
+class GraphAnswerFn:
+    """A graph's AnswerFn that also tells what check_answer did on its last question
+    (`last_check`: research, direct, chosen, how; empty when nothing was checked)."""
+
+    def __init__(self, answer: AnswerFn, checks: dict[str, Any]) -> None:
+        self._answer, self.last_check = answer, checks
+
+    def __call__(self, question: str, paragraphs: Sequence[Any]) -> tuple[str, Sequence[str]]:
+        return self._answer(question, paragraphs)
 
 
 @contextmanager

@@ -69,12 +69,13 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
             kwargs[optional] = payload[optional]
     if _accepts(build, "models"):  # the worker's models, loaded once for all its questions
         kwargs["models"] = resources.models
-    started, error, answer = time.perf_counter(), None, ""
+    started, error, answer, check = time.perf_counter(), None, "", None
     try:
         answer_fn = build(**kwargs, callbacks=[counter])
         # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
         with sample_round(int(payload.get("trial", 1)) - 1):
             answer, _ = answer_fn(q.question, q.paragraphs)
+        check = getattr(answer_fn, "last_check", None)  # the graphs' check_answer, if it ran
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
         error = f"{type(exc).__name__}: {exc}"
     record = {
@@ -91,6 +92,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         "error": error,
     }
     record["success"] = record["em"]
+    if check:
+        record["answer_check"] = dict(check)
     if payload.get("reflect_on_failure") and not record["em"] and error is None:
         record["reflection_error"] = _reflect(payload, q, answer, resources.models)
     return record

@@ -145,3 +145,18 @@ def test_paragraphs_without_a_candidate_get_a_written_short_answer(wire, tmp_pat
     )
     assert fn("what flows?", [Paragraph("", ["water flows."])]) == ("a river", ["a river"])
     assert titles == ["ShortAnswer"]
+
+
+def test_the_answer_fn_tells_what_the_check_did(wire, isolated_home):  # noqa: F811
+    from tests.unit.test_check_answer import ShortScript
+
+    wire(ShortScript("Hawaii County, Hawaii", "Hawaii County"))
+    fn = make_answer_fn(model="local", models=wire.models, max_retries=0, home=str(isolated_home))
+    answer, _ = fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
+    assert answer == "Hawaii County"
+    assert fn.last_check == {
+        "research": "Hawaii County, Hawaii",
+        "direct": "Hawaii County",
+        "chosen": "Hawaii County",
+        "how": "agreed",
+    }
