@@ -28,10 +28,10 @@ from memory.stores.project_store import ProjectStore
 NODES = {
     "goal_setting",
     "decompose_query",
-    "shape_response",
     "schedule_tasks",
     "run_task",
     "aggregate_results",
+    "check_answer",
     "execute_task",
     "reflect_on_task",
     "finish_task",

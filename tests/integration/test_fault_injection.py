@@ -49,6 +49,7 @@ def reruns(entries: list[dict], before: dict, done: set[tuple[int, int]]) -> lis
         if (e["node"] == "execute_task" and (e["task_index"], e["attempt"]) in done)
         or (planned and e["node"] in ("goal_setting", "decompose_query"))
         or (before.get("final_output") and e["node"] == "aggregate_results")
+        or (before.get("answer_check") and e["node"] == "check_answer")
     ]
 
 
