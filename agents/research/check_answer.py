@@ -45,8 +45,8 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     start, request = opening(state["query"], state.get("evidence", "")), data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
-    direct = short_answer_text(reply.text).rstrip(".").strip()
-    chosen, how = agreed(research, direct), "agreed"
+    direct = _unless_echoed(short_answer_text(reply.text).rstrip(".").strip(), form)
+    chosen, how = agreed(research, direct), "agreed" if direct else "no direct answer"
     if chosen is None:
         chosen, how = _choose(model, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
@@ -87,6 +87,15 @@ def agreed(research: str, direct: str) -> str | None:
     if _holds(theirs, ours):
         return research
     return None
+
+
+def _unless_echoed(direct: str, form: str) -> str:
+    """The direct reading, or "" when it only repeats words of the answer form it was asked
+    for ("a name", "a short phrase"); a bare yes or no is an answer."""
+    words = _words(direct)
+    if words in (["yes"], ["no"]) or not set(words) <= set(_words(form)):
+        return direct
+    return ""
 
 
 def _words(text: str) -> list[str]:

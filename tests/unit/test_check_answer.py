@@ -137,3 +137,17 @@ def test_progress_says_what_the_check_did():
     assert _checked({"answer_check": swapped}).startswith(
         "[check_answer] 'Jonny Craig' -> 'Pete' (order-bound;"
     )
+
+
+@pytest.mark.parametrize("echo", ["a name", "A short phrase.", "number"])
+def test_a_direct_reading_that_echoes_the_answer_form_is_no_answer(wire, echo):
+    _, state, titles, direct_calls = _checked(wire, ShortScript("European culture", echo))
+    assert direct_calls == 1 and "AnswerChoice" not in titles
+    assert state["answer"] == "European culture"
+    assert state["answer_check"]["how"] == "no direct answer"
+    assert state["answer_check"]["direct"] == ""
+
+
+def test_yes_or_no_is_a_direct_answer_not_an_echo(wire):
+    _, state, _, _ = _checked(wire, ShortScript("Yes", "no", choose="no"))
+    assert state["answer"] == "no" and state["answer_check"]["how"] == "chosen"
