@@ -55,6 +55,18 @@ def ask_structured(
 def choice_schema(
     options: list[str], description: str = "One of the given answers."
 ) -> type[BaseModel]:
-    """{"answer": one of `options`}: under a grammar the model can say nothing else."""
+    """{"answer": one of `options`}: under a grammar the model can say nothing else.
+
+    Each option must be one line: llama.cpp's grammar from a JSON schema keeps a line break
+    inside an enum value as it is and then fails to parse it (a server process was seen to
+    die of it); `one_line` makes any text fit.
+    """
+    if any("\n" in o or "\r" in o for o in options):
+        raise ValueError("choice options must be single lines: pass them through one_line()")
     one_of: Any = Literal[tuple(options)]
     return create_model("AnswerChoice", answer=(one_of, Field(description=description)))
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """`text` on one line (every run of whitespace one space), at most `limit` characters."""
+    return " ".join(text.split())[:limit].strip()

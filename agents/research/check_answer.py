@@ -27,7 +27,7 @@ from agents.research.prompting import human, opening, system
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
-from core.structured import ask_structured, choice_schema
+from core.structured import ask_structured, choice_schema, one_line
 from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER
 from prompts.untrusted import data
 
@@ -63,16 +63,19 @@ def _choose(model: Any, start: str, request: str, direct: str, research: str) ->
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
+    shown = {one_line(direct): direct, one_line(research): research}  # as a grammar needs them
+    if len(shown) < 2:  # the same line: nothing to choose between
+        return direct, "agreed"
     picks = []
-    for options in ([direct, research], [research, direct]):
+    for options in (list(shown), list(shown)[::-1]):
         prompt = CHOOSE_ANSWER.format(
             opening=start, answers=_answers_block(options), request=request
         )
         schema, budget = choice_schema(options), ROLE_BUDGETS["short_answer"]
         out = ask_structured(model, schema, [system(), human(prompt)], max_tokens=budget)
         picks.append(str(getattr(out, "answer", "")))
-    if picks[0] and picks[0] == picks[1]:
-        return picks[0], "chosen"
+    if picks[0] in shown and picks[0] == picks[1]:
+        return shown[picks[0]], "chosen"
     return direct, "order-bound"
 
 

@@ -151,3 +151,25 @@ def test_a_direct_reading_that_echoes_the_answer_form_is_no_answer(wire, echo):
 def test_yes_or_no_is_a_direct_answer_not_an_echo(wire):
     _, state, _, _ = _checked(wire, ShortScript("Yes", "no", choose="no"))
     assert state["answer"] == "no" and state["answer_check"]["how"] == "chosen"
+
+
+def test_a_multi_line_answer_is_offered_to_the_choice_on_one_line(wire):
+    """llama.cpp cannot parse a grammar whose enum value holds a line break (a langgraph dev
+    server running the test model died of it): options are shown, and constrained, as one
+    line each; the kept answer is the original text."""
+    research = "Tara Strong\n\nShe voiced   Juliet."
+    script = ShortScript(research, "Teen Titans Go!", choose="Tara Strong She voiced Juliet.")
+    model = wire(script)
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    prompt = next(c["prompt"] for c in model.calls if c["title"] == "AnswerChoice")
+    assert "<answer>Tara Strong She voiced Juliet.</answer>" in prompt
+    assert state["answer_check"]["chosen"] == research and state["answer_check"]["how"] == "chosen"
+
+
+def test_choice_options_must_be_single_lines():
+    from core.structured import choice_schema, one_line
+
+    with pytest.raises(ValueError, match="single lines"):
+        choice_schema(["a\nb", "c"])
+    assert one_line("  Tara\n\n Strong\t!  ") == "Tara Strong !"
+    assert len(one_line("x " * 500)) <= 200
