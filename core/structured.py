@@ -57,16 +57,21 @@ def choice_schema(
 ) -> type[BaseModel]:
     """{"answer": one of `options`}: under a grammar the model can say nothing else.
 
-    Each option must be one line: llama.cpp's grammar from a JSON schema keeps a line break
-    inside an enum value as it is and then fails to parse it (a server process was seen to
-    die of it); `one_line` makes any text fit.
+    Each option must be plain one-line text: llama.cpp's grammar from a JSON schema keeps a
+    line break, a double quote or a backslash inside an enum value unescaped and then fails
+    to parse the grammar (a langgraph dev server running the test model died of it);
+    `choice_text` makes any text fit.
     """
-    if any("\n" in o or "\r" in o for o in options):
-        raise ValueError("choice options must be single lines: pass them through one_line()")
+    if any(choice_text(o, limit=len(o)) != o for o in options):
+        raise ValueError(
+            "choice options must be plain one-line text: pass them through choice_text()"
+        )
     one_of: Any = Literal[tuple(options)]
     return create_model("AnswerChoice", answer=(one_of, Field(description=description)))
 
 
-def one_line(text: str, limit: int = 200) -> str:
-    """`text` on one line (every run of whitespace one space), at most `limit` characters."""
-    return " ".join(text.split())[:limit].strip()
+def choice_text(text: str, limit: int = 200) -> str:
+    """`text` as a choice grammar can hold it: one line (every run of whitespace one space),
+    double quotes as single ones, no backslash, at most `limit` characters."""
+    plain = " ".join(text.replace('"', "'").replace("\\", "/").split())
+    return plain[:limit].strip()

@@ -27,7 +27,7 @@ from agents.research.prompting import human, opening, system
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
-from core.structured import ask_structured, choice_schema, one_line
+from core.structured import ask_structured, choice_schema, choice_text
 from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER
 from prompts.untrusted import data
 
@@ -63,7 +63,8 @@ def _choose(model: Any, start: str, request: str, direct: str, research: str) ->
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
-    shown = {one_line(direct): direct, one_line(research): research}  # as a grammar needs them
+    # as a choice grammar can hold them (core.structured.choice_text), each mapped back
+    shown = {choice_text(direct): direct, choice_text(research): research}
     if len(shown) < 2:  # the same line: nothing to choose between
         return direct, "agreed"
     picks = []

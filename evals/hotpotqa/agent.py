@@ -19,7 +19,7 @@ from core.context import Context
 from core.local_seed import sample_round
 from core.models import Models
 from core.output_budget import ROLE_BUDGETS
-from core.structured import ask_structured, choice_schema
+from core.structured import ask_structured, choice_schema, choice_text
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import clean_short_answer, direct_answer, paragraphs_text
@@ -82,13 +82,14 @@ def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: li
     candidates at all (paragraphs without a name, date or title) it writes a short answer."""
     if not candidates:
         return short_answer(model, question, text, limit=DIRECT_CHARS)
+    shown = {choice_text(c): c for c in candidates}  # as a choice grammar can hold them
     prompt = CHOOSE_ANSWER.format(
-        question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(candidates)
+        question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(shown)
     )
     out = ask_structured(
-        model, choice_schema(candidates), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
+        model, choice_schema(list(shown)), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
     )
-    return str(getattr(out, "answer", ""))
+    return shown.get(str(getattr(out, "answer", "")), "")
 
 
 # "direct" is no agent: one model call answers over the question's 10 paragraphs in free text

@@ -166,10 +166,11 @@ def test_a_multi_line_answer_is_offered_to_the_choice_on_one_line(wire):
     assert state["answer_check"]["chosen"] == research and state["answer_check"]["how"] == "chosen"
 
 
-def test_choice_options_must_be_single_lines():
-    from core.structured import choice_schema, one_line
+def test_choice_options_must_be_plain_one_line_text():
+    from core.structured import choice_schema, choice_text
 
-    with pytest.raises(ValueError, match="single lines"):
-        choice_schema(["a\nb", "c"])
-    assert one_line("  Tara\n\n Strong\t!  ") == "Tara Strong !"
-    assert len(one_line("x " * 500)) <= 200
+    for bad in ("a\nb", 'say "hi"', "back\\slash", " padded "):
+        with pytest.raises(ValueError, match="plain one-line text"):
+            choice_schema([bad, "c"])
+    assert choice_text('  Tara\n\n "Strong"\t!  ') == "Tara 'Strong' !"
+    assert len(choice_text("x " * 500)) <= 200
