@@ -179,3 +179,12 @@ def with_sources(answer: str, sources: Sequence[str]) -> str:
         return answer
     line = "Sources: " + ", ".join(missing)
     return f"{answer}\n\n{line}" if answer else line
+
+
+def clean_short_answer(text: str) -> str:
+    """The answer's first line without a label, quotes or a closing full stop."""
+    answer = short_answer_text(text)
+    for label in ("answer:", "the answer is"):
+        if answer.lower().startswith(label):
+            answer = answer[len(label) :].strip()
+    return answer.rstrip(".").strip()

@@ -20,7 +20,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agents.research.answer_text import short_answer_text
+from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
 from agents.research.goal import SHORT_FORM
 from agents.research.prompting import human, opening, system
@@ -45,7 +45,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     start, request = opening(state["query"], state.get("evidence", "")), data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
-    direct = _unless_echoed(short_answer_text(reply.text).rstrip(".").strip(), form)
+    direct = _unless_echoed(clean_short_answer(reply.text), form)
     chosen, how = agreed(research, direct), "agreed" if direct else "no direct answer"
     if chosen is None:
         chosen, how = _choose(model, start, request, direct, research)

@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field
 
-from agents.research.answer_text import short_answer_text
+from agents.research.answer_text import clean_short_answer, short_answer_text
 from core.context import Context
 from core.local_seed import sample_round
 from core.models import Models
@@ -22,7 +22,7 @@ from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured, choice_schema, choice_text
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
-from evals.hotpotqa.direct import clean_short_answer, direct_answer, paragraphs_text
+from evals.hotpotqa.direct import direct_answer, paragraphs_text
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.

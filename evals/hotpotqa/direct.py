@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agents.research.answer_text import short_answer_text
+from agents.research.answer_text import clean_short_answer
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from evals.hotpotqa.dataset import Paragraph
 
@@ -35,12 +35,3 @@ def direct_answer(
         [SystemMessage(system), HumanMessage(user)]
     )
     return clean_short_answer(reply.text)
-
-
-def clean_short_answer(text: str) -> str:
-    """The answer's first line without a label, quotes or a closing full stop."""
-    answer = short_answer_text(text)
-    for label in ("answer:", "the answer is"):
-        if answer.lower().startswith(label):
-            answer = answer[len(label) :].strip()
-    return answer.rstrip(".").strip()
