@@ -59,24 +59,26 @@ class ReflectiveAgentState(InputState):
 
     `evidence` is what the first search for the request found (from `evidence_sources`);
     every prompt of the run opens with the request and it. `sources` lists the documents and
-    pages the tasks read besides (reducer: add_new). `tasks[i]` depends on the tasks listed in
-    `depends_on[i]` (earlier indices only). `current_tasks` are the tasks running now (one
-    wave of the fan-out). `results[i]` and `task_reports[i]` belong to `tasks[i]`; only a
-    task's final attempt lands there, so failed attempts never reach the aggregator. `answer`
-    is the final answer itself, `final_output` it with its explanation and sources;
-    `answer_check` what check_answer compared (the research's answer, one direct reading's,
-    the one chosen), absent when the answer was not checked. `run_id`
-    names this run: memory ids derive from it. `stopped` says why the run ended early:
-    "cancelled" at plan approval (no answer), or the budget cap it reached ("max_calls",
-    "max_tokens", "max_seconds"; the answer is then partial). `approval` says the plan waits
-    for a person (Context.approve_plan when it was made): kept in the state, so a resume whose
-    context lacks the setting still reads the person's answer.
+    pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
+    attempts found beyond the evidence, each once (what check_answer reads besides it).
+    `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
+    `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
+    `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
+    attempts never reach the aggregator. `answer` is the final answer itself, `final_output`
+    it with its explanation and sources; `answer_check` what check_answer compared (the
+    research's answer, one direct reading's, the one chosen), absent when the answer was not
+    checked. `run_id` names this run: memory ids derive from it. `stopped` says why the run
+    ended early: "cancelled" at plan approval (no answer), or the budget cap it reached
+    ("max_calls", "max_tokens", "max_seconds"; the answer is then partial). `approval` says
+    the plan waits for a person (Context.approve_plan when it was made): kept in the state, so
+    a resume whose context lacks the setting still reads the person's answer.
     """
 
     run_id: NotRequired[str]
     evidence: NotRequired[str]
     evidence_sources: NotRequired[list[str]]
     sources: NotRequired[Annotated[list[str], add_new]]
+    read: NotRequired[Annotated[list[str], add_new]]
     optimized_goal: NotRequired[str]
     optimized_response: NotRequired[str]
     tasks: NotRequired[list[str]]
@@ -115,8 +117,9 @@ class TaskState(TaskInput):
     `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
     `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
     `task_evidence` is what the attempt's own search found beyond the run's evidence (the
-    reflector judges against it). `results`, `task_reports`, `reflection_ids` and `sources`
-    are what the task hands back to the parent.
+    reflector judges against it). `results`, `task_reports`, `reflection_ids`, `sources` and
+    `read` (the hits of the last attempt's `task_evidence`) are what the task hands back to the
+    parent.
     """
 
     attempt: NotRequired[int]
@@ -129,6 +132,7 @@ class TaskState(TaskInput):
     verdict: NotRequired[str]
     last_reflection: NotRequired[str]
     reflection_ids: NotRequired[Annotated[list[str], operator.add]]
+    read: NotRequired[list[str]]
     results: NotRequired[dict[int, str]]
     task_reports: NotRequired[dict[int, TaskReport]]
 
@@ -140,6 +144,7 @@ class TaskOutput(TypedDict):
     task_reports: dict[int, TaskReport]
     reflection_ids: list[str]
     sources: list[str]
+    read: list[str]
 
 
 class WebAgentInput(TypedDict):

@@ -103,6 +103,7 @@ def run_task_node(task_graph: TaskBuilder):
             "task_reports": out["task_reports"],
             "reflection_ids": out.get("reflection_ids") or [],
             "sources": out.get("sources") or [],
+            "read": out.get("read") or [],
         }
 
     return run_task

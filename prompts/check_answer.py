@@ -1,10 +1,21 @@
 """Prompts for checking a short final answer against the request (stable first: the run's
-opening, then the question last, where a small model answers it best): one reading of the
-evidence that answers the request at once, as one direct call would, and the choice between
-that answer and the research's when they differ."""
+opening and what the tasks found besides, then the question last, where a small model answers
+it best): one reading of the evidence that answers the request at once, as one direct call
+would, and the choice between that answer and the research's when they differ.
 
-EVIDENCE_ANSWER = """{opening}<question>{request}</question>
-Reply with the answer only: {answer_form}, taken from the evidence."""
+The direct reading's instruction comes before the question: put after it, the embedded 1.5B
+answered two dev-20 questions with the form itself ("a name"); before it, with the answers
+(*magazine*, *German*)."""
+
+MORE_EVIDENCE = """<more_evidence>
+{hits}
+</more_evidence>
+"""
+
+EVIDENCE_ANSWER = (
+    "{opening}Answer the question from the evidence. Reply with the answer only: {answer_form};"
+    " no sentence, no explanation.\n<question>{request}</question>"
+)
 
 CHOOSE_ANSWER = """{opening}<answers>
 {answers}

@@ -22,13 +22,14 @@ from langgraph.runtime import Runtime
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
-from agents.research.goal import SHORT_FORM
+from agents.research.goal import EVIDENCE_CHARS, SHORT_FORM
 from agents.research.prompting import human, opening, system
+from agents.research.sources import headers
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
-from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER
+from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
 from prompts.untrusted import data
 
 _ARTICLES = {"a", "an", "the"}
@@ -42,7 +43,9 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     if form != SHORT_FORM or not research or state.get("stopped") or budget_stop(ctx):
         return {}
     model = ctx.models.chat(ctx.aggregator_model)
-    start, request = opening(state["query"], state.get("evidence", "")), data(state["query"])
+    evidence = state.get("evidence", "")
+    start = opening(state["query"], evidence) + _more_evidence(state.get("read") or [], evidence)
+    request = data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
     direct = _unless_echoed(clean_short_answer(reply.text), form)
@@ -100,6 +103,21 @@ def _unless_echoed(direct: str, form: str) -> str:
     if words in (["yes"], ["no"]) or not set(words) <= set(_words(form)):
         return direct
     return ""
+
+
+def _more_evidence(read: list[str], evidence: str) -> str:
+    """The hits the tasks found beyond the opening evidence, numbered, within EVIDENCE_CHARS
+    (a section of the prompt; "" when there are none): the direct reading reads what the run
+    read, as one call over the same evidence would."""
+    shown, out, size = set(headers(evidence)), [], 0
+    for hit in read:
+        if hit.split("\n", 1)[0] in shown:
+            continue
+        size += len(hit)
+        if size > EVIDENCE_CHARS:
+            break
+        out.append(f"[{len(out) + 1}] {hit}")
+    return MORE_EVIDENCE.format(hits="\n\n".join(out)) if out else ""
 
 
 def _words(text: str) -> list[str]:

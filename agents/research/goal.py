@@ -88,6 +88,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "task_reports": None,
         "reflection_ids": None,
         "sources": None,
+        "read": None,
         "current_tasks": [],
         "answer": "",
         "final_output": "",

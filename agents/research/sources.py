@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 _HIT_START = re.compile(r"\n\n(?=\[\d+\] )")
+_NUMBER = re.compile(r"^\[\d+\] ")
 _HEADER = re.compile(r"^\[\d+\] (.+)$", re.M)
 _SOURCE = re.compile(r"\((?:source: )?([^()\s]+)\)\s*$")
 _SECTION = re.compile(r"(<([\w-]+)>\n)(.*?)(\n</\2>)", re.S)
@@ -49,6 +50,19 @@ def beyond(found: str, shown: str) -> str:
         return opening + ("\n\n".join(new) if new else SAME_AS_EVIDENCE) + closing
 
     return _SECTION.sub(keep_new, found)
+
+
+def hits(found: str) -> list[str]:
+    """Each hit in `found`'s search sections, whole (its header line, unnumbered, and its
+    passage), in order, once each (two searches number one passage differently); a section
+    that only says its passages were already shown gives none."""
+    out: list[str] = []
+    for match in _SECTION.finditer(found):
+        body = match.group(3).strip()
+        if body and body != SAME_AS_EVIDENCE:
+            found_hits = _HIT_START.split("\n\n" + body)
+            out.extend(_NUMBER.sub("", h.strip(), count=1) for h in found_hits if headers(h))
+    return unique(out)
 
 
 def says_only_known(found: str) -> bool:

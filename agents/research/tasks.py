@@ -9,6 +9,7 @@ import uuid
 from langgraph.runtime import Runtime
 
 from agents.research.budget import budget_stop
+from agents.research.sources import hits
 from core.context import Context
 from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState
 
@@ -66,6 +67,7 @@ def finish_task(state: TaskState) -> dict:
     return {
         "results": {index: state.get("result") or "(no result)"},
         "task_reports": {index: report},
+        "read": hits(state.get("task_evidence", "")),
     }
 
 

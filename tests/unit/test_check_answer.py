@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 import pytest
 
 from agents.research.check_answer import agreed
 from agents.research.goal import SHORT_FORM
+from agents.tools.search_tool import make_search_tool
 from graphs import build_reflective_graph, build_single_path_graph
-from tests.unit.research_script import Script, run, wire
+from tests.unit.research_script import DOCS, Script, run, wire
 
 __all__ = ["wire"]
 FIRST = re.compile(r"<answers>\n<answer>(.*?)</answer>")
@@ -106,6 +108,30 @@ def test_the_choice_sees_both_answers_and_the_evidence(wire):
     assert prompt.rstrip().endswith("that the evidence supports.")
     assert "<question>Who was Ada Lovelace?</question>" in prompt
     assert "<evidence>" in prompt and "1815" in prompt
+
+
+def test_the_direct_reading_reads_what_the_tasks_found_beyond_the_evidence(wire):
+    """One call over the same evidence: the hits the tasks' searches added (each once, not
+    those the opening already shows) come after the opening, and the choice reads them too."""
+    babbage = "[2] Babbage (source: babbage.md)\nCharles Babbage designed the Analytical Engine."
+
+    def search(query, k):  # the request finds Ada; a task's search finds Babbage besides
+        return DOCS["ada"] + ("" if query == "Who was Ada Lovelace?" else "\n\n" + babbage)
+
+    tool = make_search_tool(search, name="corpus_search", description="Search.", k=3)
+    model = wire(ShortScript("Tara Strong", "Teen Titans Go!", choose="Tara Strong"))
+    ctx = wire.context(max_retries=0, tools=lambda ctx: nullcontext([tool]))
+    _, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert babbage.removeprefix("[2] ") in state["read"]  # the opening's Ada hit: not again
+    checked = [c["prompt"] for c in model.calls if c["title"] == "AnswerChoice"]
+    checked.insert(0, next(c["prompt"] for c in model.calls if _is_direct(c)))
+    for prompt in checked:
+        more = prompt.split("<more_evidence>\n", 1)[1].split("\n</more_evidence>", 1)[0]
+        assert more == "[1] Babbage (source: babbage.md)\n" + babbage.split("\n", 1)[1]
+
+
+def _is_direct(call):
+    return "Reply with the answer only" in call["prompt"]
 
 
 def test_other_answer_forms_and_the_single_path_graph_are_not_checked(wire):
