@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,14 @@ def graph_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Executor tool calls per attempt after the search for the task (default: the "
         "model's own: 3 on a remote model, 0 on the embedded CPU models).",
+    )
+    p.add_argument(
+        "--memory-url",
+        metavar="URL",
+        default=None,
+        help="Keep memory in this PostgreSQL database, shared by every worker (default "
+        "$AGENT_MEMORY_URL; else memory lives under --out); each worker searches its own "
+        "mirror of it.",
     )
 
 
@@ -101,6 +110,7 @@ def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
         memory=getattr(args, "memory", "fresh"),
         workers=args.workers,
         ray_address=args.ray_address,
+        memory_url=getattr(args, "memory_url", None) or os.environ.get("AGENT_MEMORY_URL"),
     )
 
 

@@ -8,6 +8,7 @@ execute_task (LangGraph's default, "async", may still be writing when the proces
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 import time
@@ -77,13 +78,16 @@ def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
 
 
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
-    from memory.stores.project_store import open_project_store
+    from memory.stores.project_store import open_memory_store
 
     conn, saver = open_checkpoints(Path(args.home))
+    memory_url = getattr(args, "memory_url", None) or os.environ.get("AGENT_MEMORY_URL")
     try:
         # the project's persistent memory: reflections in SQLite + FAISS, workflows and
-        # trajectories in their files under the home folder
-        with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:
+        # trajectories in their files under the home folder; or shared in PostgreSQL
+        with open_memory_store(
+            ctx.home, ctx.embedding_model, models=ctx.models, memory_url=memory_url
+        ) as store:
             graph = _builder(graph_name).compile(checkpointer=saver, store=store)
             return _stream(args, ctx, graph, thread_id)
     finally:

@@ -51,6 +51,14 @@ def register(subparsers: Any) -> None:
         default=None,
         help="reflective (default) or the single-path baseline",
     )
+    p.add_argument(
+        "--memory-url",
+        metavar="URL",
+        default=None,
+        help="keep memory in a PostgreSQL database shared with other workers "
+        "(postgresql://USER@HOST/DB; default $AGENT_MEMORY_URL, else memory lives under "
+        "--home only); the home keeps this machine's search mirror",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument(
         "--resume",

@@ -109,7 +109,7 @@ def _more_evidence(read: list[str], evidence: str) -> str:
     """The hits the tasks found beyond the opening evidence, numbered, within EVIDENCE_CHARS
     (a section of the prompt; "" when there are none): the direct reading reads what the run
     read, as one call over the same evidence would."""
-    shown, out, size = set(headers(evidence)), [], 0
+    shown, out, size = set(headers(evidence)), list[str](), 0
     for hit in read:
         if hit.split("\n", 1)[0] in shown:
             continue

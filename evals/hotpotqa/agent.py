@@ -5,8 +5,7 @@ own 10 paragraphs, and its answer (the run's `answer`) is scored in HotpotQA's s
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +19,11 @@ from core.local_seed import sample_round
 from core.models import Models
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured, choice_schema, choice_text
+from evals.common.memory_store import project_store
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import direct_answer, paragraphs_text
+from memory.stores.shared_store import SharedMemory
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
 no, or a short phrase), taken from the text below.
@@ -112,6 +113,7 @@ def default_runner(
     max_tool_steps: int | None = None,
     models: Models | None = None,
     context: Mapping[str, Any] | None = None,
+    shared: SharedMemory | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
@@ -119,7 +121,8 @@ def default_runner(
     prompts (and workflows too, so an arm differs from another only by reflections);
     `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default;
     `models` are the worker's (built here when not given); `context` sets more of each run's
-    Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS)."""
+    Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS);
+    `shared` keeps memory in a PostgreSQL database shared by the workers."""
     return make_answer_fn(
         model=model,
         max_retries=max_retries,
@@ -131,6 +134,7 @@ def default_runner(
         max_tool_steps=max_tool_steps,
         models=models,
         context=context,
+        shared=shared,
     )
 
 
@@ -146,6 +150,7 @@ def make_answer_fn(
     max_tool_steps: int | None = None,
     models: Models | None = None,
     context: Mapping[str, Any] | None = None,
+    shared: SharedMemory | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -160,7 +165,7 @@ def make_answer_fn(
     models = models or Models()
     if graph_name.startswith("direct"):
         return _direct_answer_fn(
-            model, home, reflections, callbacks, embedding_model, models, graph_name
+            model, home, reflections, callbacks, embedding_model, models, graph_name, shared
         )
     return _graph_answer_fn(
         model,
@@ -173,6 +178,7 @@ def make_answer_fn(
         max_tool_steps,
         models,
         dict(context or {}),
+        shared,
     )
 
 
@@ -187,6 +193,7 @@ def _graph_answer_fn(
     max_tool_steps: int | None,
     models: Models,
     settings: dict[str, Any],
+    shared: SharedMemory | None,
 ):
     if graph_name == "single-path":
         from graphs.research import build_single_path_graph as build
@@ -210,7 +217,9 @@ def _graph_answer_fn(
             models=models,
             **settings,
         )
-        with project_store(home, ctx.embedding_model, models, on=reflections) as store:
+        with project_store(
+            home, ctx.embedding_model, models, on=reflections, shared=shared
+        ) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
         checks.clear()
         checks.update(out.get("answer_check") or {})
@@ -238,21 +247,6 @@ class GraphAnswerFn:
         return self._answer(question, paragraphs)
 
 
-@contextmanager
-def project_store(
-    home: str, embedding_model: str, models: Models | None = None, *, on: bool = True
-) -> Iterator[Any]:
-    """The project's persistent store under `home` (reflections, workflows, trajectories), or
-    None (memory off) when `on` is false; closed on exit."""
-    if not on:
-        yield None
-        return
-    from memory.stores.project_store import open_project_store
-
-    with open_project_store(home, embedding_model, models=models) as store:
-        yield store
-
-
 def _direct_answer_fn(
     model: str,
     home: str,
@@ -261,6 +255,7 @@ def _direct_answer_fn(
     embedding_model: str,
     models: Models,
     graph_name: str,
+    shared: SharedMemory | None = None,
 ):
     from memory.agent_memory import AgentMemory
     from memory.reflections.manager import format_reflections
@@ -271,7 +266,9 @@ def _direct_answer_fn(
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         lessons = ""
-        with project_store(home, ctx.embedding_model, models, on=reflections) as store:
+        with project_store(
+            home, ctx.embedding_model, models, on=reflections, shared=shared
+        ) as store:
             if store is not None:
                 memory = AgentMemory(store, min_relevance=ctx.min_relevance)
                 lessons = format_reflections(

@@ -20,6 +20,7 @@ from core.models import Models
 from evals.common.resources import WorkerResources
 from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score
+from memory.stores.shared_store import SharedMemory
 
 DEFAULT_RUNNER = "evals.hotpotqa.agent:default_runner"
 
@@ -59,7 +60,8 @@ def _accepts(fn: Any, name: str) -> bool:
 def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
     runner?, arm?, trial?, reflect_on_failure?, embedding_model?, max_tool_steps? and context?
-    (Context settings; each passed to a builder that takes it). Returns the scored record."""
+    (Context settings; each passed to a builder that takes it), memory_url? and memory_scope?
+    (memory shared in PostgreSQL, see shared_of). Returns the scored record."""
     q = _questions(str(payload["file"]), resources)[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
@@ -69,6 +71,10 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
             kwargs[optional] = payload[optional]
     if _accepts(build, "models"):  # the worker's models, loaded once for all its questions
         kwargs["models"] = resources.models
+    if payload.get("memory_url"):  # memory in a database every worker shares
+        if not _accepts(build, "shared"):
+            raise ValueError(f"runner {payload.get('runner')!r} cannot keep memory shared")
+        kwargs["shared"] = shared_of(payload)
     started, error, answer, check = time.perf_counter(), None, "", None
     try:
         answer_fn = build(**kwargs, callbacks=[counter])
@@ -99,16 +105,25 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     return record
 
 
+def shared_of(payload: dict[str, Any]) -> SharedMemory | None:
+    """The shared memory a job's payload names (`memory_url`, `memory_scope`), if any."""
+    if not payload.get("memory_url"):
+        return None
+    return SharedMemory(str(payload["memory_url"]), tuple(payload.get("memory_scope") or ()))
+
+
 def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Models) -> str | None:
     """Reflexion's step: the answer was judged wrong (exact match against the true answer,
     which the reflector never sees); save the lesson in the arm's reflection memory."""
+    from evals.common.memory_store import project_store
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
-    from evals.hotpotqa.agent import project_store
     from memory.agent_memory import AgentMemory
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")
-    with project_store(payload["home"], embedding_model, models) as store:
+    with project_store(
+        payload["home"], embedding_model, models, shared=shared_of(payload)
+    ) as store:
         try:
             reflect_on_attempt(
                 models.chat(payload["model"]),

@@ -37,6 +37,10 @@ class HotpotSettings:
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa.agent:default_runner"
+    # memory kept in this PostgreSQL database, shared by the workers (never in the results:
+    # it may hold a password); each question's memory under its scope_for there
+    memory_url: str | None = None
+    scope_root: Path | None = None  # scope_for names homes from here down (default: OUT's parent)
 
     def __post_init__(self) -> None:
         # resolved here, so the results' identity names the steps the run really took
@@ -71,6 +75,8 @@ class HotpotSettings:
             "memory": self.memory,
             "runner": self.runner,
         }
+        if self.memory_url:  # shared memory changes what a run sees: say so, without the URL
+            settings["shared_memory"] = True
         return {**settings, "context": self.context} if self.context else settings
 
     def home_for(self, question_id: str) -> str:
@@ -78,6 +84,14 @@ class HotpotSettings:
         the whole stream when `carry` (and `off`, which only keeps the corpora there)."""
         memory = self.out / "memory"
         return str(memory / "fresh" / question_id if self.memory == "fresh" else memory)
+
+    def scope_for(self, question_id: str) -> list[str]:
+        """Where a question's memory lives in the shared database: its home_for folder,
+        named from `scope_root` down (the experiment, its arm, a fresh question's own);
+        periods become underscores (LangGraph namespaces forbid them)."""
+        home = Path(self.home_for(question_id)).resolve()
+        parts = home.relative_to((self.scope_root or self.out.parent).resolve()).parts
+        return ["eval", *(p.replace(".", "_") for p in parts)]
 
 
 def run_single(
@@ -100,6 +114,11 @@ def run_single(
                 "reflections": s.memory != "off",
                 "runner": s.runner,
                 **({"context": s.context} if s.context else {}),
+                **(
+                    {"memory_url": s.memory_url, "memory_scope": s.scope_for(q.id)}
+                    if s.memory_url
+                    else {}
+                ),
             },
         )
         for q in questions

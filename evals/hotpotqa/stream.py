@@ -53,8 +53,10 @@ class StreamSettings:
             self.arm(arm).validate()
 
     def arm(self, name: str) -> HotpotSettings:
-        """The arm's own settings: its memory mode and knobs, its own results folder."""
-        return replace(self.base, out=self.base.out / name, **ARMS[name])
+        """The arm's own settings: its memory mode and knobs, its own results folder (and in a
+        shared database, its own scope: OUT's name, the arm's)."""
+        root = self.base.scope_root or self.base.out.parent
+        return replace(self.base, out=self.base.out / name, scope_root=root, **ARMS[name])
 
 
 def run_stream(

@@ -39,8 +39,28 @@ def postgres_store(conn_string: str) -> Iterator[BaseStore]:
             "PostgreSQL memory needs: pip install langgraph-checkpoint-postgres 'psycopg[binary]'"
         ) from exc
     with PostgresStore.from_conn_string(conn_string) as store:
-        store.setup()
+        with _one_at_a_time(conn_string):
+            store.setup()
         yield store
+
+
+# an application-wide key for PostgreSQL's advisory lock around PostgresStore.setup()
+SETUP_LOCK = 0x5EF1EC7
+
+
+@contextmanager
+def _one_at_a_time(conn_string: str) -> Iterator[None]:
+    """Hold a PostgreSQL advisory lock: two workers setting up a fresh database at once both
+    ran PostgresStore's first migration, and one died of a duplicate key in its migrations
+    table (tests/integration/test_shared_memory_workers.py)."""
+    import psycopg
+
+    with psycopg.connect(conn_string, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
 
 
 class SharedReflectionManager(ReflectionManager):

@@ -54,6 +54,28 @@ def open_project_store(
         store.close()
 
 
+@contextmanager
+def open_memory_store(
+    home: str | Path,
+    embedding_model: str = "local",
+    *,
+    models: Models | None = None,
+    memory_url: str | None = None,
+    scope: tuple[str, ...] = (),
+) -> Iterator[BaseStore]:
+    """What a graph is compiled with: the project's store under `home`, or with `memory_url`
+    (a PostgreSQL connection string) the memory shared in that database under `scope`,
+    searched through this home's store as the worker's mirror (memory.stores.shared_store)."""
+    with open_project_store(home, embedding_model, models=models) as store:
+        if not memory_url:
+            yield store
+            return
+        from memory.stores.shared_store import open_shared_store
+
+        with open_shared_store(memory_url, store, scope) as shared:
+            yield shared
+
+
 class ProjectStore(BaseStore):
     """Workflows and trajectories in their readable files, every other namespace in SQLite.
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from core.embeddings import HashingEmbeddings
 from core.models import Models
+from evals.common.memory_store import project_store
 from evals.common.resources import WorkerResources
 from evals.hotpotqa import jobs as hotpotqa_jobs
-from evals.hotpotqa.agent import make_answer_fn, project_store
+from evals.hotpotqa.agent import make_answer_fn
 from evals.hotpotqa.dataset import Paragraph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment

@@ -98,3 +98,35 @@ def test_an_unknown_arm_is_a_usage_error(tmp_path, capsys):
     assert main([*argv, "--arms", "fresh,forever", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "unknown arm(s) ['forever']" in err and "carry-reflections" in err
+
+
+def shared_runner(*, home: str, shared: Any, **_: Any) -> Any:
+    """Records the shared memory each question's run was given."""
+
+    def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
+        ASKED.append((home, {"shared": shared}))
+        return "no idea", []
+
+    return answer_fn
+
+
+def test_with_a_memory_url_each_arm_keeps_its_memory_apart_in_the_shared_database(tmp_path):
+    url = "postgresql://bob:s3cret@db/agent"
+    base = _base(tmp_path / "stream")
+    base.runner, base.memory_url = f"{__name__}:shared_runner", url
+    run_stream(StreamSettings(base, arms=["fresh", "carry"]), QS, out=io.StringIO())
+    shared = [c["shared"] for _, c in ASKED]
+    assert {s.url for s in shared} == {url}
+    fresh, carry = shared[:4], shared[4:]
+    assert {s.scope for s in carry} == {("eval", "stream", "carry", "memory")}  # one memory
+    assert len({s.scope for s in fresh}) == 4  # a memory per question
+    assert all(s.scope[:4] == ("eval", "stream", "fresh", "memory") for s in fresh)
+    settings = (tmp_path / "stream" / "carry" / "results.jsonl.settings.json").read_text()
+    assert json.loads(settings)["shared_memory"] is True and "s3cret" not in settings
+
+
+def test_a_runner_that_cannot_share_memory_is_refused(tmp_path):
+    base = _base(tmp_path / "out")
+    base.memory_url = "postgresql://db/agent"
+    with pytest.raises(ValueError, match="cannot keep memory shared"):  # the CLI: exit 2
+        run_single(base, QS[:1], out=io.StringIO())
