@@ -99,6 +99,7 @@ def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: li
 # paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
 # write a short answer.
 GRAPHS = ("reflective", "single-path", "direct", "direct-candidates")
+ROLES = ("planner", "executor", "reflector", "aggregator")  # one model plays every role
 
 
 def default_runner(
@@ -204,10 +205,7 @@ def _graph_answer_fn(
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
-            planner_model=model,
-            executor_model=model,
-            reflector_model=model,
-            aggregator_model=model,
+            **{f"{role}_model": model for role in ROLES},
             max_retries=max_retries,
             use_browser=False,
             home=home,
