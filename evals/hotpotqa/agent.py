@@ -99,7 +99,6 @@ def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: li
 # paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
 # write a short answer.
 GRAPHS = ("reflective", "single-path", "direct", "direct-candidates")
-ROLES = ("planner", "executor", "reflector", "aggregator")  # one model plays every role
 
 
 def default_runner(
@@ -205,7 +204,10 @@ def _graph_answer_fn(
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
-            **{f"{role}_model": model for role in ROLES},
+            planner_model=model,
+            executor_model=model,
+            reflector_model=model,
+            aggregator_model=model,
             max_retries=max_retries,
             use_browser=False,
             home=home,
@@ -224,14 +226,17 @@ def _graph_answer_fn(
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
-            # Run as a runnable with the same config, so its model call reaches the callbacks.
-            cut: RunnableLambda[str, str] = RunnableLambda(
-                lambda t: short_answer(models.chat(model), question, t)
-            )
-            answer = cut.invoke(out.get("final_output", ""), config=config)
+            answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
         return answer, [answer]
 
     return GraphAnswerFn(answer_fn, checks)
+
+
+def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) -> str:
+    """The short answer in `text`, run as a runnable with the run's config, so its model call
+    reaches the callbacks."""
+    cut: RunnableLambda[str, str] = RunnableLambda(lambda t: short_answer(chat, question, t))
+    return cut.invoke(text, config=config)
 
 
 class GraphAnswerFn:
