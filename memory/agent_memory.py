@@ -30,7 +30,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, SearchItem
 
 from memory.labels import GENERAL, website_stem
-from memory.reflections.lessons import is_lesson
+from memory.reflections.lessons import is_lesson, same_task, strategy
 from memory.reflections.manager import namespace_path
 from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, embedding_text, stamped
@@ -120,14 +120,18 @@ class AgentMemory:
         """Up to k lessons above the relevance floor, best generative score first; with
         `outcomes` (e.g. {"success"}), only lessons learned from those. A record that states no
         lesson (unjudged, a bare verdict, nothing; an insight that names one task's
-        particulars) is kept, as its attempt's judgment, but never returned here."""
+        particulars) is kept, as its attempt's judgment, but never returned here. A lesson
+        learned on another task than `text` comes as its strategy only, and not at all when it
+        has none (memory/reflections/lessons.py `strategy`)."""
         hits = self._candidates(self.reflections_ns, text, k)
         hits = [
             h
             for h in hits
             if _teaches(h.value) and (outcomes is None or h.value.get("outcome") in outcomes)
         ]
-        return [r for h in self._best(hits, k) if (r := _reflection(h.value)) is not None]
+        found = (_reflection(h.value) for h in self._best(hits, len(hits)))
+        lessons = [lesson for r in found if r is not None and (lesson := _for_task(r, text))]
+        return lessons[:k]
 
     def consolidate(self, chat_model: Any) -> int:
         """Generative-agent consolidation into insights, when enough new importance piled up.
@@ -231,6 +235,15 @@ class AgentMemory:
 def _verdict(value: dict[str, Any]) -> str | None:
     judgment = value.get("judgment")
     return judgment.get("verdict") if isinstance(judgment, dict) else None
+
+
+def _for_task(reflection: Reflection, task: str) -> Reflection | None:
+    """`reflection` as a lesson for `task`: whole on its own task, else only its strategy
+    (None when it has none)."""
+    if same_task(reflection.task, task) or reflection.kind == "insight":
+        return reflection
+    lesson = strategy(reflection.reflection)
+    return reflection.model_copy(update={"reflection": lesson}) if lesson else None
 
 
 def _teaches(value: dict[str, Any]) -> bool:

@@ -5,7 +5,10 @@ result is good enough and the evidence supports it") or nothing at all. Such a r
 the judgment of its attempt, but it teaches nothing: it is never retrieved into a prompt as a
 lesson and never distilled into an insight. An insight distilled from several tasks is advice
 for a kind of task, so it names nothing particular (a title, a person, a year): such a sentence
-is an answer to one question, and it misleads the next.
+is an answer to one question, and it misleads the next. For the same reason a lesson learned on
+another task reaches a prompt only as its strategy (`strategy`): the sentences that judge
+nothing and name nothing particular; on the same task (a retry, a later trial of the same
+question) it comes whole, since there its particulars are the point.
 """
 
 from __future__ import annotations
@@ -72,3 +75,15 @@ def is_lesson(text: str, *, kind: str = "reflection", verdict: str | None = None
     if verdict == "unjudged" or not states_lesson(text):
         return False
     return kind != "insight" or not particulars(text)
+
+
+def strategy(text: str) -> str:
+    """The sentences of `text` that would hold for any task of its kind: not a verdict on its
+    attempt, naming nothing particular ("" when none)."""
+    sentences = (s.strip() for s in _SENTENCE_END.split(text))
+    return " ".join(s for s in sentences if s and not is_verdict(s) and not particulars(s))
+
+
+def same_task(a: str, b: str) -> bool:
+    """Are `a` and `b` the same task (the same words, case and spacing aside)?"""
+    return _WORD.findall(a.lower()) == _WORD.findall(b.lower())

@@ -74,7 +74,7 @@ class Script:
         if title == "ReflectionOutput":
             needs_retry = self.verdict(TASK_LINE.search(prompt).group(1))
             return {
-                "reflection": f"Verdict {needs_retry}: cite the source.",
+                "reflection": f"Verdict {str(needs_retry).lower()}: cite the source.",
                 "needs_retry": needs_retry,
                 "confidence": 0.9,
                 "reasons": ["checked"],

@@ -162,3 +162,24 @@ def test_every_member_of_a_group_is_similar_to_every_other():
     groups = similar_groups(vectors, floor=0.5, min_size=2)
     assert groups == [[0, 2]], "the seed's neighbours must also be each other's"
     assert similar_groups(np.array([a, b, c]), floor=0.5, min_size=2) == []
+
+
+def test_a_lesson_from_another_task_comes_as_its_strategy_only():
+    """What the carried stream retrieved for the Kent Baer stadium question was a verdict on
+    another question naming its facts; across tasks only what holds for any task of the kind
+    reaches the prompt, while the same task (a retry, Reflexion's next trial) gets it whole."""
+    from memory.reflections.lessons import strategy
+
+    text = (
+        "Search the coach's biography for the stadium, not the team page. The information "
+        "about Kurt Schuschnigg's appointment in 1934 supports this conclusion."
+    )
+    assert strategy(text) == "Search the coach's biography for the stadium, not the team page."
+    assert strategy("The answer is Little Brown Stein. Check the 1988 issue.") == ""
+    memory = AgentMemory(new_store(), min_relevance=0.0)
+    memory.save_reflection(lesson("Which stadium did Kent Baer coach at?", text))
+    memory.save_reflection(lesson("Where did Kent Baer play?", "Quote Little Brown Stein."))
+    across = memory.relevant_reflections("Which stadium did Kent Baer coach in?", k=3)
+    assert [r.reflection for r in across] == [strategy(text)]  # the other has no strategy
+    same = memory.relevant_reflections("which stadium did Kent Baer coach at", k=3)
+    assert text in [r.reflection for r in same]

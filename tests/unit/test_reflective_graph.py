@@ -24,7 +24,7 @@ def test_retry_once_then_pass(wire):
     assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md"
     retry_prompt = next(p for p in script.executor_prompts if "<previous_attempt>" in p)
     assert "attempt 1 for Find the birth year" in retry_prompt
-    assert "Verdict True: cite the source." in retry_prompt
+    assert "Verdict true: cite the source." in retry_prompt
 
 
 def test_retries_run_out_per_task(wire):
