@@ -53,6 +53,13 @@ class WebAgentContext(MemorySettings):
             "(name(arg=...), arguments chosen from the task and the page)."
         },
     )
+    verified_workflows: bool = field(
+        default=False,
+        metadata={
+            "description": "Admit only workflows whose replay where they were learned "
+            "succeeded (ASI); the others stay stored but reach no prompt."
+        },
+    )
     record_runs: bool = field(
         default=True,
         metadata={

@@ -189,10 +189,11 @@ class AgentMemory:
         return [workflow_from_value(dict(i.value)) for i in items]
 
     def relevant_workflows(
-        self, text: str, k: int, *, website: str | None = None
+        self, text: str, k: int, *, website: str | None = None, verified_only: bool = False
     ) -> list[Workflow]:
         """Up to k workflows above the relevance floor, best generative score first: those of
-        `website` and the general ones when it names a website that has any, else any."""
+        `website` and the general ones when it names a website that has any, else any; with
+        `verified_only`, only those whose replay where they were learned succeeded."""
         spaces: list[tuple[str, ...]] = [(WORKFLOWS,)]
         if website and self.store is not None:
             stems = dict.fromkeys((website_stem(website), GENERAL))
@@ -200,6 +201,8 @@ class AgentMemory:
             if any(self.store.search(ns, limit=1) for ns in own):
                 spaces = own
         hits = [h for ns in spaces for h in self._candidates(ns, text, k)]
+        if verified_only:
+            hits = [h for h in hits if workflow_from_value(dict(h.value)).provenance.verified]
         return [workflow_from_value(dict(h.value)) for h in self._best(hits, k)]
 
     # -- retrieval -----------------------------------------------------------------------------

@@ -37,7 +37,9 @@ def gather_memory(
     lessons = memory.relevant_reflections(task, ctx.reflections_k, outcomes=outcomes)
     reflections = format_reflections(lessons)
     if workflows is None and ctx.use_workflows and ctx.workflows_k > 0:
-        found = memory.relevant_workflows(task, ctx.workflows_k, website=website)
+        found = memory.relevant_workflows(
+            task, ctx.workflows_k, website=website, verified_only=ctx.verified_workflows
+        )
         workflows = format_workflows(found)
     runs = similar_trajectories(
         memory.trajectories(website, successful_only=False),

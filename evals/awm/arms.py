@@ -4,6 +4,9 @@
     workflows         induced workflows in the prompt (AWM)
     workflow-actions  workflows in the prompt and callable as high-level actions (AWM's
                       action variant; needs the web agent's `workflow_actions` setting)
+    workflow-actions-verified
+                      the same, admitting only workflows whose replay on the seed they were
+                      learned on succeeded (ASI; evals/awm/verify.py)
     reflections       lessons from earlier attempts (reflection memory) only
     everything        all of the above, plus similar past runs in the prompt (MMInA; offline,
                       only the training phase's runs: test episodes are never recorded)
@@ -27,6 +30,7 @@ class Arm:
     workflow_actions: bool = False
     reflections: bool = False
     past_runs: bool = False
+    verified: bool = False
 
 
 ARMS = {
@@ -35,6 +39,7 @@ ARMS = {
         Arm("no-memory"),
         Arm("workflows", workflows=True),
         Arm("workflow-actions", workflows=True, workflow_actions=True),
+        Arm("workflow-actions-verified", workflows=True, workflow_actions=True, verified=True),
         Arm("reflections", reflections=True),
         Arm("everything", workflows=True, workflow_actions=True, reflections=True, past_runs=True),
     )
@@ -106,4 +111,6 @@ def arm_context(
     )
     if arm.workflow_actions:
         settings["workflow_actions"] = True
+    if arm.verified:
+        settings["verified_workflows"] = True
     return WebAgentContext(models=models or Models(), **settings)  # type: ignore[arg-type]

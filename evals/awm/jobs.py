@@ -72,6 +72,12 @@ def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[s
     }
     if payload.get("reflect") and error is None:
         record["reflection_error"] = _reflect(ctx, record)
+    if arm.verified and record["success"] and state.get("trajectory_id"):
+        from evals.awm.verify import verify_learned
+
+        record["verification"] = verify_learned(
+            resources, ctx, family, seed, str(state["trajectory_id"])
+        )
     return record
 
 

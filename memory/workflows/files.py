@@ -146,6 +146,8 @@ class WorkflowFiles:
                     set(old.provenance.sources) | set(w.provenance.sources)
                 )
                 w.provenance.updated = now_iso()
+                if w.provenance.verification is None and w.steps == old.steps:
+                    w.provenance.verification = old.provenance.verification  # same steps
                 updated += 1
             else:
                 added += 1

@@ -34,9 +34,12 @@ class Provenance:
     updated: str = field(default_factory=now_iso)
     trusted: bool = True
     file: str = ""  # the file an offline induction read
+    # ASI's admission check: the workflow replayed where it was learned, {"at", "where",
+    # "passed", "detail"} (memory/workflows/verify.py); None = never replayed
+    verification: dict[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "website": self.website,
             "domain": self.domain,
             "sources": list(self.sources),
@@ -46,6 +49,14 @@ class Provenance:
             "trusted": self.trusted,
             "file": self.file,
         }
+        if self.verification is not None:
+            out["verification"] = dict(self.verification)
+        return out
+
+    @property
+    def verified(self) -> bool:
+        """Did a replay where it was learned succeed (memory/workflows/verify.py)?"""
+        return bool(self.verification and self.verification.get("passed") is True)
 
     def describe(self) -> str:
         """Where it came from, in a few words (a prompt's label, a listing)."""
@@ -66,6 +77,7 @@ class Provenance:
             updated=str(data.get("updated") or now_iso()),
             trusted=data.get("trusted", True) is not False,
             file=str(data.get("file") or ""),
+            verification=_verification(data.get("verification")),
         )
 
 
@@ -105,3 +117,7 @@ class Workflow:
             "steps": list(self.steps),
             "website": self.website,
         }
+
+
+def _verification(value: object) -> dict[str, object] | None:
+    return dict(value) if isinstance(value, dict) else None

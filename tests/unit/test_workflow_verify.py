@@ -1,0 +1,49 @@
+"""ASI's admission record: the values a workflow had in the run it was learned from, the
+verification record kept with its provenance, and the arm that admits verified workflows."""
+
+from __future__ import annotations
+
+from evals.awm.arms import arm_context, parse_arms
+from memory.workflows.files import WorkflowFiles
+from memory.workflows.types import Provenance, Workflow
+from memory.workflows.verify import arguments_from, unverified_from, verification
+
+LOGIN = Workflow(
+    "login_user",
+    "Log in as {username}",
+    ["type [3] [{username}] [0]  # textbox ''", "click [25]  # button 'Login'"],
+    Provenance(website="miniwob-login-user", sources=["t1"], origin="online-rule"),
+)
+
+
+def test_the_values_of_the_run_it_came_from_fill_its_placeholders():
+    run = ["type [13] [ada] [0]  # textbox ''", "click [35]  # button 'Login'"]
+    assert arguments_from(LOGIN, run) == {"username": "ada"}
+    assert arguments_from(LOGIN, run[:1]) is None  # another run: not its steps
+    assert arguments_from(LOGIN, [run[0], "click [35]  # link 'Login'"]) is None
+
+
+def test_the_verification_record_travels_with_the_workflow(tmp_path):
+    files = WorkflowFiles(tmp_path)
+    assert unverified_from([LOGIN], "t1") == [LOGIN] and unverified_from([LOGIN], "t2") == []
+    LOGIN.provenance.verification = verification("miniwob/login-user#seed5", True, "reward 1.0")
+    files.upsert("miniwob-login-user", [LOGIN])
+    again = Workflow(LOGIN.name, LOGIN.description, list(LOGIN.steps), Provenance())
+    files.upsert("miniwob-login-user", [again])  # re-induced, the same steps: still verified
+    (kept,) = files.load("miniwob-login-user")
+    assert kept.provenance.verified and kept.provenance.verification["where"].endswith("#seed5")
+    changed = Workflow(LOGIN.name, LOGIN.description, LOGIN.steps[:1], Provenance())
+    files.upsert("miniwob-login-user", [changed])  # new steps: never replayed
+    (kept,) = files.load("miniwob-login-user")
+    assert kept.provenance.verification is None and not kept.provenance.verified
+    LOGIN.provenance.verification = None
+
+
+def test_the_verified_arm_admits_verified_workflows_only():
+    (arm,) = parse_arms("workflow-actions-verified")
+    ctx = arm_context(arm, model="fake", home="h", max_steps=5, online_induction="rule")
+    assert ctx.verified_workflows and ctx.workflow_actions and ctx.use_workflows
+    (plain,) = parse_arms("workflow-actions")
+    assert not arm_context(
+        plain, model="f", home="h", max_steps=5, online_induction="rule"
+    ).verified_workflows
