@@ -120,6 +120,7 @@ def handler(args: argparse.Namespace) -> int:
 def _print_results(args: argparse.Namespace, s: Any, log: Any) -> int:
     from evals.awm.arms import ARMS
     from evals.awm.protocol import DEFAULT_FAMILIES, estimate_line, plan_jobs, scored_records
+    from evals.awm.verify import admissions
     from evals.report.tables import interval_table
 
     records = scored_records(log, s)
@@ -131,6 +132,7 @@ def _print_results(args: argparse.Namespace, s: Any, log: Any) -> int:
     )
     agent_jobs = [j for j in plan_jobs(full) if "phase" in j.payload]
     estimate = estimate_line(records, len(agent_jobs), s.workers)
+    admitted = admissions(records)
     report = _write_report(args.report, records, s) if args.report else None
     if args.json:
         body = {
@@ -138,12 +140,15 @@ def _print_results(args: argparse.Namespace, s: Any, log: Any) -> int:
             "episodes": len(records),
             "estimate_full": estimate,
             "report": report,
+            "workflows_verified": admitted,
         }
         print(json.dumps(body))
         return 0
     print(interval_table(records, ["arm"]))
     print()
     print(interval_table(records, ["arm", "family"]))
+    for arm, n in admitted.items():
+        print(f"{arm}: {n['replayed']} workflows learned and replayed, {n['admitted']} admitted")
     print(
         f"\n{len(records)} test episodes, setting {s.setting}, model {s.model}; results: {log.path}"
     )

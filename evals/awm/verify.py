@@ -73,3 +73,14 @@ def verify_learned(
             memory.put_workflows(site, pending)
     admitted = [w.name for w in pending if w.provenance.verified]
     return {"replayed": len(pending), "admitted": len(admitted), "names": admitted}
+
+
+def admissions(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per arm that verifies: workflows replayed (learned and checked) and admitted."""
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        if isinstance(r.get("verification"), dict):
+            arm = out.setdefault(str(r["arm"]), {"replayed": 0, "admitted": 0})
+            arm["replayed"] += int(r["verification"]["replayed"])
+            arm["admitted"] += int(r["verification"]["admitted"])
+    return out

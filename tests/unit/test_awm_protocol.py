@@ -123,7 +123,8 @@ def test_workflow_action_arms_refused_until_the_agent_supports_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr("evals.awm.arms.supports_workflow_actions", lambda: False)
-    with pytest.raises(ArmUnavailable, match="workflow-actions, workflow-actions-verified, everything need"):
+    needs = "workflow-actions, workflow-actions-verified, everything need"
+    with pytest.raises(ArmUnavailable, match=needs):
         check_available(parse_arms("all"))
     check_available(parse_arms("no-memory,workflows,reflections"))
 

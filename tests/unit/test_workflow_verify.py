@@ -47,3 +47,14 @@ def test_the_verified_arm_admits_verified_workflows_only():
     assert not arm_context(
         plain, model="f", home="h", max_steps=5, online_induction="rule"
     ).verified_workflows
+
+
+def test_the_report_counts_workflows_replayed_and_admitted_per_arm():
+    from evals.awm.verify import admissions
+
+    records = [
+        {"arm": "workflow-actions-verified", "verification": {"replayed": 1, "admitted": 1}},
+        {"arm": "workflow-actions-verified", "verification": {"replayed": 2, "admitted": 0}},
+        {"arm": "workflow-actions"},
+    ]
+    assert admissions(records) == {"workflow-actions-verified": {"replayed": 3, "admitted": 1}}
