@@ -58,3 +58,41 @@ def test_the_report_counts_workflows_replayed_and_admitted_per_arm():
         {"arm": "workflow-actions"},
     ]
     assert admissions(records) == {"workflow-actions-verified": {"replayed": 3, "admitted": 1}}
+
+
+def test_a_verifying_arm_replays_after_each_success_only(monkeypatch, tmp_path):
+    from evals.awm import jobs
+
+    calls = []
+
+    def episode(resources, family, seed, ctx):
+        return {"reward": 1.0 if seed == 5 else 0.0, "steps": [{}], "trajectory_id": f"t{seed}"}
+
+    def replayed(resources, ctx, family, seed, trajectory_id):
+        calls.append((family, seed, trajectory_id, ctx.verified_workflows))
+        return {"replayed": 1, "admitted": 1, "names": ["w"]}
+
+    class Resources:
+        models = None
+
+        def run(self, value):
+            return value
+
+    monkeypatch.setattr(jobs, "_graph_episode", episode)
+    monkeypatch.setattr("evals.awm.verify.verify_learned", replayed)
+    payload = {
+        "arm": "workflow-actions-verified",
+        "setting": "online",
+        "phase": "test",
+        "family": "click-option",
+        "position": 0,
+        "home": str(tmp_path),
+        "model": "fake",
+        "max_steps": 3,
+        "online_induction": "rule",
+        "embedding_model": "hashing:256",
+    }
+    won = jobs.agent_episode({**payload, "seed": 5}, Resources())
+    lost = jobs.agent_episode({**payload, "seed": 6}, Resources())
+    assert won["verification"]["admitted"] == 1 and "verification" not in lost
+    assert calls == [("click-option", 5, "t5", True)]
