@@ -37,14 +37,25 @@ def test_one_family_two_episodes_online_with_reflections(tmp_path: Path) -> None
         assert r["success"] == (r["reward"] >= 1.0)
         assert r["reflection_error"] is None
     assert not first["memory_in_prompt"]["reflections"]  # nothing learned before episode 1
-    assert second["memory_in_prompt"]["reflections"]  # episode 1's lesson, retrieved
+    from core.web_context import WebAgentContext
     from memory.agent_memory import AgentMemory
+    from memory.reflections.lessons import particulars
     from memory.stores.project_store import open_project_store
 
     home = tmp_path / "out" / "memory" / "reflections" / "enter-text"
     with open_project_store(home, "local") as store:
-        saved = AgentMemory(store).list_reflections()
+        memory = AgentMemory(store, min_relevance=WebAgentContext().min_relevance)
+        saved = memory.list_reflections()
+        learned = [
+            r
+            for r in memory.relevant_reflections(second["utterance"], k=3)
+            if r.task == first["utterance"]
+        ]
     assert len(saved) == 2
+    # episode 1's lesson reached episode 2's prompt exactly when it has a strategy for another
+    # task of the family (episode 2's utterance differs): what a lesson of SmolLM2 says varies
+    assert second["memory_in_prompt"]["reflections"] == bool(learned), learned
+    assert not any(particulars(r.reflection) for r in learned)
     assert {r.judgment.needs_retry for r in saved} == {not first["success"], not second["success"]}
     assert "[awm-miniwob online] 2/2 score" in progress.getvalue()
     again = io.StringIO()
