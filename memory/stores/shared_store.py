@@ -38,7 +38,6 @@ from langgraph.store.base import (
     SearchItem,
     SearchOp,
 )
-from langgraph.store.memory import _does_match as _matches
 
 from memory.agent_memory import (
     REFLECTION_FIELDS,
@@ -47,6 +46,7 @@ from memory.agent_memory import (
     WORKFLOW_FIELDS,
     WORKFLOWS,
 )
+from memory.stores.sqlite_store import listed_namespaces
 
 
 @dataclass(frozen=True)
@@ -150,12 +150,7 @@ class SharedStore(BaseStore):
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         every = self.shared.list_namespaces(prefix=self.scope or None, limit=10**9)
-        spaces = sorted({ns[len(self.scope) :] for ns in every})
-        if op.match_conditions:
-            spaces = [ns for ns in spaces if all(_matches(c, ns) for c in op.match_conditions)]
-        if op.max_depth is not None:
-            spaces = sorted({ns[: op.max_depth] for ns in spaces})
-        return spaces[op.offset : op.offset + op.limit]
+        return listed_namespaces((ns[len(self.scope) :] for ns in every), op)
 
     def _pull_if_due(self, prefix: tuple[str, ...]) -> None:
         if time.monotonic() - self._pulled_at.get(prefix, float("-inf")) >= self.pull_interval_s:

@@ -189,11 +189,7 @@ class SqliteStore(BaseStore):
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         spaces = [tuple(ns.split(".")) for ns in self.backend.records.namespaces()]
-        if op.match_conditions:
-            spaces = [ns for ns in spaces if all(_does_match(c, ns) for c in op.match_conditions)]
-        if op.max_depth is not None:
-            spaces = sorted({ns[: op.max_depth] for ns in spaces})
-        return sorted(spaces)[op.offset : op.offset + op.limit]
+        return listed_namespaces(spaces, op)
 
     def reflection_manager(self, namespace: str, chat_model: Any = None) -> ReflectionManager:
         """The ReflectionManager over the same records (consolidation works on it directly)."""
@@ -201,3 +197,14 @@ class SqliteStore(BaseStore):
 
     def close(self) -> None:
         self.backend.close()
+
+
+def listed_namespaces(
+    spaces: Iterable[tuple[str, ...]], op: ListNamespacesOp
+) -> list[tuple[str, ...]]:
+    """What a ListNamespacesOp returns of `spaces`: those matching its conditions, cut to its
+    depth, sorted, its page."""
+    found = [ns for ns in spaces if all(_does_match(c, ns) for c in op.match_conditions or ())]
+    if op.max_depth is not None:
+        found = [ns[: op.max_depth] for ns in found]
+    return sorted(set(found))[op.offset : op.offset + op.limit]

@@ -115,3 +115,15 @@ def pytest_terminal_summary(terminalreporter) -> None:
     terminalreporter.write_line("fault and hostile-input suite:")
     for line in lines:
         terminalreporter.write_line("  " + line)
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    """A throwaway PostgreSQL server on 127.0.0.1 for the module's tests (postgres_server.py);
+    missing server binaries fail the test, never skip it."""
+    from tests.integration.postgres_server import pg_bin, running_postgres
+
+    if pg_bin() is None:
+        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql")
+    with running_postgres() as url:
+        yield url

@@ -8,17 +8,8 @@ from core.embeddings import HashingEmbeddings
 from memory.engine.backend import MEMORY_DIR
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.stores.postgres import SharedReflectionManager, postgres_store
-from tests.integration.postgres_server import pg_bin, running_postgres
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def pg_url():
-    if pg_bin() is None:
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql")
-    with running_postgres() as url:
-        yield url
 
 
 def refl(id_: str, task: str) -> Reflection:

@@ -14,20 +14,11 @@ import ray  # noqa: F401  - in the dev extras CI installs: a missing Ray fails, 
 
 from evals.common.workers import Job, run_jobs
 from memory.stores.postgres import postgres_store
-from tests.integration.postgres_server import pg_bin, running_postgres
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 TASK = "Which studio made the film that Nick Park directed in 1989?"
 JOBS = "tests.integration.shared_memory_jobs"
-
-
-@pytest.fixture(scope="module")
-def pg_url():
-    if pg_bin() is None:
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql")
-    with running_postgres() as url:
-        yield url
 
 
 def test_a_lesson_saved_on_one_worker_is_found_on_the_other(pg_url, tmp_path):
