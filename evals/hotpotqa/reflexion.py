@@ -8,8 +8,11 @@ that question's earlier trials, and the results do not depend on question order 
 
 Arms: `reflections` (after a wrong answer the reflector writes a lesson; past reflections are
 in every prompt) and `no-reflections` (the same retries, no reflection memory in any prompt:
-what retrying alone does). Results are one JSON line per (arm, trial, question) in
-OUT/results.jsonl; a rerun with the same OUT resumes.
+what retrying alone does). Trial 1 is one run shared by the arms, as Reflexion's curves share
+their first point: no lesson exists yet, so both arms would send the same prompt with the same
+sample seed; it runs once (under `reflections`, which also writes the failure's lesson) and the
+other arm's trial-1 record is its copy, marked `shared_from`. Results are one JSON line per
+(arm, trial, question) in OUT/results.jsonl; a rerun with the same OUT resumes.
 """
 
 from __future__ import annotations
@@ -99,7 +102,8 @@ def run_reflexion(s: ReflexionSettings, *, out: TextIO | None = None) -> Results
     ids = [q.id for q in load_hotpotqa(s.file, s.limit)]
     log = ResultsLog(s.out / "results.jsonl", s.identity())
     for trial in range(1, s.trials + 1):
-        jobs = [_job(s, arm, trial, qid) for arm in s.arms for qid in _to_try(log, arm, trial, ids)]
+        arms = [_trial_one_arm(s.arms)] if trial == 1 else s.arms
+        jobs = [_job(s, arm, trial, qid) for arm in arms for qid in _to_try(log, arm, trial, ids)]
         if not jobs:
             break
         meter = ProgressMeter(
@@ -119,7 +123,27 @@ def run_reflexion(s: ReflexionSettings, *, out: TextIO | None = None) -> Results
             workers=s.workers,
             ray_address=s.ray_address,
         )
+        if trial == 1:
+            _share_trial_one(log, s.arms, ids)
     return log
+
+
+def _trial_one_arm(arms: list[str]) -> str:
+    """The arm trial 1 runs under: `reflections` when it is there (its run also writes the
+    lesson of a failure), otherwise the only arm."""
+    return "reflections" if "reflections" in arms else arms[0]
+
+
+def _share_trial_one(log: ResultsLog, arms: list[str], ids: list[str]) -> None:
+    """Every other arm's trial 1 is a copy of the run's (its prompt would be the same)."""
+    source = _trial_one_arm(arms)
+    records = log.records_by_key()
+    for arm in arms:
+        for qid in ids:
+            key, ran = f"{arm}/trial1/{qid}", records.get(f"{source}/trial1/{qid}")
+            if arm != source and ran is not None and key not in log:
+                copy = {k: v for k, v in ran.items() if k != "reflection_error"}
+                log.append({**copy, "arm": arm, "key": key, "shared_from": source})
 
 
 def _to_try(log: ResultsLog, arm: str, trial: int, ids: list[str]) -> list[str]:

@@ -76,7 +76,21 @@ def test_rerun_resumes_every_trial(settings) -> None:
     first = len(SEEN)
     out = io.StringIO()
     run_reflexion(settings, out=out)
-    assert len(SEEN) == first and "resuming: 8/8 already done" in out.getvalue()
+    assert len(SEEN) == first and "resuming: 4/4 already done" in out.getvalue()
+
+
+def test_trial_one_runs_once_and_the_other_arm_shares_it(settings) -> None:
+    """No lesson exists before trial 1, so its prompt is the same in both arms: it runs once,
+    under the arm that writes lessons, and the other arm's trial 1 is that record's copy."""
+    log = run_reflexion(settings, out=io.StringIO())
+    first = [q for arm, q in SEEN[:4]]
+    assert first == [q.question for q in QS] and len(SEEN) == 4 + 3 + 1 + 3 + 3
+    records = log.records_by_key()
+    for q in QS:
+        ran, copy = records[f"reflections/trial1/{q.id}"], records[f"no-reflections/trial1/{q.id}"]
+        assert copy["shared_from"] == "reflections" and "shared_from" not in ran
+        assert (copy["answer"], copy["em"]) == (ran["answer"], ran["em"])
+        assert copy["arm"] == "no-reflections"
 
 
 def test_cli_prints_curve_beside_published_endpoints(
@@ -143,7 +157,7 @@ def test_each_question_has_its_own_lessons_whatever_the_order(settings, tmp_path
     reverse.write_text(json.dumps(data[::-1]))
     settings.runner = f"{__name__}:any_lesson_runner"
     forward = _outcomes(run_reflexion(settings, out=io.StringIO()))
-    first_trial = [seen for _, seen in SEEN[:8]]  # both arms' trial 1
+    first_trial = [seen for _, seen in SEEN[:4]]  # trial 1, shared by the arms
     assert all(seen.endswith("lessons=0") for seen in first_trial), first_trial
     assert all(int(seen.rsplit("=", 1)[1]) <= 2 for _, seen in SEEN)  # its own trials only
     settings.file, settings.out = reverse, tmp_path / "reverse"
