@@ -32,7 +32,7 @@ ROLE_BUDGETS: dict[str, int] = {
     "decompose": 192,  # 3-5 one-sentence tasks
     "executor": 160,  # a tool choice (~30 tokens) or a short final answer
     "grounded_answer": 160,  # an answer from retrieved evidence
-    "reflect": 128,  # verdict, confidence, 1-2 sentences, short reasons
+    "reflect": 176,  # verdict, confidence, 1-2 sentences, a strategy, short reasons
     "aggregate": 256,  # the answer, 1-3 sentences of support, its sources
     "short_answer": 32,  # a few words (HotpotQA-style)
     "judge": 96,  # an evaluator's verdict and one-sentence reason

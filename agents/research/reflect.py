@@ -1,5 +1,11 @@
 """reflect_on_task: judge the task's latest attempt, save the reflection, count the retry.
 
+The verdict is the reflector's, overruled by the evidence when the result names something
+nothing the task read contains (agents/research/support.py): then the attempt failed, and the
+reflector is asked, in a second call on the same attempt, what to do differently. Each lesson
+comes with a strategy ("When <kind of task>, <what to do>."), the part of it that reaches
+other tasks' prompts (memory/reflections/lessons.py `strategy`).
+
 The reflection's id is derived from (thread, run, task, attempt), so a retried node or a resumed
 run upserts the same memory instead of adding a duplicate. When the reflector's output is
 unusable the attempt is recorded as unjudged: never counted as a success, never taught from.
@@ -14,6 +20,7 @@ from agents import resources
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
+from agents.research.support import unsupported
 from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
@@ -22,7 +29,7 @@ from core.structured import ask_structured
 from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.execute import EVIDENCE_SECTION
-from prompts.reflect import REFLECTOR
+from prompts.reflect import REFLECTOR, UNSUPPORTED
 from prompts.untrusted import data
 
 
@@ -37,8 +44,13 @@ class ReflectionOutput(BaseModel):
     needs_retry: bool = Field(description="True if the result is NOT good enough.")
     confidence: float = Field(ge=0.0, le=1.0)
     reflection: str = Field(
-        description="1-2 sentences: what to do in the next task of this kind (after a failure: "
-        "what to do differently); empty if there is no lesson."
+        description="1-2 sentences about this task: what to do differently (after a failure) or "
+        "the step that made it work; empty if there is no lesson."
+    )
+    strategy: str = Field(
+        default="",
+        description="One sentence for any task of this kind: 'When <kind of task>, <what to "
+        "do>.' Names nothing particular.",
     )
     reasons: list[str] = Field(default_factory=list, max_length=5)
 
@@ -48,6 +60,44 @@ class ReflectionOutput(BaseModel):
         """Grammars do not bound numbers: a small model may say 87 or 1e9; repair, not reject."""
         number = float(value)  # type: ignore[arg-type]
         return min(1.0, max(0.0, number / 100 if 1 < number <= 100 else number))
+
+
+class FailureLesson(BaseModel):
+    """What the reflector says after the evidence overruled its verdict."""
+
+    reflection: str = Field(description="1-2 sentences: the mistake to avoid, the step instead.")
+    strategy: str = Field(
+        default="", description="One sentence for any task of this kind: 'When <kind>, <do>.'"
+    )
+
+
+def lesson_text(reflection: str, strategy: str) -> str:
+    """The record's lesson: the task's own sentences, then the strategy, each closed by a full
+    stop so the strategy stays a sentence of its own."""
+    parts = (p.strip() for p in (reflection, strategy))
+    return " ".join(p if p[-1] in ".!?" else p + "." for p in parts if p)
+
+
+def overruled(
+    model: object, sections: dict[str, str], names: list[str], out: ReflectionOutput | None
+) -> ReflectionOutput:
+    """The verdict when the result names what nothing the task read contains: retry, with the
+    reflector's lesson about that mistake (none when its output is unusable)."""
+    prompt = UNSUPPORTED.format(**sections, names=", ".join(names))
+    lesson = ask_structured(
+        model,  # type: ignore[arg-type]
+        FailureLesson,
+        [system(), human(prompt)],
+        max_tokens=ROLE_BUDGETS["reflect"],
+    )
+    return ReflectionOutput(
+        needs_retry=True,
+        confidence=1.0,
+        reflection=lesson.reflection if lesson else "",
+        strategy=lesson.strategy if lesson else "",
+        reasons=[f"names {', '.join(names)}, which nothing the task read contains"]
+        + (out.reasons if out else []),
+    )
 
 
 def unjudged(task: str, result: str, reflection_id: str) -> Reflection:
@@ -71,7 +121,7 @@ def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
     """The verdict and lesson as a record; one that states no lesson (only a verdict, or
     nothing) is kept as the attempt's judgment, never retrieved as a lesson, and weighs little
     toward consolidation."""
-    lesson = out.reflection.strip() or NO_LESSON
+    lesson = lesson_text(out.reflection, out.strategy) or NO_LESSON
     return Reflection(
         id=reflection_id,
         task=task,
@@ -89,27 +139,41 @@ def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
     )
 
 
+def judge_attempt(state: TaskState, model: object, memory: str, rid: str) -> Reflection:
+    """The reflector's verdict on the task's latest attempt, overruled when the result names
+    what nothing the task read contains; unjudged when its output is unusable."""
+    task, result = state["task"], state.get("result", "")
+    evidence = state.get("task_evidence", "")
+    # the executor's opening, memory, task and evidence again: a local model reads only the rest
+    read = {
+        "opening": opening(state["query"], state.get("evidence", "")),
+        "task": data(task),
+        "evidence": EVIDENCE_SECTION.format(evidence=evidence) if evidence.strip() else "",
+    }
+    sections = {**read, "memory": memory, "result": data(result)}
+    out = ask_structured(
+        model,  # type: ignore[arg-type]
+        ReflectionOutput,
+        [system(), human(REFLECTOR.format(**sections))],
+        max_tokens=ROLE_BUDGETS["reflect"],
+    )
+    names = unsupported(result, " ".join(read.values()))
+    if names and (out is None or not out.needs_retry):
+        out = overruled(model, sections, names, out)
+    return judged(task, out, rid) if out else unjudged(task, result, rid)
+
+
 def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     ctx = runtime.context
-    task, result = state["task"], state.get("result", "")
+    task = state["task"]
     attempt, index = state.get("attempt", 1), state["task_index"]
     info = runtime.execution_info
     rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
     model = ctx.models.chat(ctx.reflector_model)
     memory = resources.memory(runtime)
-    evidence = state.get("task_evidence", "")
-    # the executor's opening, memory, task and evidence again: a local model reads only the rest
-    prompt = REFLECTOR.format(
-        opening=opening(state["query"], state.get("evidence", "")),
-        memory=memory_block(memory, ctx, task, ctx.reflector_model),
-        task=data(task),
-        evidence=EVIDENCE_SECTION.format(evidence=evidence) if evidence.strip() else "",
-        result=data(result),
+    reflection = judge_attempt(
+        state, model, memory_block(memory, ctx, task, ctx.reflector_model), rid
     )
-    out = ask_structured(
-        model, ReflectionOutput, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
-    )
-    reflection = judged(task, out, rid) if out else unjudged(task, result, rid)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)
     memory.consolidate(model)

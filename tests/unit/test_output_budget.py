@@ -176,4 +176,10 @@ def test_the_grammar_asks_for_every_field_even_those_with_defaults():
     from core.local_schema import bounded_schema, schema_of
 
     schema = bounded_schema(schema_of(ReflectionOutput))
-    assert set(schema["required"]) == {"needs_retry", "confidence", "reflection", "reasons"}
+    assert set(schema["required"]) == {
+        "needs_retry",
+        "confidence",
+        "reflection",
+        "strategy",
+        "reasons",
+    }

@@ -78,8 +78,9 @@ def test_grounded_answer_sends_its_budget(wire, monkeypatch):
 def test_budgets_leave_room_for_what_each_call_must_say():
     # tool choices and verdicts in tens of tokens; answers bounded but not starved
     assert ROLE_BUDGETS["goal"] <= 160 and ROLE_BUDGETS["executor"] <= 160
-    assert ROLE_BUDGETS["reflect"] <= 160
+    assert ROLE_BUDGETS["reflect"] <= 192  # the verdict's JSON with a lesson and a strategy
     assert ROLE_BUDGETS["short_answer"] <= 32
-    # a reflection (verdict, confidence, 1-2 sentences, short reasons) and 5 planned tasks fit
-    assert ROLE_BUDGETS["reflect"] >= 128 and ROLE_BUDGETS["decompose"] >= 160
+    # a reflection (verdict, confidence, 1-2 sentences, a strategy, short reasons) and 5
+    # planned tasks fit
+    assert ROLE_BUDGETS["reflect"] >= 160 and ROLE_BUDGETS["decompose"] >= 160
     assert ROLE_BUDGETS["aggregate"] > ROLE_BUDGETS["grounded_answer"]

@@ -1,0 +1,84 @@
+"""The reflector's verdict is overruled by the evidence: a result naming what nothing the task
+read contains fails, whatever the reflector says, and the reflector is asked what to do
+differently; every lesson carries a strategy, the part that reaches other tasks."""
+
+from __future__ import annotations
+
+from agents.research.reflect import lesson_text
+from agents.research.support import unsupported
+from graphs import build_reflective_graph
+from memory.reflections.lessons import strategy
+from tests.unit.research_script import TASKS, Script, run, wire
+
+__all__ = ["wire"]
+
+READ = (
+    'VIVA Media GmbH (until 2004 "VIVA Media AG") is owned by Viacom. Anglo-Saxon roots. '
+    'VIVA Polska (earlier "VIVApolska!") (source: passages.jsonl:2)'
+)
+
+
+def test_unsupported_are_the_names_and_numbers_nothing_read_contains():
+    # a word, not a part of one: "VIVAP" is not read in "VIVApolska"
+    assert unsupported('Its new acronym after 2004 is "VIVAP".', READ) == ["VIVAP"]
+    assert unsupported("As Passage 2 says, VIVA Media's name.", READ) == []
+    assert unsupported("It became GmbH in 2004; Viacom's since 1993.", READ) == ["1993"]
+    # case, possessives and hyphenated parts do not make a read name unsupported
+    assert unsupported("The owner, viacom's board, kept its Anglo-Saxon name.", READ) == []
+    assert unsupported("Its Saxon-Norman roots, then Norman-Viacom.", READ) == [
+        "Saxon-Norman",
+        "Norman-Viacom",
+    ]
+    assert unsupported("No name is given.", READ) == []
+
+
+class MadeUp(Script):
+    """The first attempt at task 0 names a place no passage holds; the reflector passes every
+    attempt; asked after the overrule, it says what to do differently."""
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "FailureLesson":
+            return {
+                "reflection": "Do not add a birthplace the passage lacks.",
+                "strategy": "When a task asks for a date, quote only the sentence that states it.",
+            }
+        reply = super().__call__(prompt, title, tools, messages)
+        if title == "ReflectionOutput":
+            reply["strategy"] = ""
+        return reply
+
+    def executor(self, prompt, messages):
+        reply = super().executor(prompt, messages)
+        if isinstance(reply, str) and reply.startswith(f"attempt 1 for {TASKS[0]}"):
+            return reply.replace("born 1815", "born 1815 in Ruritania")
+        return reply
+
+
+def test_a_pass_on_a_made_up_name_is_overruled_retried_and_taught_from(wire):
+    model = wire(MadeUp())
+    run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
+    items = wire.store.search(("reflections", "default"), limit=50)
+    first = {i.value["attempt"]: i.value for i in items if i.value["task"] == TASKS[0]}
+    failed, retried = first[1], first[2]
+    assert failed["judgment"]["verdict"] == "retry" and failed["outcome"] == "failure"
+    assert "Ruritania" in failed["judgment"]["reasons"][0]
+    assert failed["reflection"] == (
+        "Do not add a birthplace the passage lacks. "
+        "When a task asks for a date, quote only the sentence that states it."
+    )
+    assert retried["judgment"]["verdict"] == "pass"  # the retry named only what it read
+    asked = [c["prompt"] for c in model.calls if c["title"] == "FailureLesson"]
+    assert len(asked) == 1 and "it names Ruritania, which nothing above contains" in asked[0]
+    others = [v for v in (i.value for i in items) if v["task"] != TASKS[0]]
+    assert others and all(v["judgment"]["verdict"] == "pass" for v in others)
+
+
+def test_only_the_strategy_of_a_lesson_reaches_another_task():
+    lesson = lesson_text(
+        "Quote Ada Lovelace's birth line", "When a task asks for a year, quote its sentence"
+    )
+    assert lesson == (
+        "Quote Ada Lovelace's birth line. When a task asks for a year, quote its sentence."
+    )
+    assert strategy(lesson) == "When a task asks for a year, quote its sentence."
+    assert lesson_text("", "") == "" and lesson_text(" ", "Search twice!") == "Search twice!"
