@@ -23,6 +23,7 @@ llama-cpp-python's default, where each call's seed follows from the previous cal
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from core.gguf_weights import discard, q8_0_weights
 from core.llama_runtime import load_llama
@@ -61,13 +62,21 @@ class _Request:
     tools: bool  # the reply is a tool choice (JSON) to turn into tool_calls
 
 
+def default_threads() -> int:
+    """llama.cpp's threads: OMP_NUM_THREADS when set to a positive number (Ray sets it to a
+    worker's CPUs, so two workers on two cores run one thread each instead of four fighting
+    over two cores), else 2."""
+    value = os.environ.get("OMP_NUM_THREADS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 2
+
+
 class LocalChatModel(BaseChatModel):
     """An embedded GGUF model via llama-cpp-python; offline, no key."""
 
     model_path: str
     model_name: str = ""  # the catalogue name (or the file's name) it was loaded as
     n_ctx: int = 4096
-    n_threads: int = 2
+    n_threads: int = Field(default_factory=default_threads)
     max_tokens: int = 320
     temperature: float = 0.2
     repeat_penalty: float = 1.3

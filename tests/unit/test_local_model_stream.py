@@ -173,3 +173,14 @@ def test_racing_first_uses_build_one_model():
 def test_answer_streamer(pieces, shown):
     streamer = AnswerStreamer()
     assert [streamer.feed(p) for p in pieces] == shown
+
+
+def test_threads_follow_omp_num_threads_as_ray_sets_it_per_worker(monkeypatch):
+    from core.local_model import LocalChatModel
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # a Ray worker with one CPU
+    assert LocalChatModel(model_path="fake.gguf").n_threads == 1
+    for unusable in ("", "0", "two"):
+        monkeypatch.setenv("OMP_NUM_THREADS", unusable)
+        assert LocalChatModel(model_path="fake.gguf").n_threads == 2
+    assert LocalChatModel(model_path="fake.gguf", n_threads=3).n_threads == 3
