@@ -13,6 +13,13 @@ import re
 from memory.reflections.lessons import particulars
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+# a line or a list item opens like a sentence: its first word is capitalized, not a name
+_LINE_START = re.compile(r"\s*\n\s*(?:[-*•]|\d+[.)])?\s*")
+# words a result capitalizes after a colon or a quote that name nothing ("Answer: Yes")
+_PLAIN = set(
+    "yes no true false none unknown the a an it its this that these those there they he she "
+    "we i what which who whom whose when where why how both neither either not".split()
+)
 
 
 def _forms(word: str) -> list[str]:
@@ -34,9 +41,9 @@ def unsupported(result: str, read: str) -> list[str]:
     possessives, and a hyphenated compound counts as read when all its parts were."""
     seen = read.lower()
     missing = []
-    for word in sorted(particulars(result), key=result.find):
+    for word in sorted(particulars(_LINE_START.sub(". ", result)), key=result.find):
         forms = _forms(word)
-        if not forms or _in(forms[0], seen):
+        if not forms or forms[0] in _PLAIN or _in(forms[0], seen):
             continue
         parts = forms[1:]
         if parts and all(_in(p, seen) for p in parts):

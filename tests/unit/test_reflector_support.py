@@ -30,6 +30,12 @@ def test_unsupported_are_the_names_and_numbers_nothing_read_contains():
         "Norman-Viacom",
     ]
     assert unsupported("No name is given.", READ) == []
+    # a clause's first word is not a name: after a colon, on a new line, in a list
+    assert (
+        unsupported("The answer is: Yes.\nBoth are owned by Viacom.\n- Owned since 2004", READ)
+        == []
+    )
+    assert unsupported("Owned by: Bertelsmann, then Viacom", READ) == ["Bertelsmann"]
 
 
 class MadeUp(Script):
