@@ -66,8 +66,11 @@ def default_threads() -> int:
     """llama.cpp's threads: OMP_NUM_THREADS when set to a positive number (Ray sets it to a
     worker's CPUs, so two workers on two cores run one thread each instead of four fighting
     over two cores), else 2."""
-    value = os.environ.get("OMP_NUM_THREADS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else 2
+    try:
+        threads = int(os.environ.get("OMP_NUM_THREADS", ""))
+    except ValueError:
+        return 2
+    return min(threads, os.cpu_count() or threads) if threads > 0 else 2
 
 
 class LocalChatModel(BaseChatModel):

@@ -38,8 +38,9 @@ UNSUPPORTED = (
     ATTEMPT
     + """
 <instructions>
-The result is NOT good enough: it names {names}, which nothing above contains, so it was not
-read but made up. Say what to do differently next time.
+The result is NOT good enough: it names {names}, which neither the request, the evidence, the
+task nor its search results contain, so it was not read but made up. Say what to do
+differently next time.
 """
     + _LESSON % "the mistake to avoid and the step to take instead."
     + """

@@ -92,7 +92,7 @@ def overruled(
     )
     return ReflectionOutput(
         needs_retry=True,
-        confidence=1.0,
+        confidence=0.8,  # a check of words, not of meaning
         reflection=lesson.reflection if lesson else "",
         strategy=lesson.strategy if lesson else "",
         reasons=[f"names {', '.join(names)}, which nothing the task read contains"]
@@ -157,7 +157,8 @@ def judge_attempt(state: TaskState, model: object, memory: str, rid: str) -> Ref
         [system(), human(REFLECTOR.format(**sections))],
         max_tokens=ROLE_BUDGETS["reflect"],
     )
-    names = unsupported(result, " ".join(read.values()))
+    built_on = " ".join(d["result"] for d in state.get("dependencies") or [])
+    names = unsupported(result, " ".join([*read.values(), built_on]))
     if names and (out is None or not out.needs_retry):
         out = overruled(model, sections, names, out)
     return judged(task, out, rid) if out else unjudged(task, result, rid)

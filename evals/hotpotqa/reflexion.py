@@ -8,11 +8,15 @@ that question's earlier trials, and the results do not depend on question order 
 
 Arms: `reflections` (after a wrong answer the reflector writes a lesson; past reflections are
 in every prompt) and `no-reflections` (the same retries, no reflection memory in any prompt:
-what retrying alone does). Trial 1 is one run shared by the arms, as Reflexion's curves share
-their first point: no lesson exists yet, so both arms would send the same prompt with the same
-sample seed; it runs once (under `reflections`, which also writes the failure's lesson) and the
-other arm's trial-1 record is its copy, marked `shared_from`. Results are one JSON line per
-(arm, trial, question) in OUT/results.jsonl; a rerun with the same OUT resumes.
+what retrying alone does). With a direct graph, trial 1 is one run shared by the arms, as
+Reflexion's curves share their first point: no lesson exists yet and one call learns nothing
+within itself, so both arms would send the same prompt with the same sample seed; it runs once
+(under `reflections`, which also writes the failure's lesson) and the other arm's trial-1
+record is its copy, marked `shared_from`. A record with an error is not shared (that arm runs
+its own), nor is an arm shared into that already has trial-1 records of its own (an older
+results file). The product's graphs learn within a run when memory is on, so there each arm
+runs its own trial 1. Results are one JSON line per (arm, trial, question) in
+OUT/results.jsonl; a rerun with the same OUT resumes.
 """
 
 from __future__ import annotations
@@ -102,16 +106,31 @@ def run_reflexion(s: ReflexionSettings, *, out: TextIO | None = None) -> Results
     ids = [q.id for q in load_hotpotqa(s.file, s.limit)]
     log = ResultsLog(s.out / "results.jsonl", s.identity())
     for trial in range(1, s.trials + 1):
-        arms = [_trial_one_arm(s.arms)] if trial == 1 else s.arms
-        jobs = [_job(s, arm, trial, qid) for arm in arms for qid in _to_try(log, arm, trial, ids)]
-        if not jobs:
+        if trial == 1 and _shares_trial_one(s, log):
+            _run_trial(s, log, 1, [_trial_one_arm(s.arms)], ids, out)
+            _share_trial_one(log, s.arms, ids)
+        if not _run_trial(s, log, trial, s.arms, ids, out):
             break
+    return log
+
+
+def _run_trial(
+    s: ReflexionSettings,
+    log: ResultsLog,
+    trial: int,
+    arms: list[str],
+    ids: list[str],
+    out: TextIO | None,
+) -> bool:
+    """Run (or resume) one trial of `arms`; False when none of them has a question to try."""
+    jobs = [_job(s, arm, trial, qid) for arm in arms for qid in _to_try(log, arm, trial, ids)]
+    if jobs:
         meter = ProgressMeter(
             f"hotpotqa-reflexion trial {trial}/{s.trials}", len(jobs), out=out or sys.stderr
         )
         done = [log.records_by_key()[j.key] for j in jobs if j.key in log]
         meter.resume(len(done), sum(bool(r["em"]) for r in done))
-        meter.start_line(f"({', '.join(s.arms)})")
+        meter.start_line(f"({', '.join(arms)})")
 
         def on_result(record: dict[str, Any], meter: ProgressMeter = meter) -> None:
             log.append(record)
@@ -123,9 +142,18 @@ def run_reflexion(s: ReflexionSettings, *, out: TextIO | None = None) -> Results
             workers=s.workers,
             ray_address=s.ray_address,
         )
-        if trial == 1:
-            _share_trial_one(log, s.arms, ids)
-    return log
+    return bool(jobs)
+
+
+def _shares_trial_one(s: ReflexionSettings, log: ResultsLog) -> bool:
+    """Trial 1 is shared on a direct graph, unless another arm has trial-1 records of its own."""
+    source = _trial_one_arm(s.arms)
+    own = (
+        r
+        for r in log.records()
+        if r["arm"] != source and int(r["trial"]) == 1 and "shared_from" not in r
+    )
+    return s.graph.startswith("direct") and len(s.arms) > 1 and next(own, None) is None
 
 
 def _trial_one_arm(arms: list[str]) -> str:
@@ -141,7 +169,7 @@ def _share_trial_one(log: ResultsLog, arms: list[str], ids: list[str]) -> None:
     for arm in arms:
         for qid in ids:
             key, ran = f"{arm}/trial1/{qid}", records.get(f"{source}/trial1/{qid}")
-            if arm != source and ran is not None and key not in log:
+            if arm != source and ran is not None and not ran["error"] and key not in log:
                 copy = {k: v for k, v in ran.items() if k != "reflection_error"}
                 log.append({**copy, "arm": arm, "key": key, "shared_from": source})
 

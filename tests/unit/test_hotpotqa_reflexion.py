@@ -76,12 +76,14 @@ def test_rerun_resumes_every_trial(settings) -> None:
     first = len(SEEN)
     out = io.StringIO()
     run_reflexion(settings, out=out)
-    assert len(SEEN) == first and "resuming: 4/4 already done" in out.getvalue()
+    assert len(SEEN) == first and "resuming: 8/8 already done" in out.getvalue()
 
 
 def test_trial_one_runs_once_and_the_other_arm_shares_it(settings) -> None:
-    """No lesson exists before trial 1, so its prompt is the same in both arms: it runs once,
-    under the arm that writes lessons, and the other arm's trial 1 is that record's copy."""
+    """On a direct graph no lesson exists before trial 1, so its prompt is the same in both
+    arms: it runs once, under the arm that writes lessons, and the other arm's trial 1 is that
+    record's copy. A product graph (which learns within a run) runs each arm's own."""
+    settings.graph = "direct"
     log = run_reflexion(settings, out=io.StringIO())
     first = [q for arm, q in SEEN[:4]]
     assert first == [q.question for q in QS] and len(SEEN) == 4 + 3 + 1 + 3 + 3
@@ -91,6 +93,34 @@ def test_trial_one_runs_once_and_the_other_arm_shares_it(settings) -> None:
         assert copy["shared_from"] == "reflections" and "shared_from" not in ran
         assert (copy["answer"], copy["em"]) == (ran["answer"], ran["em"])
         assert copy["arm"] == "no-reflections"
+
+
+def test_an_error_or_an_older_file_is_not_shared(settings, monkeypatch) -> None:
+    settings.graph = "direct"
+    real = hotpotqa_jobs.answer_question
+
+    def flaky(payload, resources):
+        record = real(payload, resources)
+        if payload["id"] == QS[1].id and payload["arm"] == "reflections":
+            return {**record, "error": "RuntimeError: the model died", "em": False}
+        return record
+
+    monkeypatch.setattr(hotpotqa_jobs, "answer_question", flaky)
+    records = run_reflexion(settings, out=io.StringIO()).records_by_key()
+    own = records[f"no-reflections/trial1/{QS[1].id}"]
+    assert "shared_from" not in own and own["error"] is None  # ran on its own
+    assert records[f"no-reflections/trial1/{QS[0].id}"]["shared_from"] == "reflections"
+
+    older = settings.out.parent / "older"
+    settings.out = older
+    settings.arms = ["no-reflections"]
+    settings.limit = 1
+    run_reflexion(settings, out=io.StringIO())  # an older file: one arm's own trial 1
+    settings.arms, settings.limit = ["reflections", "no-reflections"], 4
+    SEEN.clear()
+    records = run_reflexion(settings, out=io.StringIO()).records_by_key()
+    assert not any("shared_from" in r for r in records.values())
+    assert len([a for a, _ in SEEN[:7] if a == "no-reflections"]) == 3  # its other 3 ran
 
 
 def test_cli_prints_curve_beside_published_endpoints(
@@ -157,7 +187,7 @@ def test_each_question_has_its_own_lessons_whatever_the_order(settings, tmp_path
     reverse.write_text(json.dumps(data[::-1]))
     settings.runner = f"{__name__}:any_lesson_runner"
     forward = _outcomes(run_reflexion(settings, out=io.StringIO()))
-    first_trial = [seen for _, seen in SEEN[:4]]  # trial 1, shared by the arms
+    first_trial = [seen for _, seen in SEEN[:8]]  # both arms' trial 1
     assert all(seen.endswith("lessons=0") for seen in first_trial), first_trial
     assert all(int(seen.rsplit("=", 1)[1]) <= 2 for _, seen in SEEN)  # its own trials only
     settings.file, settings.out = reverse, tmp_path / "reverse"

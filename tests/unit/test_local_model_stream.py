@@ -180,7 +180,7 @@ def test_threads_follow_omp_num_threads_as_ray_sets_it_per_worker(monkeypatch):
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # a Ray worker with one CPU
     assert LocalChatModel(model_path="fake.gguf").n_threads == 1
-    for unusable in ("", "0", "two"):
+    for unusable in ("", "0", "two", "²"):
         monkeypatch.setenv("OMP_NUM_THREADS", unusable)
         assert LocalChatModel(model_path="fake.gguf").n_threads == 2
     assert LocalChatModel(model_path="fake.gguf", n_threads=3).n_threads == 3
