@@ -120,3 +120,29 @@ def test_only_the_strategy_of_a_lesson_reaches_another_task():
     )
     assert strategy(lesson) == "When a task asks for a year, quote its sentence."
     assert lesson_text("", "") == "" and lesson_text(" ", "Search twice!") == "Search twice!"
+
+
+def test_what_a_task_builds_on_counts_as_read():
+    """A result that repeats a name found by the task it builds on is read, not made up; the
+    same name with no such dependency is overruled."""
+    from agents.research.reflect import judge_attempt
+    from tests.unit.fakes import ScriptedChatModel
+
+    def passing(prompt, title, tools, messages):
+        if title == "FailureLesson":
+            return {"reflection": "Name only what was read.", "strategy": ""}
+        return {"needs_retry": False, "confidence": 0.9, "reflection": "", "strategy": ""}
+
+    state = {
+        "query": "Where was the author of Ivanhoe born?",
+        "task": "Find where the author of Ivanhoe was born",
+        "task_index": 1,
+        "result": "Its author, Walter Scott, was born in Edinburgh.",
+        "task_evidence": "[1] Scott (source: scott.md)\nScott was born in Edinburgh.",
+        "dependencies": [{"task": "Find the author of Ivanhoe", "result": "Walter Scott"}],
+    }
+    model = ScriptedChatModel(responder=passing, calls=[])
+    assert judge_attempt(state, model, "", "r1").judgment.verdict == "pass"
+    alone = judge_attempt({**state, "dependencies": []}, model, "", "r2")
+    assert alone.judgment.verdict == "retry" and "Walter" in alone.judgment.reasons[0]
+    assert [c["title"] for c in model.calls].count("FailureLesson") == 1
