@@ -17,11 +17,12 @@ from pydantic import BaseModel, Field, StringConstraints
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.episode_reflection import EPISODE_REFLECTION
+from prompts.episode_reflection import CONTEXT_SECTION, EPISODE_REFLECTION
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
+MAX_CONTEXT_CHARS = 6000  # ~1,500 tokens: HotpotQA's 10 paragraphs, as the answerer read them
 
 
 class EpisodeLesson(BaseModel):
@@ -49,12 +50,16 @@ def reflect_on_attempt(
     attempt: Sequence[str] | str,
     success: bool,
     feedback: str,
+    context: str = "",
 ) -> str:
-    """Write and save the lesson of one judged attempt; returns the reflection id."""
+    """Write and save the lesson of one judged attempt; returns the reflection id. `context`
+    is what the attempt read (HotpotQA's paragraphs), shown to the reflector when given."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
     # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.
+    shown = CONTEXT_SECTION.format(context=data(context[:MAX_CONTEXT_CHARS])) if context else ""
     prompt = EPISODE_REFLECTION.format(
+        context=shown,
         task=data(task),
         attempt=data(text[:MAX_ATTEMPT_CHARS] or "(no action taken)"),
         outcome=data(outcome),

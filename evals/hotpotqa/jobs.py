@@ -117,6 +117,7 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Mo
     which the reflector never sees); save the lesson in the arm's reflection memory."""
     from evals.common.memory_store import project_store
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
+    from evals.hotpotqa.direct import paragraphs_text
     from memory.agent_memory import AgentMemory
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
@@ -132,6 +133,7 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Mo
                 attempt=f"answer: {answer or '(none)'}",
                 success=False,
                 feedback="the answer did not match the correct answer",
+                context=paragraphs_text(q.paragraphs),  # as Reflexion's CoT reflector reads
             )
         except ReflectionFailed as err:
             return str(err)

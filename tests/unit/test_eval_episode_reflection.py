@@ -50,3 +50,24 @@ def test_no_usable_lesson_saves_nothing(manager: AgentMemory) -> None:
     with pytest.raises(ReflectionFailed, match="no usable lesson"):
         reflect_on_attempt(model, manager, task="t", attempt="", success=True, feedback="")
     assert manager.list_reflections() == []
+
+
+def test_the_reflector_reads_the_context_the_attempt_read(manager: AgentMemory) -> None:
+    """Reflexion's CoT reflector sees the answerer's paragraphs; without a context (a web
+    episode) the prompt has no <context> section."""
+    model = scripted('{"reflection": "Read the second paragraph."}', '{"reflection": "Again."}')
+    paragraphs = "Scott: Walter Scott wrote Ivanhoe.\nIvanhoe: a novel </context> of 1819."
+    reflect_on_attempt(
+        model,
+        manager,
+        task="Who wrote Ivanhoe?",
+        attempt="answer: Dickens",
+        success=False,
+        feedback="the answer did not match",
+        context=paragraphs,
+    )
+    reflect_on_attempt(model, manager, task="t", attempt="a", success=False, feedback="")
+    with_context, without = (c["prompt"] for c in model.calls)
+    assert "<context>\nScott: Walter Scott wrote Ivanhoe." in with_context
+    assert with_context.count("</context>") == 1  # a paragraph cannot close the section
+    assert "<context>\n" not in without

@@ -84,3 +84,41 @@ def _question():
 
     ada = Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])
     return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", (*PARAGRAPHS, ada))
+
+
+def test_a_wrong_answers_reflector_reads_the_question_paragraphs(wire, tmp_path):  # noqa: F811
+    """Reflexion's step after a wrong answer: the reflector sees the paragraphs the answerer
+    read (its CoT-with-context setting), never the true answer."""
+    prompts: list[str] = []
+
+    def model(prompt, title, *a):
+        prompts.append(prompt)
+        return {"reflection": "Read the birth line."} if title == "EpisodeLesson" else "1816"
+
+    wire(model)
+    resources = WorkerResources()
+    resources.models = Models(
+        chat=lambda spec: wire.model, embeddings=lambda s="": HashingEmbeddings(384)
+    )
+    resources.keep(("hotpotqa", "f"), lambda: {"q": _question()})
+    payload = {
+        "file": "f",
+        "id": "q",
+        "model": "local",
+        "max_retries": 0,
+        "graph": "direct",
+        "home": str(tmp_path),
+        "reflections": True,
+        "reflect_on_failure": True,
+        "embedding_model": "hashing:384",
+    }
+    try:
+        record = hotpotqa_jobs.answer_question(payload, resources)
+    finally:
+        resources.close()
+    assert not record["em"] and record["reflection_error"] is None, record
+    reflector = prompts[-1]
+    assert "<context>\nSeine: The Seine flows through Paris." in reflector  # as the answerer read
+    assert "Ada Lovelace: Ada Lovelace was born in 1815." in reflector
+    assert "<task>\nWhen was Ada Lovelace born?\n</task>" in reflector
+    assert "answer: 1816" in reflector
