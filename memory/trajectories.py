@@ -1,8 +1,7 @@
 """Recorded runs for online induction: (observation, action) steps, JSON Lines per website.
 
-Also the two AWM de-duplications (by task template id, then by abstract trajectory) and
-loaders that turn real data (AWM's WebArena one-shot trajectories, WebArena task configs)
-into trajectories.
+Also the two AWM de-duplications (by task template id, then by abstract trajectory); real
+data as trajectories is memory/trajectory_data.py.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ VALUE_FIRST_ARG = {
     "web_search",
     "search",
 }
-_THINK_ACTION = re.compile(r"<think>\s*(.*?)\s*</think>\s*<action>\s*(.*?)\s*</action>", re.S)
+THINK_ACTION = re.compile(r"<think>\s*(.*?)\s*</think>\s*<action>\s*(.*?)\s*</action>", re.S)
 
 
 @dataclass
@@ -136,17 +135,24 @@ def trajectory_from_web_steps(
 class TrajectoryLog:
     """<home>/trajectories/<website>.jsonl, one trajectory per line, appended after each run.
 
-    Recording the same id again replaces it: `load` returns the newest line of each id.
+    Recording the same id again replaces it: `load` returns the newest line of each id; the
+    log is only appended to, and `forget` (an undone attempt's) adds `{"id", "deleted"}`.
     """
 
     def __init__(self, home: str | Path) -> None:
         self.dir = Path(home) / "trajectories"
 
     def record(self, trajectory: Trajectory) -> Path:
+        return self.append(trajectory.website, trajectory.to_dict())
+
+    def forget(self, website: str, trajectory_id: str) -> Path:
+        return self.append(website, {"id": trajectory_id, "deleted": True})
+
+    def append(self, website: str, record: dict[str, object]) -> Path:
         self.dir.mkdir(parents=True, exist_ok=True)
-        path = self.dir / f"{website_stem(trajectory.website)}.jsonl"
+        path = self.dir / f"{website_stem(website)}.jsonl"
         with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(trajectory.to_dict()) + "\n")
+            fh.write(json.dumps(record) + "\n")
         return path
 
     def load(self, website: str | None = None, *, successful_only: bool = True) -> list[Trajectory]:
@@ -165,8 +171,12 @@ class TrajectoryLog:
                 if not line.strip():
                     continue
                 try:
-                    traj = Trajectory.from_dict(json.loads(line))
-                except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                    record = json.loads(line)
+                    if record.get("deleted") is True:  # forgotten: no line of it counts
+                        out.pop(str(record["id"]), None)
+                        continue
+                    traj = Trajectory.from_dict(record)
+                except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
                     raise ValueError(f"{path}:{lineno}: not a trajectory record ({exc})") from exc
                 out.pop(traj.id, None)
                 out[traj.id] = traj
@@ -190,7 +200,7 @@ def abstract_action(action: str) -> str:
     `send_msg_to_user(_)`; `[textbox]  Origin -> TYPE: Seattle` -> `TYPE [textbox] Origin`.
     """
     text = action.strip()
-    m = _THINK_ACTION.search(text)
+    m = THINK_ACTION.search(text)
     if m:
         text = m.group(2)
     m2w = _MIND2WEB.match(text)
@@ -255,38 +265,3 @@ def dedup_by_abstract(trajectories: Iterable[Trajectory]) -> list[Trajectory]:
 def deduplicate(trajectories: Iterable[Trajectory]) -> list[Trajectory]:
     """AWM's order: by template id first, then by abstract trajectory."""
     return dedup_by_abstract(dedup_by_template(trajectories))
-
-
-def parse_webarena_examples(text: str, website: str = "shopping") -> list[Trajectory]:
-    """The `Query: …` trajectories of AWM's WebArena one-shot prompt (think = observation)."""
-    body = text.split("## Summary Workflows")[0]
-    chunks = re.split(r"^Query:\s*", body, flags=re.M)[1:]
-    out = []
-    for chunk in chunks:
-        task = chunk.splitlines()[0].strip()
-        steps = [Step(observation=t, action=a) for t, a in _THINK_ACTION.findall(chunk)]
-        out.append(Trajectory(task=task, website=website, steps=steps, success=True))
-    return out
-
-
-def webarena_config_trajectory(config: dict) -> Trajectory:
-    """A WebArena task config as a (scripted) successful trajectory: open the start page, answer.
-
-    Real configs carry the template ids and sites; the steps are what a successful agent on an
-    information task does at minimum, so de-duplication can be tested on real task sets.
-    """
-    answers = config.get("eval", {}).get("reference_answers") or {}
-    answer = next(iter(answers.values()), "") if isinstance(answers, dict) else ""
-    steps = [
-        Step(observation="start", action=f"goto({config.get('start_url', '')!r})"),
-        Step(observation="page", action=f"send_msg_to_user({str(answer)!r})"),
-    ]
-    return Trajectory(
-        task=config["intent"],
-        website=(config.get("sites") or ["general"])[0],
-        steps=steps,
-        success=True,
-        template_id=str(config["intent_template_id"]),
-        judged_by="evaluator",
-        id=f"webarena-{config['task_id']}",
-    )

@@ -22,22 +22,34 @@ def project_store(
     *,
     on: bool = True,
     shared: SharedMemory | None = None,
+    job: str | None = None,
 ) -> Iterator[Any]:
     """The project's persistent store under `home` (reflections, workflows, trajectories), or
     None (memory off) when `on` is false; with `shared`, the memory lives in its PostgreSQL
     database under its scope and this worker mirrors it under HOME/mirrors/HOST-PID (each
-    worker its own, as on its own machine); closed on exit."""
+    worker its own, as on its own machine); with `job`, every write is journaled under that
+    job's name (memory.stores.journal), so a cut job's writes can be undone; closed on exit."""
     if not on:
         yield None
         return
+    from memory.stores.journal import JournaledStore
     from memory.stores.project_store import open_memory_store
 
     if shared is None:
-        with open_memory_store(home, embedding_model, models=models) as store:
-            yield store
-        return
-    mirror = Path(home) / "mirrors" / f"{socket.gethostname()}-{os.getpid()}"
-    with open_memory_store(
-        mirror, embedding_model, models=models, memory_url=shared.url, scope=shared.scope
-    ) as store:
-        yield store
+        where: dict[str, Any] = {"home": home}
+    else:
+        mirror = Path(home) / "mirrors" / f"{socket.gethostname()}-{os.getpid()}"
+        where = {"home": mirror, "memory_url": shared.url, "scope": shared.scope}
+    with open_memory_store(embedding_model=embedding_model, models=models, **where) as store:
+        yield store if job is None else JournaledStore(store, job)
+
+
+def undo_cut_job(
+    home: str, embedding_model: str, models: Models | None, shared: SharedMemory | None, job: str
+) -> int:
+    """Undo what an earlier, cut run of `job` wrote to this memory (a job runs again only when
+    it has no record: it was cut); returns how many writes were undone."""
+    from memory.stores.journal import undo_job
+
+    with project_store(home, embedding_model, models, shared=shared) as store:
+        return undo_job(store, job)

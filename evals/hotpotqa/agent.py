@@ -114,6 +114,7 @@ def default_runner(
     models: Models | None = None,
     context: Mapping[str, Any] | None = None,
     shared: SharedMemory | None = None,
+    job: str | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
@@ -122,7 +123,8 @@ def default_runner(
     `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default;
     `models` are the worker's (built here when not given); `context` sets more of each run's
     Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS);
-    `shared` keeps memory in a PostgreSQL database shared by the workers."""
+    `shared` keeps memory in a PostgreSQL database shared by the workers; `job` names the
+    job in its memory's journal (memory.stores.journal)."""
     return make_answer_fn(
         model=model,
         max_retries=max_retries,
@@ -135,6 +137,7 @@ def default_runner(
         models=models,
         context=context,
         shared=shared,
+        job=job,
     )
 
 
@@ -151,6 +154,7 @@ def make_answer_fn(
     models: Models | None = None,
     context: Mapping[str, Any] | None = None,
     shared: SharedMemory | None = None,
+    job: str | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -179,6 +183,7 @@ def make_answer_fn(
         models,
         dict(context or {}),
         shared,
+        job,
     )
 
 
@@ -194,6 +199,7 @@ def _graph_answer_fn(
     models: Models,
     settings: dict[str, Any],
     shared: SharedMemory | None,
+    job: str | None,
 ):
     if graph_name == "single-path":
         from graphs.research import build_single_path_graph as build
@@ -218,7 +224,7 @@ def _graph_answer_fn(
             **settings,
         )
         with project_store(
-            home, ctx.embedding_model, models, on=reflections, shared=shared
+            home, ctx.embedding_model, models, on=reflections, shared=shared, job=job
         ) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
         checks.clear()

@@ -65,18 +65,12 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     q = _questions(str(payload["file"]), resources)[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
-    kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
-    for optional in ("embedding_model", "max_tool_steps", "context"):  # if the builder takes it
-        if optional in payload and _accepts(build, optional):
-            kwargs[optional] = payload[optional]
-    if _accepts(build, "models"):  # the worker's models, loaded once for all its questions
-        kwargs["models"] = resources.models
-    if payload.get("memory_url"):  # memory in a database every worker shares
-        if not _accepts(build, "shared"):
-            raise ValueError(f"runner {payload.get('runner')!r} cannot keep memory shared")
-        kwargs["shared"] = shared_of(payload)
-    started, error, answer, check = time.perf_counter(), None, "", None
+    job = job_name(payload, q.id)
+    kwargs = _builder_kwargs(build, payload, resources, job)
+    started, error, answer, check, undone = time.perf_counter(), None, "", None, 0
     try:
+        if "job" in kwargs:  # the builder journals its writes: undo a cut attempt's first
+            undone = _undo_cut_attempt(payload, resources.models, job)
         answer_fn = build(**kwargs, callbacks=[counter])
         # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
         with sample_round(int(payload.get("trial", 1)) - 1):
@@ -100,9 +94,48 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     record["success"] = record["em"]
     if check:
         record["answer_check"] = dict(check)
+    if undone:  # an earlier attempt at this job was cut; what it saved was taken back
+        record["undone_writes"] = undone
     if payload.get("reflect_on_failure") and not record["em"] and error is None:
         record["reflection_error"] = _reflect(payload, q, answer, resources.models)
     return record
+
+
+def _builder_kwargs(
+    build: Any, payload: dict[str, Any], resources: WorkerResources, job: str
+) -> dict[str, Any]:
+    """What the answer-function builder gets: the payload's settings, each optional one only
+    when the builder takes it (a plugged-in builder need not take every one)."""
+    kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
+    for optional in ("embedding_model", "max_tool_steps", "context"):
+        if optional in payload and _accepts(build, optional):
+            kwargs[optional] = payload[optional]
+    if _accepts(build, "models"):  # the worker's models, loaded once for all its questions
+        kwargs["models"] = resources.models
+    if payload.get("memory_url"):  # memory in a database every worker shares
+        if not _accepts(build, "shared"):
+            raise ValueError(f"runner {payload.get('runner')!r} cannot keep memory shared")
+        kwargs["shared"] = shared_of(payload)
+    # a builder that names `job` journals its writes, to be undone if this job is cut
+    if "job" in inspect.signature(build).parameters:
+        kwargs["job"] = job
+    return kwargs
+
+
+def job_name(payload: dict[str, Any], question_id: str) -> str:
+    """The job's name in its memory's journal: its trial and question (the memory is its arm's)."""
+    return f"hotpotqa/{payload.get('trial', 1)}/{question_id}"
+
+
+def _undo_cut_attempt(payload: dict[str, Any], models: Models, job: str) -> int:
+    """A job runs only when it has no record; if it ran before and was cut, undo what that
+    attempt saved, so the question never reads lessons from an attempt at itself."""
+    if not payload.get("reflections"):
+        return 0
+    from evals.common.memory_store import undo_cut_job
+
+    embedding_model = payload.get("embedding_model", "local")
+    return undo_cut_job(payload["home"], embedding_model, models, shared_of(payload), job)
 
 
 def shared_of(payload: dict[str, Any]) -> SharedMemory | None:
@@ -123,7 +156,11 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Mo
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")
     with project_store(
-        payload["home"], embedding_model, models, shared=shared_of(payload)
+        payload["home"],
+        embedding_model,
+        models,
+        shared=shared_of(payload),
+        job=job_name(payload, q.id),
     ) as store:
         try:
             reflect_on_attempt(

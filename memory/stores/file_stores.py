@@ -175,9 +175,10 @@ class TrajectoryFileStore(_FileStore):
         return self._item(found[-1]) if found else None
 
     def _put(self, op: PutOp) -> None:
-        if op.value is None:
-            raise ValueError("trajectories are an append-only log: delete the file's lines by hand")
         site = self._site(op.namespace) or GENERAL
+        if op.value is None:
+            self.log.forget(site, op.key)
+            return
         # the value's own website is kept as written (a namespace label is its slug)
         self.log.record(Trajectory.from_dict({"website": site, **op.value, "id": op.key}))
 

@@ -18,9 +18,8 @@ from memory.trajectories import (
     dedup_by_abstract,
     dedup_by_template,
     deduplicate,
-    parse_webarena_examples,
-    webarena_config_trajectory,
 )
+from memory.trajectory_data import parse_webarena_examples, webarena_config_trajectory
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -163,3 +162,16 @@ def test_webarena_bracket_actions_and_converters() -> None:
         success=True,
     )
     assert [s.action for s in web.steps] == ["click [3]  # link 'Orders'"]
+
+
+def test_a_forgotten_trajectory_is_gone_and_the_log_only_grew(tmp_path):
+    log = TrajectoryLog(tmp_path)
+    kept = Trajectory(task="a", website="shop", steps=[], success=True, id="kept")
+    cut = Trajectory(task="b", website="shop", steps=[], success=True, id="cut")
+    path = log.record(kept)
+    log.record(cut)
+    log.forget("shop", "cut")
+    assert [t.id for t in log.load("shop")] == ["kept"]
+    assert len(path.read_text().splitlines()) == 3  # nothing rewritten: a line says it
+    log.record(cut)  # recorded again after being forgotten: back
+    assert [t.id for t in log.load("shop")] == ["kept", "cut"]

@@ -1,0 +1,80 @@
+"""What one job wrote to memory, kept in the same store, so the writes of a job that was cut
+(a killed worker, a SIGKILL) can be undone before the job runs again.
+
+An experiment that carries memory from one question to the next resumes from its records; a
+question that was answering when the run died has no record and runs again, but what its cut
+attempt saved (reflections, trajectories, workflows) would still be in memory, and the rerun
+would read lessons from an attempt at itself. `JournaledStore` notes, before each write, what
+the key held until then; `undo_job` puts those values back (or deletes what was new), newest
+first, and forgets the journal:
+
+    with open_memory_store(home) as store:
+        undo_job(store, job)                      # a cut attempt's writes, if any
+        graph.compile(store=JournaledStore(store, job)).invoke(...)
+
+The journal lives in the store under ("journal", job), so it reaches every worker that shares
+the store, and survives the kill it is for. A finished job's journal stays: that job never runs
+again, and the journal tells what it wrote.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from langgraph.store.base import BaseStore, Op, PutOp, Result
+
+JOURNAL = "journal"
+_ALL = 10_000  # a job's writes; far more than one question's
+
+
+class JournaledStore(BaseStore):
+    """`store`, with every write of this job journaled before it is made. Reads, and whatever
+    else the store offers, go to `store` itself."""
+
+    def __init__(self, store: BaseStore, job: str) -> None:
+        self.store, self.namespace = store, (JOURNAL, job)
+        self._lock = threading.Lock()  # parallel tasks write at once; the journal keeps order
+        self._seq = len(store.search(self.namespace, limit=_ALL))
+
+    def __getattr__(self, name: str) -> Any:  # the wrapped store's own extras
+        return getattr(self.store, name)
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        with self._lock:
+            for op in ops:
+                if isinstance(op, PutOp) and op.namespace[:1] != (JOURNAL,):
+                    self._note(op)
+            return self.store.batch(ops)
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return self.batch(ops)  # the journal must be written before the write: in order
+
+    def _note(self, op: PutOp) -> None:
+        prior = self.store.get(op.namespace, op.key)
+        entry = {
+            "namespace": list(op.namespace),
+            "key": op.key,
+            "prior": dict(prior.value) if prior else None,
+            "index": op.index,
+        }
+        self.store.put(self.namespace, f"{self._seq:06d}", entry, index=False)
+        self._seq += 1
+
+
+def undo_job(store: BaseStore, job: str) -> int:
+    """Undo what `job` wrote (newest first: the value each key held before it, or nothing) and
+    forget its journal; returns how many writes were undone (0 for a job that never ran)."""
+    namespace = (JOURNAL, job)
+    entries = sorted(store.search(namespace, limit=_ALL), key=lambda i: i.key, reverse=True)
+    for item in entries:
+        target, key = tuple(item.value["namespace"]), item.value["key"]
+        prior = item.value.get("prior")
+        if prior is None:
+            store.delete(target, key)
+        else:
+            store.put(target, key, prior, index=item.value.get("index"))
+        store.delete(namespace, item.key)
+    return len(entries)
