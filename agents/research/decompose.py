@@ -13,6 +13,7 @@ request leaves implicit.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -31,6 +32,7 @@ from prompts.decompose import DECOMPOSER
 from prompts.untrusted import data
 
 MAX_TASKS = 5
+log = logging.getLogger(__name__)
 
 
 class PlannedTask(BaseModel):
@@ -61,12 +63,39 @@ def _key(task: str) -> str:
     return " ".join(re.findall(r"\w+", task.lower()))
 
 
-def clean_tasks(candidates: list[PlannedTask], request: str) -> tuple[list[str], list[list[int]]]:
+_WORDS = re.compile(r"[^\W\d_]{4,}")
+# words any step may have, whatever it is about: its verb, and words that name nothing
+_ANY_STEP = set(
+    "find search identify determine compare check verify look list name match about that this "
+    "from with which what each their them they have been into more than".split()
+)
+
+
+_LESSON = re.compile(r"<reflection>(.*?)</reflection>", re.S)
+
+
+def copied_from_memory(task: str, memory: str, read: str) -> bool:
+    """Is `task` advice copied from the lessons the planner was shown, not a step of this
+    request? True when most of its words are in the lessons of `memory` (a memory block) and
+    nowhere in what the run read (the request and its evidence): a carried strategy ("When
+    comparing bands, look at multiple sources that list their membership history") turned into
+    a step of another question. A past task or workflow in memory may well be a step again."""
+    lessons = " ".join(_LESSON.findall(memory))
+    words = set(_WORDS.findall(task.lower())) - _ANY_STEP
+    shown, seen = set(_WORDS.findall(lessons.lower())), set(_WORDS.findall(read.lower()))
+    borrowed = [w for w in words if w in shown and w not in seen]
+    return 2 * len(borrowed) > len(words) > 0
+
+
+def clean_tasks(
+    candidates: list[PlannedTask], request: str, *, memory: str = "", read: str = ""
+) -> tuple[list[str], list[list[int]]]:
     """Usable steps, then the request itself, and their dependencies as 0-based indices of
     earlier kept tasks.
 
     Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied), duplicate
-    steps and a step that is the request, keeps at most 4, and drops dependencies on dropped,
+    steps, a step that is the request and a step copied from the `memory` the planner was shown
+    (`read`: the request and its evidence), keeps at most 4, and drops dependencies on dropped,
     later or the same steps (the model numbers from 1). The request comes last, depending on
     every step kept.
     """
@@ -80,6 +109,9 @@ def clean_tasks(candidates: list[PlannedTask], request: str) -> tuple[list[str],
         key = _key(task)
         junk = len(key.split()) < 3 or not re.search(r"[^\W\d_]", task)
         if junk or key in seen or copies_placeholder(task):
+            continue
+        if memory and copied_from_memory(task, memory, f"{request}\n{read}"):
+            log.info("plan step copied from memory, dropped: %s", task)
             continue
         if len(tasks) == MAX_TASKS - 1:
             break
@@ -103,5 +135,6 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     out = ask_structured(
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
-    tasks, depends_on = clean_tasks(out.tasks if out else [], query)
+    evidence = state.get("evidence", "")
+    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory, read=evidence)
     return {"tasks": tasks, "depends_on": depends_on, "approval": ctx.approve_plan}
