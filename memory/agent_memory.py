@@ -131,7 +131,7 @@ class AgentMemory:
         ]
         found = (_reflection(h.value) for h in self._best(hits, len(hits)))
         lessons = [lesson for r in found if r is not None and (lesson := _for_task(r, text))]
-        return lessons[:k]
+        return _distinct(lessons)[:k]
 
     def consolidate(self, chat_model: Any) -> int:
         """Generative-agent consolidation into insights, when enough new importance piled up.
@@ -247,6 +247,19 @@ def _for_task(reflection: Reflection, task: str) -> Reflection | None:
         return reflection
     lesson = strategy(reflection.reflection)
     return reflection.model_copy(update={"reflection": lesson}) if lesson else None
+
+
+def _distinct(lessons: list[Reflection]) -> list[Reflection]:
+    """Each lesson once, the best-scored copy: a strategy learned on several tasks is stored
+    with each, and would otherwise fill every slot of a prompt with the same sentence."""
+    seen: set[str] = set()
+    out = []
+    for lesson in lessons:
+        key = " ".join(lesson.reflection.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(lesson)
+    return out
 
 
 def _teaches(value: dict[str, Any]) -> bool:

@@ -183,3 +183,18 @@ def test_a_lesson_from_another_task_comes_as_its_strategy_only():
     assert [r.reflection for r in across] == [strategy(text)]  # the other has no strategy
     same = memory.relevant_reflections("which stadium did Kent Baer coach at", k=3)
     assert text in [r.reflection for r in same]
+
+
+def test_a_strategy_learned_on_several_tasks_fills_one_slot_only():
+    """In the carried stream the same strategy, stored with each task it was learned on, came
+    back three times for one question and crowded out every other lesson."""
+    memory = AgentMemory(new_store(), min_relevance=-1.0)
+    band = (
+        "When finding out how many bands each band has been a member of, look for information "
+        "in multiple sources that list their membership history."
+    )
+    for task in ("Find the bands of Jonny Craig", "Count Pete Doherty's bands", "Compare both"):
+        memory.save_reflection(lesson(task, band))
+    memory.save_reflection(lesson("Find the year Creed disbanded", STRATEGIES[3]))
+    found = [r.reflection for r in memory.relevant_reflections("Which band has more members?", 3)]
+    assert sorted(found) == sorted([band, STRATEGIES[3]])
