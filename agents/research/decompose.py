@@ -74,17 +74,33 @@ _ANY_STEP = set(
 _LESSON = re.compile(r"<reflection>(.*?)</reflection>", re.S)
 
 
+_RUN = 4  # telling words in a row that make a copy, not a shared topic
+
+
 def copied_from_memory(task: str, memory: str, read: str) -> bool:
     """Is `task` advice copied from the lessons the planner was shown, not a step of this
-    request? True when most of its words are in the lessons of `memory` (a memory block) and
-    nowhere in what the run read (the request and its evidence): a carried strategy ("When
-    comparing bands, look at multiple sources that list their membership history") turned into
-    a step of another question. A past task or workflow in memory may well be a step again."""
-    lessons = " ".join(_LESSON.findall(memory))
+    request? True when it repeats a lesson of `memory` (a memory block) word for word for
+    `_RUN` words in a row that `read` (the request, its goal and evidence) does not hold, and
+    most of its words are the lessons' and not `read`'s: a carried strategy ("When comparing
+    bands, look at multiple sources that list their membership history") turned into a step of
+    another question. A step on the lesson's topic in its own words is kept, and a past task or
+    workflow in memory may well be a step again."""
+    lessons = " ".join(_LESSON.findall(memory)).lower()
+    seen_text = read.lower()
     words = set(_WORDS.findall(task.lower())) - _ANY_STEP
-    shown, seen = set(_WORDS.findall(lessons.lower())), set(_WORDS.findall(read.lower()))
+    shown, seen = set(_WORDS.findall(lessons)), set(_WORDS.findall(seen_text))
     borrowed = [w for w in words if w in shown and w not in seen]
-    return 2 * len(borrowed) > len(words) > 0
+    if not 2 * len(borrowed) > len(words) > 0:
+        return False
+    said, own, lesson = _runs(task.lower()), _runs(seen_text), _runs(lessons)
+    return bool((said & lesson) - own)
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    """Every `_RUN` consecutive words of `text` that say something (not a step's verb, not a
+    word of four letters or fewer that any sentence has)."""
+    words = [w for w in _WORDS.findall(text) if w not in _ANY_STEP]
+    return {tuple(words[i : i + _RUN]) for i in range(len(words) - _RUN + 1)}
 
 
 def clean_tasks(
@@ -135,6 +151,6 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     out = ask_structured(
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
-    evidence = state.get("evidence", "")
-    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory, read=evidence)
+    read = f"{goal}\n{state.get('evidence', '')}"  # what the planner read besides memory
+    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory, read=read)
     return {"tasks": tasks, "depends_on": depends_on, "approval": ctx.approve_plan}

@@ -22,7 +22,7 @@ from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
-MAX_CONTEXT_CHARS = 6000  # ~1,500 tokens: HotpotQA's 10 paragraphs, as the answerer read them
+MAX_CONTEXT_CHARS = 16_000  # HotpotQA's 10 paragraphs whole (the longest dev context is 13,189)
 
 
 class EpisodeLesson(BaseModel):

@@ -124,7 +124,7 @@ def _builder_kwargs(
 
 def job_name(payload: dict[str, Any], question_id: str) -> str:
     """The job's name in its memory's journal: its trial and question (the memory is its arm's)."""
-    return f"hotpotqa/{payload.get('trial', 1)}/{question_id}"
+    return f"hotpotqa/{payload.get('trial', 1)}/{question_id}".replace(".", "_")  # a label
 
 
 def _undo_cut_attempt(payload: dict[str, Any], models: Models, job: str) -> int:

@@ -19,6 +19,7 @@ again, and the journal tells what it wrote.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -39,18 +40,23 @@ class JournaledStore(BaseStore):
         self._seq = len(store.search(self.namespace, limit=_ALL))
 
     def __getattr__(self, name: str) -> Any:  # the wrapped store's own extras
+        if name == "store":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
         return getattr(self.store, name)
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
+        writes = [op for op in ops if isinstance(op, PutOp) and op.namespace[:1] != (JOURNAL,)]
+        if not writes:  # reads run side by side
+            return self.store.batch(ops)
         with self._lock:
-            for op in ops:
-                if isinstance(op, PutOp) and op.namespace[:1] != (JOURNAL,):
-                    self._note(op)
+            for op in writes:
+                self._note(op)
             return self.store.batch(ops)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return self.batch(ops)  # the journal must be written before the write: in order
+        # the journal must be written before the write, in order: the sync path, off the loop
+        return await asyncio.to_thread(self.batch, list(ops))
 
     def _note(self, op: PutOp) -> None:
         prior = self.store.get(op.namespace, op.key)

@@ -49,3 +49,21 @@ def test_a_past_task_in_memory_may_be_a_step_again():
     past_task = "Find the lead vocalist's bands of Jonny Craig in the passages"
     memory = MEMORY.replace("<task>Which of", f"<task>{past_task}</task><task>Which of")
     assert not copied_from_memory(past_task, memory, "Who sang for Emarosa?")
+
+
+def test_a_step_on_a_lessons_topic_in_its_own_words_is_kept():
+    """Lessons are retrieved by similarity, so they share words with the steps of their kind;
+    only a copy (a run of the lesson's words) is advice turned into a step."""
+    memory = MEMORY.replace(
+        "When finding out how many bands",
+        "When comparing who was born first, find the birth dates of two people. When finding "
+        "out how many bands",
+    )
+    assert not copied_from_memory(
+        "Find the birth dates of both people", memory, "Who was born first, Scott or Ed?"
+    )
+    assert copied_from_memory(
+        "Compare who was born first: find the birth dates of two people",
+        memory,
+        "Who was Scott?",
+    )
