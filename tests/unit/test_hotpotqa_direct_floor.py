@@ -58,6 +58,13 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
         return HashingEmbeddings(384)
 
     wire(lambda *a: "1815")
+    record = _answer_job(wire, tmp_path, embeddings)
+    assert record["error"] is None and record["em"], record
+    assert specs and set(specs) == {"hashing:384"}
+
+
+def _answer_job(wire, home, embeddings, **extra) -> dict:  # noqa: F811
+    """The `--graph direct` job on `_question`, memory on, in a worker of its own."""
     resources = WorkerResources()
     resources.models = Models(chat=lambda spec: wire.model, embeddings=embeddings)
     resources.keep(("hotpotqa", "f"), lambda: {"q": _question()})
@@ -67,16 +74,15 @@ def test_the_payloads_embedding_model_reaches_the_direct_answerer(wire, tmp_path
         "model": "local",
         "max_retries": 0,
         "graph": "direct",
-        "home": str(tmp_path),
+        "home": str(home),
         "reflections": True,
         "embedding_model": "hashing:384",
+        **extra,
     }
     try:
-        record = hotpotqa_jobs.answer_question(payload, resources)
+        return hotpotqa_jobs.answer_question(payload, resources)
     finally:
         resources.close()
-    assert record["error"] is None and record["em"], record
-    assert specs and set(specs) == {"hashing:384"}
 
 
 def _question():
@@ -96,26 +102,9 @@ def test_a_wrong_answers_reflector_reads_the_question_paragraphs(wire, tmp_path)
         return {"reflection": "Read the birth line."} if title == "EpisodeLesson" else "1816"
 
     wire(model)
-    resources = WorkerResources()
-    resources.models = Models(
-        chat=lambda spec: wire.model, embeddings=lambda s="": HashingEmbeddings(384)
+    record = _answer_job(
+        wire, tmp_path, lambda s="": HashingEmbeddings(384), reflect_on_failure=True
     )
-    resources.keep(("hotpotqa", "f"), lambda: {"q": _question()})
-    payload = {
-        "file": "f",
-        "id": "q",
-        "model": "local",
-        "max_retries": 0,
-        "graph": "direct",
-        "home": str(tmp_path),
-        "reflections": True,
-        "reflect_on_failure": True,
-        "embedding_model": "hashing:384",
-    }
-    try:
-        record = hotpotqa_jobs.answer_question(payload, resources)
-    finally:
-        resources.close()
     assert not record["em"] and record["reflection_error"] is None, record
     reflector = prompts[-1]
     assert "<context>\nSeine: The Seine flows through Paris." in reflector  # as the answerer read
