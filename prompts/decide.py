@@ -83,9 +83,11 @@ TREE_IN_SCREENSHOT = "(the page is shown in the attached screenshot; ids are tho
 
 # The closing instruction of an ordinary decision.
 ACTION_CLOSING = (
-    "Choose the next action. Fill `action_type`, then `element_id` (the [id] of the element, or"
-    ' "" when the action has none) and `text` (what to type, the key, the direction, the url or'
-    ' the answer; "" when none).'
+    "Choose the next action. Fill `action_type`, then what it takes: `element_id`, the [id] of"
+    " the element to click, hover or type into; `text`, what to type (only the value, not the"
+    " task's words around it), the key, the direction, the url or the answer. For example, for"
+    " the task Search for \"red shoes\" on a page with [12] searchbox 'Search', the first"
+    ' action is {"action_type": "type", "element_id": "12", "text": "red shoes"}.'
 )
 
 # The closing instruction of the first, small choice when workflow actions are callable.

@@ -1,5 +1,6 @@
 """The decide node's constrained answer: the page's target ids, the JSON schema a decision must
-fit (element ids as an enum, so a small model cannot invent one), and the action text it makes.
+fit (element ids as an enum, so a small model can neither invent one nor leave it out), and the
+action text it makes.
 """
 
 from __future__ import annotations
@@ -33,21 +34,42 @@ def page_ids(observation: str) -> list[str]:
 
 
 def action_schema(ids: list[str]) -> dict[str, Any]:
-    """JSON schema of one decision; `element_id` limited to the page's ids (or "")."""
+    """JSON schema of one decision: `oneOf` one branch per kind of action, so an action on an
+    element must name one of the page's ids, and only typing, keys, urls and answers take text.
+
+    One flat object with `element_id` allowed to be "" let a model fill `type` with no element
+    (Qwen2.5-1.5B did on every MiniWoB++ page); here "" is not an id, and an action with no
+    element has no `element_id` at all. A page with no targets offers no element branch.
+    """
     element: dict[str, Any] = {"type": "string", "maxLength": 12}
-    if 0 < len(ids) <= MAX_IDS:
-        element = {"type": "string", "enum": ["", *ids]}
+    if len(ids) <= MAX_IDS:
+        element = {"type": "string", "enum": list(ids)}
+    text: dict[str, Any] = {"type": "string", "maxLength": 120}
+    groups: list[tuple[list[ActionType], dict[str, Any]]] = [
+        ([ActionType.TYPE], {"element_id": element, "text": text}),
+        (sorted(_ON_ELEMENT - {ActionType.TYPE}), {"element_id": element}),
+        (sorted(_WITH_TEXT - _ON_ELEMENT), {"text": text}),
+        (sorted(set(ActionType) - _ON_ELEMENT - _WITH_TEXT), {}),
+    ]
+    branches = [
+        _branch(kinds, fields) for kinds, fields in groups if ids or "element_id" not in fields
+    ]
+    return {"title": "WebAction", "description": "The next browser action.", "oneOf": branches}
+
+
+def _branch(kinds: list[ActionType], fields: dict[str, Any]) -> dict[str, Any]:
+    properties = {"action_type": {"type": "string", "enum": [k.value for k in kinds]}, **fields}
     return {
-        "title": "WebAction",
-        "description": "The next browser action.",
         "type": "object",
-        "properties": {
-            "action_type": {"type": "string", "enum": [t.value for t in ActionType]},
-            "element_id": element,
-            "text": {"type": "string", "maxLength": 120},
-        },
-        "required": ["action_type", "element_id", "text"],
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
     }
+
+
+def action_types(schema: dict[str, Any]) -> list[str]:
+    """Every action type `schema` offers, in branch order."""
+    return [t for b in schema["oneOf"] for t in b["properties"]["action_type"]["enum"]]
 
 
 def compose_action(answer: dict[str, Any]) -> str:

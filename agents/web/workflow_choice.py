@@ -37,7 +37,8 @@ def call_options(actions: Sequence[WorkflowAction], task: str, observation: str)
 
 def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
     """`primitive` (choice_schema passes the step_by_step object) as `oneOf` one branch per
-    callable workflow and itself last; unchanged when nothing is callable."""
+    callable workflow and itself (or its own `oneOf` branches) last; unchanged when nothing is
+    callable."""
     if not options:
         return primitive
     calls = [
@@ -56,10 +57,11 @@ def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
         for name, args in options.items()
     ]
     branch = {k: v for k, v in primitive.items() if k not in ("title", "description")}
+    branches = primitive.get("oneOf") or [branch]  # a primitive action's own branches, spliced
     return {
         "title": primitive["title"],
         "description": primitive["description"],
-        "oneOf": [*calls, branch],
+        "oneOf": [*calls, *branches],
     }
 
 

@@ -7,15 +7,25 @@ through agents.web.session (same interface as BrowserEnv: observe, step, traject
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import pytest
+from jsonschema import Draft202012Validator
+from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-from agents.web.action_schema import FALLBACK_ACTION, action_schema, compose_action, page_ids
+from agents.web.action_schema import (
+    FALLBACK_ACTION,
+    action_schema,
+    action_types,
+    compose_action,
+    page_ids,
+)
 from agents.web.decide import build_messages, decide_action
 from agents.web.memory import format_past_trajectories, similar_trajectories
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep
+from core.local_schema import bounded_schema
 from memory.agent_memory import AgentMemory
 from memory.trajectories import trajectory_from_web_steps
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
@@ -60,8 +70,37 @@ def test_schema_limits_element_ids_to_the_page():
     ids = page_ids(PAGE)
     assert ids == ["7", "9"]  # not the root: acting on the document does nothing
     schema = action_schema(ids)
-    assert schema["properties"]["element_id"]["enum"] == ["", "7", "9"]
-    assert set(schema["properties"]["action_type"]["enum"]) == {t.value for t in ActionType}
+    assert sorted(action_types(schema)) == sorted(t.value for t in ActionType)
+    for branch in schema["oneOf"]:
+        if "element_id" in branch["properties"]:
+            assert branch["properties"]["element_id"]["enum"] == ["7", "9"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "fits"),
+    [
+        (answer("type", "9", "Ada"), True),
+        (answer("type", "", "Ada"), False),  # Qwen2.5-1.5B's answer on every MiniWoB++ page
+        ({"action_type": "type", "text": "Ada"}, False),
+        ({"action_type": "click", "element_id": "7"}, True),
+        ({"action_type": "click", "element_id": "1"}, False),  # the document, not a target
+        ({"action_type": "press", "text": "Enter"}, True),
+        ({"action_type": "press", "element_id": "7", "text": "Enter"}, False),
+        ({"action_type": "go_back"}, True),
+    ],
+)
+def test_schema_makes_an_element_action_name_a_page_element(reply, fits):
+    schema = action_schema(page_ids(PAGE))
+    errors = list(Draft202012Validator(schema).iter_errors(reply))
+    assert (not errors) is fits
+    # and the embedded model's grammar is built from the same schema
+    grammar = json_schema_to_gbnf(json.dumps(bounded_schema(schema)))
+    assert '"\\"7\\"" | "\\"9\\""' in grammar and "root ::= alternative-0 |" in grammar
+
+
+def test_schema_of_a_page_without_targets_offers_no_element_action():
+    kinds = action_types(action_schema([]))
+    assert "click" not in kinds and "type" not in kinds and "stop" in kinds
 
 
 def _model(replies):
