@@ -86,8 +86,10 @@ ACTION_CLOSING = (
     "Choose the next action. Fill `action_type`, then what it takes: `element_id`, the [id] of"
     " the element to click, hover or type into; `text`, what to type (only the value, not the"
     " task's words around it), the key, the direction, the url or the answer. For example, for"
-    " the task Search for \"red shoes\" on a page with [12] searchbox 'Search', the first"
-    ' action is {"action_type": "type", "element_id": "12", "text": "red shoes"}.'
+    " the task Search for \"red shoes\" on a page with [12] searchbox 'Search' and [13] button"
+    ' \'Go\', the first action is {"action_type": "type", "element_id": "12", "text": "red'
+    ' shoes"}; once the box holds the words, the next is {"action_type": "click",'
+    ' "element_id": "13"}.'
 )
 
 # The closing instruction of the first, small choice when workflow actions are callable.
@@ -103,6 +105,14 @@ WORKFLOW_ACTION_LINE = "- {signature}: {description} ({steps} steps)"
 FEEDBACK = """
 <feedback>
 Your last answer was not a valid action: {reason}
+</feedback>
+"""
+
+# When the last action was carried out and the page is exactly as it was before it.
+UNCHANGED = """
+<feedback>
+Your last action, {action}, left the page exactly as it was: doing it again will not help.
+Choose the next step of the task, or stop if it is done.
 </feedback>
 """
 

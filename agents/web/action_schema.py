@@ -8,13 +8,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser.actions import ActionParseError, ActionType, parse_action
+from browser.actions import Action, ActionParseError, ActionType, parse_action
 
 FALLBACK_ACTION = "noop"
 MAX_IDS = 400  # a bigger enum makes the grammar slow; beyond it any id string is allowed
 _ID_LINE = re.compile(r"^\s*\[(\d+)\] (\S+)", re.MULTILINE)
 # The document itself: acting on it does nothing, and small models pick the first id offered.
 _NOT_TARGETS = {"RootWebArea", "WebArea"}
+# Roles that take typed text: a model offered every id typed into labels and static text.
+EDITABLE = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea"})
 # Action types that act on an element, and those that take a text argument.
 _ON_ELEMENT = {ActionType.CLICK, ActionType.HOVER, ActionType.TYPE}
 _WITH_TEXT = {
@@ -27,34 +29,49 @@ _WITH_TEXT = {
 }
 
 
-def page_ids(observation: str) -> list[str]:
-    """The ids of the elements an action can target in an observation, in page order."""
+def page_ids(observation: str, roles: frozenset[str] | None = None) -> list[str]:
+    """The ids of the elements an action can target in an observation, in page order; only
+    those of `roles` when given."""
     found = _ID_LINE.findall(observation)
-    return list(dict.fromkeys(i for i, role in found if role not in _NOT_TARGETS))
+    wanted = [
+        i for i, role in found if role not in _NOT_TARGETS and (roles is None or role in roles)
+    ]
+    return list(dict.fromkeys(wanted))
 
 
-def action_schema(ids: list[str]) -> dict[str, Any]:
+def action_schema(
+    ids: list[str], spent: Action | None = None, editable: list[str] | None = None
+) -> dict[str, Any]:
     """JSON schema of one decision: `oneOf` one branch per kind of action, so an action on an
     element must name one of the page's ids, and only typing, keys, urls and answers take text.
 
     One flat object with `element_id` allowed to be "" let a model fill `type` with no element
     (Qwen2.5-1.5B did on every MiniWoB++ page); here "" is not an id, and an action with no
     element has no `element_id` at all. A page with no targets offers no element branch.
+    `editable`: the ids `type` may name (page_ids with EDITABLE roles); all `ids` when None.
+    `spent`: an element action that just left the page exactly as it was; the same action on
+    the same element is not offered again (Qwen2.5-1.5B typed a value into a box until the
+    repeated-action limit, never pressing Submit, with the feedback saying so in its prompt).
     """
-    element: dict[str, Any] = {"type": "string", "maxLength": 12}
-    if len(ids) <= MAX_IDS:
-        element = {"type": "string", "enum": list(ids)}
     text: dict[str, Any] = {"type": "string", "maxLength": 120}
-    groups: list[tuple[list[ActionType], dict[str, Any]]] = [
-        ([ActionType.TYPE], {"element_id": element, "text": text}),
-        (sorted(_ON_ELEMENT - {ActionType.TYPE}), {"element_id": element}),
-        (sorted(_WITH_TEXT - _ON_ELEMENT), {"text": text}),
-        (sorted(set(ActionType) - _ON_ELEMENT - _WITH_TEXT), {}),
-    ]
-    branches = [
-        _branch(kinds, fields) for kinds, fields in groups if ids or "element_id" not in fields
-    ]
+    branches = []
+    for kind in sorted(_ON_ELEMENT):
+        targets = editable if kind is ActionType.TYPE and editable is not None else ids
+        allowed = [
+            i for i in targets if spent is None or (kind, i) != (spent.type, spent.element_id)
+        ]
+        fields = {"element_id": _element(allowed)} | ({"text": text} if kind in _WITH_TEXT else {})
+        if allowed:
+            branches.append(_branch([kind], fields))
+    branches.append(_branch(sorted(_WITH_TEXT - _ON_ELEMENT), {"text": text}))
+    branches.append(_branch(sorted(set(ActionType) - _ON_ELEMENT - _WITH_TEXT), {}))
     return {"title": "WebAction", "description": "The next browser action.", "oneOf": branches}
+
+
+def _element(ids: list[str]) -> dict[str, Any]:
+    if len(ids) <= MAX_IDS:
+        return {"type": "string", "enum": ids}
+    return {"type": "string", "maxLength": 12}  # a bigger enum makes the grammar slow
 
 
 def _branch(kinds: list[ActionType], fields: dict[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from pydantic import ValidationError
 
 from agents.web import session as web_session
 from agents.web.action_schema import (
+    EDITABLE,
     FALLBACK_ACTION,
     action_schema,
     compose_action,
@@ -49,6 +50,7 @@ from agents.web.workflow_choice import (
     compose_call,
     describe,
 )
+from browser.actions import Action, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
@@ -61,6 +63,7 @@ from prompts.decide import (
     NO_MEMORY,
     SCREENSHOT_NOTE,
     TREE_IN_SCREENSHOT,
+    UNCHANGED,
     WEB_DECIDE,
     WEB_SYSTEM,
 )
@@ -181,7 +184,7 @@ def build_messages(
         trajectories=data(memory.get("trajectories") or NO_MEMORY),
         workflow_actions=data(calls or NO_MEMORY),
         history=data(format_history(history)),
-        feedback=FEEDBACK.format(reason=data(feedback)) if feedback else "",
+        feedback=_feedback(feedback, history, observation),
         observation=data(observation if show_tree else _without_tree(observation)),
         closing=closing,
     )
@@ -189,6 +192,35 @@ def build_messages(
         return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
     text = {"type": "text", "text": f"{body}\n\n{SCREENSHOT_NOTE}"}
     return [SystemMessage(WEB_SYSTEM), HumanMessage([text, image_part(screenshot)])]
+
+
+def _feedback(reason: str | None, history: list[TrajectoryStep], observation: str) -> str:
+    """Why the last answer was refused; else, when the last action changed nothing, that."""
+    if reason:
+        return FEEDBACK.format(reason=data(reason))
+    last = unchanged_by(history, observation)
+    return UNCHANGED.format(action=data(last.action)) if last is not None else ""
+
+
+def unchanged_by(history: list[TrajectoryStep], observation: str) -> TrajectoryStep | None:
+    """The last step, when it was carried out and `observation` is exactly the page it acted on.
+
+    A small model repeats an action that worked once (typing a value again instead of pressing
+    Submit) until the repeated-action limit ends the episode; the page being identical to what
+    it acted on is the one sign it cannot see by itself.
+    """
+    last = history[-1] if history else None
+    if last is None or not last.valid or not last.action:
+        return None
+    seen = last.observation.removesuffix("\n…")  # a trajectory keeps a long page cut
+    same = observation.startswith(seen) if seen != last.observation else observation == seen
+    return last if same else None
+
+
+def _spent(history: list[TrajectoryStep], observation: str) -> Action | None:
+    """The last action, parsed, when it changed nothing (agents.web.action_schema `spent`)."""
+    last = unchanged_by(history, observation)
+    return parse_action(last.action) if last is not None and last.action else None
 
 
 def _without_tree(observation: str) -> str:
@@ -236,7 +268,9 @@ async def decide_action(
         answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
-    schema = action_schema(page_ids(observation))
+    schema = action_schema(
+        page_ids(observation), _spent(history, observation), page_ids(observation, EDITABLE)
+    )
     answer = await _ask(model, messages, schema, attempts, tally, problems)
     if answer is not None:
         return _decision(model, messages, answer, {}, tally)
