@@ -45,7 +45,7 @@ class ScriptedChatModel(BaseChatModel):
         title = schema.get("title") if schema else None
         tools = [t["function"]["name"] for t in kw.get("tools") or []]
         prompt = "\n".join(m.text for m in messages)
-        self.calls.append({"title": title, "tools": tools, "prompt": prompt})
+        self.calls.append({"title": title, "tools": tools, "prompt": prompt, "schema": schema})
         reply = self.responder(prompt, title, tools, messages)
         if isinstance(reply, dict) and "tool" in reply:
             call = {"name": reply["tool"], "args": reply.get("args", {}), "id": uuid.uuid4().hex}

@@ -15,13 +15,14 @@ from jsonschema import Draft202012Validator
 from llama_cpp.llama_grammar import json_schema_to_gbnf
 
 from agents.web.action_schema import (
+    EDITABLE,
     FALLBACK_ACTION,
     action_schema,
     action_types,
     compose_action,
     page_ids,
 )
-from agents.web.decide import build_messages, decide_action
+from agents.web.decide import build_messages, decide_action, unchanged_by
 from agents.web.memory import format_past_trajectories, similar_trajectories
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep
@@ -101,6 +102,47 @@ def test_schema_makes_an_element_action_name_a_page_element(reply, fits):
 def test_schema_of_a_page_without_targets_offers_no_element_action():
     kinds = action_types(action_schema([]))
     assert "click" not in kinds and "type" not in kinds and "stop" in kinds
+
+
+def test_schema_types_into_editable_elements_only():
+    page = PAGE + "\n\t[11] StaticText 'Name'"
+    schema = action_schema(page_ids(page), editable=page_ids(page, EDITABLE))
+    assert not list(Draft202012Validator(schema).iter_errors(answer("type", "9", "Ada")))
+    assert list(Draft202012Validator(schema).iter_errors(answer("type", "11", "Ada")))  # a label
+    assert list(Draft202012Validator(schema).iter_errors(answer("type", "7", "Ada")))  # a button
+    click = {"action_type": "click", "element_id": "11"}
+    assert not list(Draft202012Validator(schema).iter_errors(click))  # labels may be clicked
+
+
+def _step(action, observation=PAGE, valid=True):
+    return TrajectoryStep(1, observation, "u", action, action if valid else None, valid)
+
+
+def test_an_action_that_left_the_page_as_it_was_is_not_offered_again():
+    typed = PAGE.replace("textbox 'Name'", "textbox 'Name'\n\t\t[12] StaticText 'Ada'")
+    spent = [_step("type [9] [Ada] [1]", observation=typed)]
+    model = _model([answer("click", "7")])
+    asyncio.run(decide_action(model, "Enter Ada and press Buy", typed, spent, {}))
+    schema = model.calls[0]["schema"]
+    offers = {b["properties"]["action_type"]["enum"][0]: b for b in schema["oneOf"][:3]}
+    assert "type" not in offers  # the only editable element was the one just typed into
+    assert offers["click"]["properties"]["element_id"]["enum"] == ["7", "9", "12"]
+    assert "left the page exactly as it was" in model.calls[0]["prompt"]
+    # a page the action did change: everything is offered and nothing is said
+    model = _model([answer("click", "7")])
+    asyncio.run(
+        decide_action(model, "Enter Ada and press Buy", typed, [_step("type [9] [Ada]")], {})
+    )
+    assert "type" in action_types(model.calls[0]["schema"])
+    assert "left the page" not in model.calls[0]["prompt"]
+
+
+def test_a_long_page_cut_in_the_trajectory_still_counts_as_unchanged():
+    long_page = PAGE + "".join(f"\n\t[{i}] link 'item {i}'" for i in range(100, 400))
+    cut = long_page[:2000] + "\n…"
+    assert unchanged_by([_step("click [7]", observation=cut)], long_page) is not None
+    assert unchanged_by([_step("click [7]", observation=cut)], PAGE) is None
+    assert unchanged_by([_step("click [3]", valid=False)], PAGE) is None  # refused: feedback
 
 
 def _model(replies):
