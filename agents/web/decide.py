@@ -7,8 +7,9 @@ with arguments from enums, or `step_by_step` (agents.web.workflow_choice); the d
 is then the call text, e.g. "login_user(username='ada')", or the primitive action of a second,
 ordinary decision. A composed primitive is checked with `parse_action`; output that does not
 parse is still sent to the environment, which records it as invalid with the reason (shown to
-the model next turn) and ends the episode after 3 in a row. A model that gives no usable answer
-at all gets `noop`, which the repeated-action limit ends after 3. `decide_action` is the same
+the model next turn) and ends the episode after 3 in a row; an action carried out that left
+the page as it was is said so, and not offered again next turn (agents.web.feedback). A model
+that gives no usable answer at all gets `noop`, which the repeated-action limit ends after 3. `decide_action` is the same
 decision outside the graph (the MiniWoB policy).
 
 The node is retried by DECIDE_RETRY (model calls fail transiently), so it closes the run's
@@ -41,6 +42,7 @@ from agents.web.action_schema import (
     page_ids,
     validate,
 )
+from agents.web.feedback import feedback_section, spent_action
 from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
@@ -50,7 +52,6 @@ from agents.web.workflow_choice import (
     compose_call,
     describe,
 )
-from browser.actions import Action, parse_action
 from browser.trajectory import TrajectoryStep, format_trajectory
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
@@ -58,12 +59,10 @@ from memory.budget import approximate_tokens
 from prompts.decide import (
     ACTION_CLOSING,
     CHOICE_CLOSING,
-    FEEDBACK,
     NO_HISTORY,
     NO_MEMORY,
     SCREENSHOT_NOTE,
     TREE_IN_SCREENSHOT,
-    UNCHANGED,
     WEB_DECIDE,
     WEB_SYSTEM,
 )
@@ -184,7 +183,7 @@ def build_messages(
         trajectories=data(memory.get("trajectories") or NO_MEMORY),
         workflow_actions=data(calls or NO_MEMORY),
         history=data(format_history(history)),
-        feedback=_feedback(feedback, history, observation),
+        feedback=feedback_section(feedback, history, observation),
         observation=data(observation if show_tree else _without_tree(observation)),
         closing=closing,
     )
@@ -192,35 +191,6 @@ def build_messages(
         return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
     text = {"type": "text", "text": f"{body}\n\n{SCREENSHOT_NOTE}"}
     return [SystemMessage(WEB_SYSTEM), HumanMessage([text, image_part(screenshot)])]
-
-
-def _feedback(reason: str | None, history: list[TrajectoryStep], observation: str) -> str:
-    """Why the last answer was refused; else, when the last action changed nothing, that."""
-    if reason:
-        return FEEDBACK.format(reason=data(reason))
-    last = unchanged_by(history, observation)
-    return UNCHANGED.format(action=data(last.action)) if last is not None else ""
-
-
-def unchanged_by(history: list[TrajectoryStep], observation: str) -> TrajectoryStep | None:
-    """The last step, when it was carried out and `observation` is exactly the page it acted on.
-
-    A small model repeats an action that worked once (typing a value again instead of pressing
-    Submit) until the repeated-action limit ends the episode; the page being identical to what
-    it acted on is the one sign it cannot see by itself.
-    """
-    last = history[-1] if history else None
-    if last is None or not last.valid or not last.action:
-        return None
-    seen = last.observation.removesuffix("\n…")  # a trajectory keeps a long page cut
-    same = observation.startswith(seen) if seen != last.observation else observation == seen
-    return last if same else None
-
-
-def _spent(history: list[TrajectoryStep], observation: str) -> Action | None:
-    """The last action, parsed, when it changed nothing (agents.web.action_schema `spent`)."""
-    last = unchanged_by(history, observation)
-    return parse_action(last.action) if last is not None and last.action else None
 
 
 def _without_tree(observation: str) -> str:
@@ -269,7 +239,7 @@ async def decide_action(
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
     schema = action_schema(
-        page_ids(observation), _spent(history, observation), page_ids(observation, EDITABLE)
+        page_ids(observation), spent_action(history, observation), page_ids(observation, EDITABLE)
     )
     answer = await _ask(model, messages, schema, attempts, tally, problems)
     if answer is not None:

@@ -22,7 +22,8 @@ from agents.web.action_schema import (
     compose_action,
     page_ids,
 )
-from agents.web.decide import build_messages, decide_action, unchanged_by
+from agents.web.decide import build_messages, decide_action
+from agents.web.feedback import unchanged_by
 from agents.web.memory import format_past_trajectories, similar_trajectories
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep

@@ -1,0 +1,40 @@
+"""What the web agent is told about its last action: refused (and why), or carried out and the
+page left exactly as it was; and that spent action, which the next decision does not offer again
+(agents.web.action_schema).
+"""
+
+from __future__ import annotations
+
+from browser.actions import Action, parse_action
+from browser.trajectory import TrajectoryStep
+from prompts.decide import FEEDBACK, UNCHANGED
+from prompts.untrusted import data
+
+
+def feedback_section(reason: str | None, history: list[TrajectoryStep], observation: str) -> str:
+    """Why the last answer was refused; else, when the last action changed nothing, that."""
+    if reason:
+        return FEEDBACK.format(reason=data(reason))
+    last = unchanged_by(history, observation)
+    return UNCHANGED.format(action=data(last.action)) if last is not None else ""
+
+
+def unchanged_by(history: list[TrajectoryStep], observation: str) -> TrajectoryStep | None:
+    """The last step, when it was carried out and `observation` is exactly the page it acted on.
+
+    A small model repeats an action that worked once (typing a value again instead of pressing
+    Submit) until the repeated-action limit ends the episode; the page being identical to what
+    it acted on is the one sign it cannot see by itself.
+    """
+    last = history[-1] if history else None
+    if last is None or not last.valid or not last.action:
+        return None
+    seen = last.observation.removesuffix("\n…")  # a trajectory keeps a long page cut
+    same = observation.startswith(seen) if seen != last.observation else observation == seen
+    return last if same else None
+
+
+def spent_action(history: list[TrajectoryStep], observation: str) -> Action | None:
+    """The last action, parsed, when it changed nothing (agents.web.action_schema `spent`)."""
+    last = unchanged_by(history, observation)
+    return parse_action(last.action) if last is not None and last.action else None
