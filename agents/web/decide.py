@@ -9,8 +9,8 @@ ordinary decision. A composed primitive is checked with `parse_action`; output t
 parse is still sent to the environment, which records it as invalid with the reason (shown to
 the model next turn) and ends the episode after 3 in a row; an action carried out that left
 the page as it was is said so, and not offered again next turn (agents.web.feedback). A model
-that gives no usable answer at all gets `noop`, which the repeated-action limit ends after 3. `decide_action` is the same
-decision outside the graph (the MiniWoB policy).
+that gives no usable answer at all gets `noop`, which the repeated-action limit ends after 3.
+`decide_action` is the same decision outside the graph (the MiniWoB policy).
 
 The node is retried by DECIDE_RETRY (model calls fail transiently), so it closes the run's
 browser only when LangGraph will not run it again: the error is not retried, or this was the
