@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,19 @@ def undo_cut_job(
 ) -> int:
     """Undo what an earlier, cut run of `job` wrote to this memory (a job runs again only when
     it has no record: it was cut); returns how many writes were undone."""
-    from memory.stores.journal import undo_job
+    return undo_cut_jobs(home, embedding_model, models, shared, [job]).get(job, 0)
+
+
+def undo_cut_jobs(
+    home: str,
+    embedding_model: str,
+    models: Models | None,
+    shared: SharedMemory | None,
+    jobs: Collection[str],
+) -> dict[str, int]:
+    """Undo, together and newest write first, what those of `jobs` that left a journal in this
+    memory wrote (the driver passes the jobs with no record: cut); writes undone per job."""
+    from memory.stores.journal import journaled_jobs, undo_jobs
 
     with project_store(home, embedding_model, models, shared=shared) as store:
-        return undo_job(store, job)
+        return undo_jobs(store, [j for j in journaled_jobs(store) if j in jobs])

@@ -51,6 +51,11 @@ def _runner(spec: str) -> Any:
     return runner
 
 
+def journals(runner: str | None) -> bool:
+    """Does this answer-function builder journal its writes (it names a `job` parameter)?"""
+    return "job" in inspect.signature(_runner(runner or DEFAULT_RUNNER)).parameters
+
+
 def _accepts(fn: Any, name: str) -> bool:
     """Does `fn` take the keyword `name`? (A plugged-in builder need not take every one.)"""
     params = inspect.signature(fn).parameters.values()
@@ -61,7 +66,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
     runner?, arm?, trial?, reflect_on_failure?, embedding_model?, max_tool_steps? and context?
     (Context settings; each passed to a builder that takes it), memory_url? and memory_scope?
-    (memory shared in PostgreSQL, see shared_of). Returns the scored record."""
+    (memory shared in PostgreSQL, see shared_of), undone_writes? (what the driver already took
+    back of a cut attempt). Returns the scored record."""
     q = _questions(str(payload["file"]), resources)[payload["id"]]
     counter = CallCounter()
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
@@ -94,6 +100,7 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     record["success"] = record["em"]
     if check:
         record["answer_check"] = dict(check)
+    undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone
     if payload.get("reflect_on_failure") and not record["em"] and error is None:

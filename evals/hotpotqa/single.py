@@ -132,13 +132,29 @@ def run_single(
         log.append(record)
         meter.update(bool(record["em"]), f"{record['id']} calls={record['calls']}")
 
-    run_jobs(
-        [j for j in jobs if j.key not in log],
-        on_result,
-        workers=s.workers,
-        ray_address=s.ray_address,
-    )
+    todo = [j for j in jobs if j.key not in log]
+    if s.memory == "carry":  # one memory for the stream: take back every cut question's writes
+        _undo_cut_questions(todo)
+    run_jobs(todo, on_result, workers=s.workers, ray_address=s.ray_address)
     return log
+
+
+def _undo_cut_questions(todo: list[Job]) -> None:
+    """Before any question runs: undo what every unrecorded (cut) question saved to the carried
+    memory, all together, newest write first (memory.stores.journal.undo_jobs), so two cut
+    questions that wrote the same key leave the value from before both; each job's payload says
+    how many of its writes were undone, for its record."""
+    from evals.common.memory_store import undo_cut_jobs
+    from evals.hotpotqa.jobs import job_name, journals, shared_of
+
+    if not todo or not journals(todo[0].payload.get("runner")):
+        return  # nothing journaled, nothing to take back
+    first = todo[0].payload
+    names = {job_name(j.payload, j.payload["id"]): j for j in todo}
+    embedding_model = first.get("embedding_model", "local")
+    undone = undo_cut_jobs(first["home"], embedding_model, None, shared_of(first), names)
+    for name, count in undone.items():
+        names[name].payload["undone_writes"] = count
 
 
 def summary(log: ResultsLog, questions: list[HotpotQuestion]) -> dict[str, Any]:

@@ -73,14 +73,34 @@ class JournaledStore(BaseStore):
 def undo_job(store: BaseStore, job: str) -> int:
     """Undo what `job` wrote (newest first: the value each key held before it, or nothing) and
     forget its journal; returns how many writes were undone (0 for a job that never ran)."""
-    namespace = (JOURNAL, job)
-    entries = sorted(store.search(namespace, limit=_ALL), key=lambda i: i.key, reverse=True)
-    for item in entries:
+    return undo_jobs(store, [job]).get(job, 0)
+
+
+def journaled_jobs(store: BaseStore) -> list[str]:
+    """Every job with a journal in `store` (finished ones too: a finished job's journal stays)."""
+    spaces = store.list_namespaces(prefix=(JOURNAL,), max_depth=2, limit=_ALL)
+    return sorted({space[1] for space in spaces if len(space) == 2})
+
+
+def undo_jobs(store: BaseStore, jobs: Iterable[str]) -> dict[str, int]:
+    """Undo what every one of `jobs` wrote, together, newest write first across all of them,
+    and forget their journals; returns the writes undone per job (jobs with none left out).
+
+    Undone one job at a time, two cut jobs that wrote the same key (a workflow re-induced by
+    both) could leave the first one's value: undoing the earlier job first puts back the value
+    from before it, then undoing the later one puts back the earlier job's. One order across
+    both, by when each write was journaled, ends with the value from before either.
+    """
+    entries = [(item, job) for job in jobs for item in store.search((JOURNAL, job), limit=_ALL)]
+    entries.sort(key=lambda e: (e[0].updated_at, e[1], e[0].key), reverse=True)
+    undone: dict[str, int] = {}
+    for item, job in entries:
         target, key = tuple(item.value["namespace"]), item.value["key"]
         prior = item.value.get("prior")
         if prior is None:
             store.delete(target, key)
         else:
             store.put(target, key, prior, index=item.value.get("index"))
-        store.delete(namespace, item.key)
-    return len(entries)
+        store.delete((JOURNAL, job), item.key)
+        undone[job] = undone.get(job, 0) + 1
+    return undone
