@@ -82,7 +82,7 @@ class LocalChatModel(BaseChatModel):
     n_threads: int = Field(default_factory=default_threads)
     max_tokens: int = 320
     temperature: float = 0.2
-    repeat_penalty: float = 1.3
+    repeat_penalty: float = 1.0  # catalogue models: their entry's (core.model_catalogue)
     seed: int | None = 7  # the base of each call's own seed (module docstring); None: chained
     model_config = ConfigDict(arbitrary_types_allowed=True)
     _llama: Any = PrivateAttr(default=None)
@@ -102,6 +102,7 @@ class LocalChatModel(BaseChatModel):
             entry = lookup(name or "")
             source, default_weights, label = model_path(entry), entry.weights, entry.name
             kwargs.setdefault("n_ctx", entry.n_ctx)
+            kwargs.setdefault("repeat_penalty", entry.repeat_penalty)
         chosen = q8_0_weights(source) if (weights or default_weights) == "q8_0" else source
         model = cls(model_path=str(chosen), model_name=label, **kwargs)
         try:

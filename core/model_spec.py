@@ -18,6 +18,8 @@ Options after `#` (joined with `&`):
               for servers given by URL, many of which ignore `auto`) names one `act` tool
               whose arguments choose a tool or the final answer
   ctx         the context window in tokens, when the server does not report it
+  repeat      local only: llama.cpp's repeat penalty (default: the catalogue entry's, 1.0
+              for Qwen, 1.3 for SmolLM2; 1.0 is none)
   weights     local only: q8_0 (a Q8_0 copy made once, faster on a CPU for some formats;
               the default of catalogue models shipped as Q4_1)
               on a CPU) | as-is (the GGUF file unchanged; the default for a file you name)
@@ -38,7 +40,7 @@ MODEL_SPEC_HELP = (
     "'openai:NAME@URL' for an OpenAI-compatible server; options after '#', joined with '&': "
     "structured=json_schema|function_calling|json_mode, tools=native|named, ctx=TOKENS, "
     "timeout=SECONDS, retries=N (e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048); "
-    "local only: weights=q8_0|as-is."
+    "local only: weights=q8_0|as-is, repeat=PENALTY."
 )
 CHOICES = {
     "structured": ("json_schema", "function_calling", "json_mode"),
@@ -46,7 +48,7 @@ CHOICES = {
     "weights": ("q8_0", "as-is"),
 }
 NUMBERS = ("ctx", "timeout", "retries")
-LOCAL_OPTIONS = ("ctx", "weights")
+LOCAL_OPTIONS = ("ctx", "weights", "repeat")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def _options(spec: str, text: str, allowed: tuple[str, ...]) -> dict[str, str]:
             )
         if key in CHOICES and value not in CHOICES[key]:
             raise ModelSpecError(f"{key}={value!r} in {spec!r}: choose one of {CHOICES[key]}")
-        if key in NUMBERS and not _number_ok(key, value):
+        if key in (*NUMBERS, "repeat") and not _number_ok(key, value):
             raise ModelSpecError(f"{key}={value!r} in {spec!r} must be a positive number")
         options[key] = value
     return options
@@ -81,7 +83,7 @@ def _options(spec: str, text: str, allowed: tuple[str, ...]) -> dict[str, str]:
 
 def _number_ok(key: str, value: str) -> bool:
     try:
-        number = float(value) if key == "timeout" else int(value)
+        number = float(value) if key in ("timeout", "repeat") else int(value)
     except ValueError:
         return False
     return number >= 0 if key == "retries" else number > 0

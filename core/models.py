@@ -101,11 +101,12 @@ def build_chat_model(spec: str) -> BaseChatModel:
     if parsed.provider is None:
         from core.local_model import LocalChatModel
 
-        ctx = parsed.options.get("ctx")
+        ctx, repeat = parsed.options.get("ctx"), parsed.number("repeat")
         return LocalChatModel.load(
             parsed.model or None,
             weights=parsed.options.get("weights"),
             **({"n_ctx": int(ctx)} if ctx else {}),
+            **({"repeat_penalty": repeat} if repeat else {}),
         )
     if parsed.provider == "openai":
         return _openai_model(spec, parsed)
