@@ -48,3 +48,10 @@ def format_trajectory(steps: list[TrajectoryStep], *, with_observations: bool = 
             line = f"{step.observation}\n{line}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def same_page(before: str, after: str) -> bool:
+    """`after` is exactly the page `before` recorded (a kept observation may be cut, ending
+    in "\n…": then `after` only has to begin with what was kept)."""
+    seen = before.removesuffix("\n…")
+    return after.startswith(seen) if seen != before else after == seen

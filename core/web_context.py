@@ -43,6 +43,13 @@ class WebAgentContext(MemorySettings):
         default=2,
         metadata={"description": "Most similar past runs in the prompt (MMInA: 1-2 works best)."},
     )
+    plan_steps: bool = field(
+        default=True,
+        metadata={
+            "description": "Write the task's steps once before acting; each decision is told "
+            "which step is next."
+        },
+    )
     use_workflows: bool = field(
         default=True, metadata={"description": "Put relevant workflows (AWM) into the prompt."}
     )

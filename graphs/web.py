@@ -1,4 +1,5 @@
-"""The web agent: observe the page, decide one action, act; loop until stop, done or a limit.
+"""The web agent: observe the page, plan the task's steps once, then decide one action and act;
+loop until stop, done or a limit.
 
 Each node is a function of the same name in agents/web/<node>.py; decide's prompt is in
 prompts/decide.py. The run's browser lives in its context (agents.web.session).
@@ -11,15 +12,16 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 
 from agents.web.act import act
-from agents.web.decide import DECIDE_RETRY, decide
+from agents.web.decide import decide
 from agents.web.finish import finish
 from agents.web.observe import observe
-from agents.web.session import MAX_STEPS_CAP
+from agents.web.plan import plan
+from agents.web.session import MAX_STEPS_CAP, MODEL_RETRY
 from core.state import WebAgentInput, WebAgentState
 from core.web_context import WebAgentContext
 
 WebBuilder = StateGraph[WebAgentState, WebAgentContext, WebAgentInput, WebAgentState]
-# Each action is three supersteps (observe, decide, act) plus setup and finish.
+# Each action is three supersteps (observe, decide, act) plus plan and finish.
 RECURSION_LIMIT = 3 * MAX_STEPS_CAP + 10
 
 
@@ -27,17 +29,26 @@ def build_web_graph() -> WebBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store."""
     builder = StateGraph(WebAgentState, context_schema=WebAgentContext, input_schema=WebAgentInput)
     builder.add_node("observe", observe)  # read the page (the first look opens the browser)
-    builder.add_node("decide", decide, retry_policy=DECIDE_RETRY)  # the model picks one action
+    builder.add_node("plan", plan, retry_policy=MODEL_RETRY)  # the task's steps, written once
+    builder.add_node("decide", decide, retry_policy=MODEL_RETRY)  # the model picks one action
     builder.add_node("act", act)  # carry it out; the environment applies the limits
     builder.add_node("finish", finish)  # reward or judge, record the run, close the browser
     builder.add_edge(START, "observe")  # the task starts from what the page shows
-    builder.add_edge("observe", "decide")  # every action is chosen on a fresh observation
+    builder.add_conditional_edges(  # plan on the first look; every action on a fresh one
+        "observe", route_after_observe, {"plan": "plan", "decide": "decide"}
+    )
+    builder.add_edge("plan", "decide")
     builder.add_edge("decide", "act")
     builder.add_conditional_edges(  # look again, or settle the episode once it ended
         "act", route_after_act, {"observe": "observe", "finish": "finish"}
     )
     builder.add_edge("finish", END)
     return builder
+
+
+def route_after_observe(state: WebAgentState) -> Literal["plan", "decide"]:
+    """Plan once, before the first action; afterwards straight to the next decision."""
+    return "decide" if "plan" in state else "plan"
 
 
 def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:

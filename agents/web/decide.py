@@ -12,9 +12,8 @@ the page as it was is said so, and not offered again next turn (agents.web.feedb
 that gives no usable answer at all gets `noop`, which the repeated-action limit ends after 3.
 `decide_action` is the same decision outside the graph (the MiniWoB policy).
 
-The node is retried by DECIDE_RETRY (model calls fail transiently), so it closes the run's
-browser only when LangGraph will not run it again: the error is not retried, or this was the
-last attempt.
+The node is retried by MODEL_RETRY (model calls fail transiently), so it closes the run's
+browser only when LangGraph will not run it again (agents.web.session.close_unless_retried).
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from langgraph.runtime import Runtime
-from langgraph.types import RetryPolicy
 from pydantic import ValidationError
 
 from agents.web import session as web_session
@@ -43,6 +41,7 @@ from agents.web.action_schema import (
     validate,
 )
 from agents.web.feedback import feedback_section, spent_action
+from agents.web.plan import plan_section, plan_turn, steps_done
 from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
@@ -70,8 +69,6 @@ from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 HISTORY_STEPS = 8  # the latest actions shown; older ones add little and cost context
-# Model calls may fail transiently; browser steps are not retried (an action is not idempotent).
-DECIDE_RETRY = RetryPolicy(max_attempts=3)
 
 
 @dataclass(frozen=True)
@@ -103,10 +100,10 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
             actions=prompt_actions(ctx, state),
             screenshot=await _screenshot(ctx, state),
             show_tree=wants_tree(ctx),
+            plan=state.get("plan") or (),
         )
     except BaseException as err:
-        if not _retried(err, runtime):
-            await web_session.close(runtime.context)
+        await web_session.close_unless_retried(err, runtime)
         raise
     if not decision.valid:
         log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
@@ -119,22 +116,6 @@ async def _screenshot(ctx: WebAgentContext, state: WebAgentState) -> bytes | Non
         return None
     session = web_session.session_of(ctx, state.get("run_id") or "")
     return await viewport_png(session.env) if session is not None else None
-
-
-def _retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> bool:
-    """Will LangGraph run `decide` again after `err` (DECIDE_RETRY, attempts left)?"""
-    if not isinstance(err, Exception):
-        return False  # cancelled or interrupted: never retried
-    info = runtime.execution_info
-    attempt = info.node_attempt if info is not None else 1
-    retry_on = DECIDE_RETRY.retry_on
-    if isinstance(retry_on, type):
-        matches = isinstance(err, retry_on)
-    elif isinstance(retry_on, Sequence):
-        matches = isinstance(err, tuple(retry_on))
-    else:
-        matches = bool(retry_on(err))
-    return matches and attempt < DECIDE_RETRY.max_attempts
 
 
 class _TokenTally(BaseCallbackHandler):
@@ -165,9 +146,10 @@ def build_messages(
     closing: str = ACTION_CLOSING,
     screenshot: bytes | None = None,
     show_tree: bool = True,
+    plan: Sequence[str] = (),
 ) -> list[SystemMessage | HumanMessage]:
-    """System prompt + the turn: task, memory sections, workflow actions (`calls`), previous
-    actions, feedback, page.
+    """System prompt + the turn: task, plan, memory sections, workflow actions (`calls`),
+    previous actions, feedback, page, and the closing, opened by the plan's next step.
 
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
     model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
@@ -178,6 +160,7 @@ def build_messages(
     """
     body = WEB_DECIDE.format(
         task=data(task),
+        plan=plan_section(plan),
         reflections=data(memory.get("reflections") or NO_MEMORY),
         workflows=data(memory.get("workflows") or NO_MEMORY),
         trajectories=data(memory.get("trajectories") or NO_MEMORY),
@@ -185,7 +168,7 @@ def build_messages(
         history=data(format_history(history)),
         feedback=feedback_section(feedback, history, observation),
         observation=data(observation if show_tree else _without_tree(observation)),
-        closing=closing,
+        closing=plan_turn(plan, steps_done(history, observation)) + closing if plan else closing,
     )
     if screenshot is None:
         return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
@@ -211,10 +194,12 @@ async def decide_action(
     actions: Sequence[WorkflowAction] = (),
     screenshot: bytes | None = None,
     show_tree: bool = True,
+    plan: Sequence[str] = (),
 ) -> WebDecision:
     """Ask `model` for the next action (bounded attempts); never raises on bad output.
 
     `actions`: callable workflows the model may choose instead of a primitive action.
+    `plan`: the task's steps (agents.web.plan), shown with the one that is next.
     `screenshot`: the viewport's PNG, sent as an image part; `show_tree` False leaves the
     tree out of the prompt (the screenshot stands for the page).
     """
@@ -227,7 +212,16 @@ async def decide_action(
 
     def turn(closing: str) -> list[SystemMessage | HumanMessage]:
         return build_messages(
-            task, observation, history, memory, feedback, calls, closing, screenshot, show_tree
+            task,
+            observation,
+            history,
+            memory,
+            feedback,
+            calls,
+            closing,
+            screenshot,
+            show_tree,
+            plan,
         )
 
     messages = turn(ACTION_CLOSING)

@@ -6,7 +6,7 @@ page left exactly as it was; and that spent action, which the next decision does
 from __future__ import annotations
 
 from browser.actions import Action, parse_action
-from browser.trajectory import TrajectoryStep
+from browser.trajectory import TrajectoryStep, same_page
 from prompts.decide import FEEDBACK, UNCHANGED
 from prompts.untrusted import data
 
@@ -29,9 +29,7 @@ def unchanged_by(history: list[TrajectoryStep], observation: str) -> TrajectoryS
     last = history[-1] if history else None
     if last is None or not last.valid or not last.action:
         return None
-    seen = last.observation.removesuffix("\n…")  # a trajectory keeps a long page cut
-    same = observation.startswith(seen) if seen != last.observation else observation == seen
-    return last if same else None
+    return last if same_page(last.observation, observation) else None
 
 
 def spent_action(history: list[TrajectoryStep], observation: str) -> Action | None:

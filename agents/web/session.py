@@ -14,8 +14,11 @@ the graph never closes an environment it did not open.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+
+from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
 
 from browser.env import BrowserEnv, EnvConfig
 from browser.limits import Limits
@@ -23,6 +26,9 @@ from core.web_context import WebAgentContext
 
 # The graph's recursion limit is sized for this many actions.
 MAX_STEPS_CAP = 60
+# The nodes that call the model (plan, decide) are retried: model calls fail transiently.
+# Browser steps are not (an action is not idempotent).
+MODEL_RETRY = RetryPolicy(max_attempts=3)
 # () -> (the task ended by itself, its reward or None when unknown)
 Evaluate = Callable[[], Awaitable[tuple[bool, float | None]]]
 
@@ -85,3 +91,25 @@ async def close(ctx: WebAgentContext) -> None:
     session, holder.session, holder.run_id = holder.session, None, None
     if isinstance(session, WebSession) and session.owned:
         await session.env.close()
+
+
+async def close_unless_retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> None:
+    """A model-calling node failed with `err`: close the run's browser, unless LangGraph will
+    run the node again (MODEL_RETRY matches `err` and attempts are left)."""
+    if not _retried(err, runtime):
+        await close(runtime.context)
+
+
+def _retried(err: BaseException, runtime: Runtime[WebAgentContext]) -> bool:
+    if not isinstance(err, Exception):
+        return False  # cancelled or interrupted: never retried
+    info = runtime.execution_info
+    attempt = info.node_attempt if info is not None else 1
+    retry_on = MODEL_RETRY.retry_on
+    if isinstance(retry_on, type):
+        matches = isinstance(err, retry_on)
+    elif isinstance(retry_on, Sequence):
+        matches = isinstance(err, tuple(retry_on))
+    else:
+        matches = bool(retry_on(err))
+    return matches and attempt < MODEL_RETRY.max_attempts

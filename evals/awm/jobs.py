@@ -66,6 +66,7 @@ def agent_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[s
         "seconds": round(time.perf_counter() - started, 3),
         "stop": state.get("done_reason"),
         "error": error,
+        "plan": list(state.get("plan") or []),
         "actions": [_shown(s) for s in steps],
         "memory_in_prompt": {k: bool(v) for k, v in memory.items()},
         "worker_pid": os.getpid(),

@@ -45,10 +45,12 @@ class MiniWobUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class PolicyDecision:
-    """A policy's action plus the tokens it spent deciding (0 when unknown)."""
+    """A policy's action plus the tokens it spent deciding (0 when unknown) and the plan it
+    follows (agents.web.plan; empty when it has none)."""
 
     action: str
     tokens: int = 0
+    plan: tuple[str, ...] = ()
 
 
 # async (utterance, observation_text, history) -> action text or PolicyDecision
@@ -70,6 +72,7 @@ class EpisodeResult:
     tokens: int
     error: str | None = None  # the policy raised; the episode ended there and counts as failed
     trajectory: list[dict[str, Any]] = field(default_factory=list)
+    plan: list[str] = field(default_factory=list)  # the policy's, as of its last decision
 
     @property
     def success(self) -> bool:
@@ -206,6 +209,7 @@ async def run_episode(
     page = env.page
     observation = await env.observe()
     tokens, wob, error = 0, None, None
+    plan: tuple[str, ...] = ()
     while not env.done:
         try:
             decision = await policy(utterance, observation.text, list(env.trajectory))
@@ -213,7 +217,7 @@ async def run_episode(
             error = f"policy failed: {type(err).__name__}: {err}"
             break
         if isinstance(decision, PolicyDecision):
-            action, tokens = decision.action, tokens + decision.tokens
+            action, tokens, plan = decision.action, tokens + decision.tokens, decision.plan
         else:
             action = decision
         observation, _, _ = await env.step(action)
@@ -236,6 +240,7 @@ async def run_episode(
         env_step_seconds=_mean([s.seconds for s in steps]),
         tokens=tokens,
         trajectory=[s.to_dict() for s in steps],
+        plan=list(plan),
     )
 
 

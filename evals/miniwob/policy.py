@@ -1,8 +1,9 @@
 """The web agent's decide step as a MiniWoB policy: `policy(utterance, observation, history)`.
 
-Same prompt, memory and constrained decision as the graph's `decide` node, for harnesses that
-drive the browser themselves (evals.miniwob.run_miniwob). Memory is looked up once per
-episode (keyed by the utterance), like the graph does once per run.
+Same plan, prompt, memory and constrained decision as the graph's `plan` and `decide` nodes,
+for harnesses that drive the browser themselves (evals.miniwob.run_miniwob). Memory is looked
+up and the plan written once per episode (at its first action), like the graph does once per
+run.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 
 from agents.web.decide import decide_action
 from agents.web.memory import gather_memory
+from agents.web.plan import make_plan
 from browser.trajectory import TrajectoryStep
 from core.models import Models
 from core.web_context import WebAgentContext
@@ -28,6 +30,7 @@ class WebPolicy:
     website: str = MINIWOB_WEBSITE
     workflows: str | None = None
     _memory: dict[str, dict[str, str]] = field(default_factory=dict)
+    _plan: list[str] = field(default_factory=list)
 
     async def __call__(
         self, utterance: str, observation: str, history: list[TrajectoryStep]
@@ -39,10 +42,13 @@ class WebPolicy:
         last = history[-1] if history else None
         feedback = last.reason if last is not None and not last.valid else None
         model = self.ctx.models.chat(self.ctx.executor_model)
+        if not history:  # an episode's first action: its plan (agents.web.plan)
+            plan = self.ctx.plan_steps
+            self._plan = await make_plan(model, utterance, observation, memory) if plan else []
         decision = await decide_action(
-            model, utterance, observation, history, memory, feedback=feedback
+            model, utterance, observation, history, memory, feedback=feedback, plan=self._plan
         )
-        return PolicyDecision(decision.action, decision.tokens)
+        return PolicyDecision(decision.action, decision.tokens, tuple(self._plan))
 
     def _gather_memory(self, utterance: str) -> dict[str, str]:
         """The prompt's memory from the project's store under the context's home."""

@@ -1,6 +1,7 @@
 """The default embedded model, Qwen2.5-Coder-1.5B, on real parts: its 22 wheels assemble into the
-GGUF their checksums name, the README's command answers the README's question, and a HotpotQA
-question one direct call answers is answered by the reflective graph too.
+GGUF their checksums name, the README's command answers the README's question, a HotpotQA
+question one direct call answers is answered by the reflective graph too, and the web agent
+does a MiniWoB++ task in real chromium.
 
 These are the suite's few tests whose subject is the answer: they run the real model (slow, a
 few minutes on 2 cores) and fail when it answers wrong.
@@ -80,3 +81,49 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
         answers[graph] = answer_fn(question.question, question.paragraphs)[0]
     assert exact_match_score(answers["direct"], question.answer), answers
     assert exact_match_score(answers["reflective"], question.answer), answers
+
+
+def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
+    """enter-text in real chromium through the graph: type the value, then click Submit. Without
+    a plan the default model typed the value again until the repeated-action limit, in all 10
+    enter-text episodes of the online AWM run before it (docs/evaluations.md); sampling
+    follows the prompt, whose URL has the server's port, so two seeds are run and one must pass."""
+    import asyncio
+
+    pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install miniwob==1.1.0")
+    from playwright.async_api import async_playwright
+
+    from browser.chromium import launch_browser
+    from browser.config import EnvConfig
+    from browser.limits import Limits
+    from core.web_context import WebAgentContext
+    from evals.common.static_server import serve_directory
+    from evals.miniwob.graph import run_graph_episode
+    from evals.miniwob.harness import miniwob_html_dir
+
+    ctx = WebAgentContext(home=str(tmp_path), online_induction="off", trajectories_k=0)
+
+    async def main() -> list[dict]:
+        async with async_playwright() as playwright:
+            browser = await launch_browser(playwright)
+            try:
+                with serve_directory(miniwob_html_dir()) as base_url:
+                    return [
+                        await run_graph_episode(
+                            "enter-text",
+                            seed,
+                            base_url=base_url,
+                            browser=browser,
+                            context=ctx,
+                            config=EnvConfig(limits=Limits(max_steps=5)),
+                        )
+                        for seed in (100, 102)
+                    ]
+            finally:
+                await browser.close()
+
+    outs = asyncio.run(main())
+    assert all(len(out["plan"]) >= 2 for out in outs), [out["plan"] for out in outs]
+    done = [out for out in outs if out["reward"] == 1.0]
+    assert done, [(out["plan"], [s["action"] for s in out["steps"]]) for out in outs]
+    assert done[0]["steps"][-1]["action"].startswith("click")  # it pressed Submit

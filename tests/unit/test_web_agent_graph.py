@@ -23,7 +23,7 @@ from memory.trajectories import TrajectoryLog
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Workflow
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
-from tests.unit.web_fakes import ShopEnv
+from tests.unit.web_fakes import PLAN, ShopEnv
 
 
 def answer(kind: str, element: str = "", text: str = "") -> dict[str, str]:
@@ -82,6 +82,8 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
     def responder(prompt, title, tools, messages):
         if title == "EpisodeJudgment":
             return {"reasons": ["bought"], "success": True}
+        if title == PLAN:
+            return {"steps": ["Click 'Buy'", "Stop"]}
         prompts.append(prompt)
         return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
 
@@ -149,14 +151,15 @@ def test_evaluator_reward_ends_the_episode_and_decides_success(wired, isolated_h
 
 
 def fast_retries(builder):
-    """The builder with DECIDE_RETRY's attempts but no back-off sleeps (retry tests take
-    milliseconds); decide's own check of what will be retried still reads DECIDE_RETRY."""
+    """The builder with MODEL_RETRY's attempts but no back-off sleeps (retry tests take
+    milliseconds); the nodes' own check of what will be retried still reads MODEL_RETRY."""
     from dataclasses import replace
 
-    from agents.web.decide import DECIDE_RETRY
+    from agents.web.session import MODEL_RETRY
 
-    policy = DECIDE_RETRY._replace(initial_interval=0.001, jitter=False)
-    builder.nodes["decide"] = replace(builder.nodes["decide"], retry_policy=policy)
+    policy = MODEL_RETRY._replace(initial_interval=0.001, jitter=False)
+    for name in ("plan", "decide"):
+        builder.nodes[name] = replace(builder.nodes[name], retry_policy=policy)
     return builder
 
 
@@ -166,6 +169,8 @@ def test_a_transient_model_failure_is_retried_and_the_episode_completes(wired):
     def flaky(prompt, title, *a):
         if title == "EpisodeJudgment":
             return {"reasons": ["bought"], "success": True}
+        if title == PLAN:
+            return {"steps": ["Click 'Buy'"]}
         calls.append(prompt)
         if len(calls) == 1:
             raise ConnectionError("provider blip")  # LangGraph's default retry_on retries this
@@ -191,8 +196,8 @@ def test_a_failing_model_releases_the_environment_after_the_last_attempt(wired):
     graph = fast_retries(build_web_graph()).compile()
     with pytest.raises(ConnectionError):
         asyncio.run(graph.ainvoke({"task": "t"}, context=context))
-    assert attempts == [True, True, True]  # 3 attempts (2 per decision: bounded re-asks are
-    assert context.browser.session is None  # for bad output, not for raised errors)
+    assert attempts == [True, True, True]  # 3 attempts of the first model call, the plan's
+    assert context.browser.session is None  # (bounded re-asks are for bad output only)
 
 
 def test_an_error_that_is_not_retried_releases_the_environment_at_once(wired):
@@ -263,8 +268,9 @@ def test_graph_shape():
     graph = build_web_graph().compile()
     edges = {(e.source, e.target) for e in graph.get_graph().edges}
     assert edges == {
-        ("__start__", "observe"), ("observe", "decide"), ("decide", "act"),
-        ("act", "observe"), ("act", "finish"), ("finish", "__end__"),
+        ("__start__", "observe"), ("observe", "plan"), ("observe", "decide"),
+        ("plan", "decide"), ("decide", "act"), ("act", "observe"), ("act", "finish"),
+        ("finish", "__end__"),
     }  # fmt: skip
     from graphs.web import web_graph as compiled
 

@@ -18,7 +18,7 @@ from core.web_context import WebAgentContext
 from graphs.web import build_web_graph
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.test_web_agent_graph import ScriptedModels, answer
-from tests.unit.web_fakes import ShopEnv
+from tests.unit.web_fakes import PLAN, ShopEnv
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"page pixels"
 
@@ -43,6 +43,8 @@ def _run(observation: str, *, vision: bool = True):
     def responder(prompt, title, tools, messages):
         if title == "EpisodeJudgment":
             return {"reasons": ["ok"], "success": True}
+        if title == PLAN:
+            return {"steps": ["Click 'Buy'", "Stop"]}
         seen.append((prompt, _images(messages)))
         return answer("stop", text="done") if seen[1:] else answer("click", "7")
 

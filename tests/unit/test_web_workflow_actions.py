@@ -24,7 +24,7 @@ from memory.workflows.format import format_workflow, parse_workflows
 from memory.workflows.params import parameterize
 from memory.workflows.types import Workflow
 from tests.unit.fakes import ScriptedChatModel
-from tests.unit.web_fakes import LoginEnv, observation
+from tests.unit.web_fakes import PLAN, LoginEnv, observation
 
 TASK = 'Enter the username "{u}" and the password "{p}" into the text fields and press login.'
 
@@ -257,6 +257,8 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(isolated_home):
     schemas = []
 
     def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            return {"steps": ["Sign in as bo"]}
         schemas.append("login_user(username, password)" in prompt)
         return {"action_type": "login_user", "args": {"username": "bo", "password": "pw"}}
 

@@ -17,6 +17,7 @@ from browser.observation import Node, Observation, TabInfo
 from browser.trajectory import TrajectoryStep
 
 URL = "http://127.0.0.1/"
+PLAN = "WebPlan"  # the title of the plan node's schema: a scripted model's cue to answer steps
 _LINE = re.compile(r"^\s*\[(\d+)\] (\S+) ('(?:[^'\\]|\\.)*')(.*)$")
 
 

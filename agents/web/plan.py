@@ -1,0 +1,136 @@
+"""plan: the web agent writes the task's steps once, on the first page, before it acts; every
+decision then names the step that is next (`plan_turn`), so the model grounds one step in the
+page instead of working out from the history what is left.
+
+Which step is next is counted, not asked: each action carried out after the plan that changed
+the page moves one step on (a workflow call's steps count once). Asked instead, the default
+model (Qwen2.5-Coder-1.5B) answered "the text is entered, next press Submit" before typing
+anything, and without a plan it typed the value again and again until the repeated-action
+limit, in 150 of 150 online AWM episodes. Steps, like the workflows they follow, are untrusted
+text: the prompt shows them escaped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import ValidationError
+
+from agents.web import session as web_session
+from browser.trajectory import TrajectoryStep, same_page
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
+from prompts.decide import NO_MEMORY
+from prompts.plan import FIRST_STEP, LAST_STEP_DONE, NEXT_STEP, PLAN_SECTION, PLAN_SYSTEM, PLAN_TASK
+from prompts.untrusted import data
+
+log = logging.getLogger(__name__)
+MAX_STEPS = 8  # a plan longer than this is a list of guesses; the agent acts without one
+STEP_CHARS = 160
+PLAN_SCHEMA: dict[str, Any] = {
+    "title": "WebPlan",
+    "description": "The task's steps, in order, one browser action each.",
+    "type": "object",
+    "properties": {
+        "steps": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 3, "maxLength": STEP_CHARS},
+            "minItems": 1,
+            "maxItems": MAX_STEPS,
+        }
+    },
+    "required": ["steps"],
+    "additionalProperties": False,
+}
+
+
+async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
+    """Write the task's steps on the first page (none when planning is off)."""
+    ctx = runtime.context
+    if not ctx.plan_steps:
+        return {"plan": []}
+    memory = state.get("memory") or {}
+    try:
+        model = ctx.models.chat(ctx.executor_model)
+        steps = await make_plan(model, state["task"], state.get("observation", ""), memory)
+    except BaseException as err:
+        await web_session.close_unless_retried(err, runtime)
+        raise
+    return {"plan": steps}
+
+
+async def make_plan(
+    model: BaseChatModel, task: str, observation: str, memory: dict[str, str], attempts: int = 2
+) -> list[str]:
+    """The task's steps on this page (bounded attempts); [] when the model gives none usable,
+    and the agent acts without a plan."""
+    messages = [
+        SystemMessage(PLAN_SYSTEM),
+        HumanMessage(
+            PLAN_TASK.format(
+                task=data(task),
+                workflows=data(memory.get("workflows") or NO_MEMORY),
+                observation=data(observation),
+            )
+        ),
+    ]
+    runnable = model.with_structured_output(PLAN_SCHEMA)
+    for _ in range(attempts):
+        try:
+            answer = await runnable.ainvoke(messages)
+        except (OutputParserException, ValidationError, ValueError) as err:
+            log.info("web agent: unusable plan: %s", str(err).splitlines()[0][:160])
+            continue
+        steps = clean_steps(answer.get("steps") if isinstance(answer, dict) else None)
+        if steps:
+            log.info("web agent: plan %s", steps)
+            return steps
+    log.warning("web agent: no usable plan in %d attempts; acting without one", attempts)
+    return []
+
+
+def clean_steps(raw: object) -> list[str]:
+    """The plan's steps: strings, one line each, stripped, without blanks or repeats."""
+    if not isinstance(raw, list):
+        return []
+    steps = [" ".join(str(s).split())[:STEP_CHARS] for s in raw if isinstance(s, str)]
+    return list(dict.fromkeys(s for s in steps if s))[:MAX_STEPS]
+
+
+def steps_done(history: Sequence[TrajectoryStep], observation: str) -> int:
+    """How many plan steps the episode's actions did (the plan is written before the first):
+    each carried out action that changed the page, the steps of one workflow call once."""
+    done, last_call = 0, None
+    acted = list(history)
+    for i, step in enumerate(acted):
+        after = acted[i + 1].observation if i + 1 < len(acted) else observation
+        if not step.valid or not step.action or same_page(step.observation, after):
+            continue
+        if step.call is None or step.call != last_call:
+            done += 1
+        last_call = step.call
+    return done
+
+
+def plan_section(steps: Sequence[str]) -> str:
+    """decide's <plan> section (empty without a plan)."""
+    if not steps:
+        return ""
+    return PLAN_SECTION.format(steps=data("\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))))
+
+
+def plan_turn(steps: Sequence[str], done: int) -> str:
+    """The words that open decide's closing: which step of the plan is next."""
+    if not steps:
+        return ""
+    if done >= len(steps):
+        return LAST_STEP_DONE
+    if done == 0:
+        return FIRST_STEP.format(step=data(steps[0]))
+    return NEXT_STEP.format(done=done, number=done + 1, step=data(steps[done]))

@@ -1,0 +1,133 @@
+"""The web agent's plan: written once on the first page, shown to every decision with the step
+that is next, counted from the actions that changed the page; bad or no plans act without one."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from agents.web import session as web_session
+from agents.web.plan import clean_steps, plan_turn, steps_done
+from browser.actions import Action, ActionType
+from browser.trajectory import TrajectoryStep
+from core.state import WebAgentState
+from core.web_context import WebAgentContext
+from graphs.web import build_web_graph, route_after_observe
+from tests.unit.fakes import ScriptedChatModel
+from tests.unit.test_web_agent_graph import ScriptedModels, answer
+from tests.unit.web_fakes import PLAN, ScriptedEnv
+
+
+class FormEnv(ScriptedEnv):
+    """A text field that shows what was typed into it, and a Submit button that ends the task."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.value = ""
+        self.submitted: str | None = None
+
+    def tree(self) -> str:
+        typed = f"\n\t\t[75] StaticText {self.value!r}" if self.value else ""
+        return f"[1] RootWebArea 'Form'\n\t[2] textbox ''{typed}\n\t[19] button 'Submit'"
+
+    def apply(self, action: Action) -> str | None:
+        if action.type is ActionType.TYPE:
+            self.value = action.text or ""
+        elif action.canonical == "click [19]":
+            self.submitted = self.value
+        return None
+
+
+def _step(i: int, before: str, action: str | None, valid: bool = True, call=None):
+    return TrajectoryStep(i, before, "u", action or "", action, valid, call=call)
+
+
+def test_a_step_is_done_by_each_action_that_changed_the_page():
+    history = [
+        _step(1, "empty", "type [2] [Ada]"),  # changed the page: step 1 done
+        _step(2, "typed", "type [2] [Ada]"),  # the page stayed as it was: nothing done
+        _step(3, "typed", None, valid=False),  # refused: nothing done
+    ]
+    assert steps_done(history, "typed") == 1
+    assert steps_done(history + [_step(4, "typed", "click [19]")], "sent") == 2
+    assert steps_done([], "empty") == 0
+
+
+def test_a_workflow_calls_steps_count_once():
+    call = "login(user='ada')"
+    history = [
+        _step(1, "a", "type [3] [ada]", call=call),
+        _step(2, "b", "type [4] [pw]", call=call),
+        _step(3, "c", "click [25]", call=call),
+    ]
+    assert steps_done(history, "d") == 1
+
+
+def test_the_closing_names_the_next_step_until_every_step_is_done():
+    steps = ["Type 'Ada' into the field", "Click 'Submit'"]
+    assert "step 1 of <plan> is next: Type 'Ada'" in plan_turn(steps, 0)
+    assert "steps 1 to 1" in plan_turn(steps, 1) and "step 2 is next: Click" in plan_turn(steps, 1)
+    assert "every step" in plan_turn(steps, 2) and "stop if" in plan_turn(steps, 5)
+    assert plan_turn([], 0) == ""
+    assert "&lt;b&gt;" in plan_turn(["Click <b>"], 0)  # a step is model text: escaped
+
+
+def test_clean_steps_keeps_strings_once_on_one_line():
+    raw = [" Type  'Ada'\ninto it ", "", 3, "Type 'Ada' into it", "Click"]
+    assert clean_steps(raw) == ["Type 'Ada' into it", "Click"]
+    assert clean_steps("Click") == [] and clean_steps(None) == []
+
+
+def test_route_plans_once_before_the_first_action():
+    assert route_after_observe(WebAgentState(task="t")) == "plan"
+    assert route_after_observe(WebAgentState(task="t", plan=[])) == "decide"
+
+
+def _run(responder, **ctx):
+    models = ScriptedModels()
+    models.model = ScriptedChatModel(responder=responder, calls=[])
+    env = FormEnv()
+
+    async def evaluate():
+        return env.submitted is not None, 1.0 if env.submitted == "Ada" else 0.0
+
+    context = WebAgentContext(online_induction="off", judge_runs=False, models=models, **ctx)
+    web_session.attach(context, env, evaluate)
+    state = {"task": 'Enter "Ada" and press Submit.', "run_id": uuid.uuid4().hex}
+    out = asyncio.run(build_web_graph().compile().ainvoke(state, context=context))
+    return out, models.model.calls
+
+
+def _form_responder(plan):
+    def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            return plan
+        if "step 2 is next" in prompt:
+            return answer("click", "19")
+        return answer("type", "2", "Ada")
+
+    return responder
+
+
+def test_the_plan_is_written_once_and_each_decision_is_told_the_next_step():
+    steps = {"steps": ["Type 'Ada' into the text field", "Click the 'Submit' button"]}
+    out, calls = _run(_form_responder(steps))
+    assert out["reward"] == 1.0 and out["plan"] == steps["steps"]
+    assert [s["action"] for s in out["steps"]] == ["type [2] [Ada] [1]", "click [19]"]
+    titles = [c["title"] for c in calls]
+    assert titles == [PLAN, "WebAction", "WebAction"]  # planned once, before the first action
+    first, second = (c["prompt"] for c in calls[1:])
+    assert "<plan>\n1. Type 'Ada' into the text field\n2. Click" in first
+    assert "step 1 of <plan> is next" in first and "step 2 is next: Click" in second
+
+
+def test_without_a_usable_plan_the_agent_acts_without_one():
+    out, calls = _run(_form_responder({"steps": ["", "  "]}))  # nothing usable, twice
+    assert out["plan"] == [] and [c["title"] for c in calls][:3] == [PLAN, PLAN, "WebAction"]
+    assert "<plan>\n" not in calls[2]["prompt"] and "of <plan>" not in calls[2]["prompt"]
+    assert out["steps"]  # it still acted
+
+
+def test_planning_off_asks_for_no_plan():
+    out, calls = _run(_form_responder({"steps": ["x"]}), plan_steps=False, max_steps=3)
+    assert out["plan"] == [] and PLAN not in [c["title"] for c in calls]
