@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from playwright.async_api import CDPSession, Page
@@ -17,6 +17,12 @@ _EMPTY_ROLES = ("generic", "img", "list", "strong", "paragraph", "banner", "navi
                 "Section", "LabelText", "Legend", "listitem", "none", "group", "Canvas",
                 "emphasis", "Abbr", "time", "superscript", "subscript")  # fmt: skip
 _SKIP_ROLES = ("InlineTextBox", "LineBreak")
+# Fields that take typed text or a choice. One without an accessible name (an <input> whose
+# label is a plain text before it, not a <label for>) shows that text as `label:`; otherwise
+# two nameless boxes under 'Username' and 'Password' read the same, and the default model
+# typed the password into the first.
+_FIELD_ROLES = ("textbox", "searchbox", "combobox", "spinbutton", "textarea", "ListBox")
+LABEL_CHARS = 30  # longer text before a field is a sentence, not its label
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ def render_tree(
         return "", {}
     lines: list[str] = []
     nodes: dict[str, Node] = {}
+    previous: tuple[int, Node] | None = None  # the last printed node and its depth
     # Iterative depth-first walk: deep pages would overflow Python's recursion limit.
     root = ax_nodes[0]["nodeId"]
     # (AX node id, depth, name of the nearest printed ancestor below the root)
@@ -99,14 +106,31 @@ def render_tree(
             if node.role == "StaticText" and ancestor and node.name in ancestor:
                 shown = False
             else:
+                node = _labelled(node, previous, depth)
                 lines.append("\t" * depth + f"[{node.id}] {node.line}")
                 nodes[node.id] = node
+                previous = (depth, node)
                 if node_id != root:
                     ancestor = node.name
         child_depth = depth + 1 if shown else depth
         for child in reversed(ax.get("childIds", [])):
             stack.append((child, child_depth, ancestor))
     return "\n".join(lines), nodes
+
+
+def _labelled(node: Node, previous: tuple[int, Node] | None, depth: int) -> Node:
+    """A nameless field right after a short text beside it (same depth) shows it as `label:`."""
+    if node.name or node.role not in _FIELD_ROLES or previous is None:
+        return node
+    before_depth, before = previous
+    text = before.name
+    if before_depth != depth or before.role != "StaticText" or len(text) > LABEL_CHARS:
+        return node
+    if not text[:1].isalnum():  # the tail of a sentence ('" into the field.'), not a label
+        return node
+    role_and_name = f"{node.role} ''"
+    rest = node.line.removeprefix(role_and_name)
+    return replace(node, line=f"{role_and_name} label: {text!r}{rest}")
 
 
 def _node(ax: dict[str, Any]) -> Node | None:

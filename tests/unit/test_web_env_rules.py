@@ -130,3 +130,27 @@ def test_text_repeated_from_a_nearby_sentence_is_kept() -> None:
     ]
     tree, nodes = render_tree(page)
     assert "103" in nodes and tree.endswith("[103] StaticText 'nam'")
+
+
+def test_a_nameless_field_shows_the_short_text_before_it_as_its_label() -> None:
+    # MiniWoB's login form: plain texts before two unnamed boxes (no <label for>).
+    page = [
+        _ax("1", "RootWebArea", "Login", ("2", "3", "4", "5", "6", "7", "8")),
+        _ax("2", "StaticText", '" into the text fields and press login.'),
+        _ax("3", "textbox", ""),
+        _ax("4", "StaticText", "Username"),
+        _ax("5", "textbox", "", (), (("focused", True),)),
+        _ax("6", "StaticText", "Password"),
+        _ax("7", "textbox", "Named"),
+        _ax("8", "button", "Login"),
+    ]
+    tree, nodes = render_tree(page)
+    assert tree.splitlines()[2:] == [
+        "\t[103] textbox ''",  # a sentence's tail is not a label
+        "\t[104] StaticText 'Username'",
+        "\t[105] textbox '' label: 'Username' focused: True",
+        "\t[106] StaticText 'Password'",
+        "\t[107] textbox 'Named'",  # a field with its own name keeps it
+        "\t[108] button 'Login'",
+    ]
+    assert nodes["105"].name == ""  # the accessible name itself is not made up
