@@ -118,3 +118,5 @@ Choose the next step of the task, or stop if it is done.
 
 NO_MEMORY = "(none)"
 NO_HISTORY = "(none yet: this is the first action)"
+# With a plan, <task> is the step to do now and the closing says which steps are done.
+PLAN_HISTORY = "(left out: <plan> says which steps are done)"

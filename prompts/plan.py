@@ -20,9 +20,10 @@ PLAN_TASK = """<task>
 {observation}
 </page>
 
-List the steps that do the task, in order, one action each. Name the element as the page shows
-it (its text, or the label just before it) and the exact value to type. When a workflow in
-<workflows> fits the task, follow its steps with this task's values."""
+List the steps that do the task, one action each: every action the task asks for, in the order
+it asks for them, the last one included. Name the element as the page shows it (its text or
+label) and the exact value to type. When a workflow in <workflows> fits the task, follow its
+steps with this task's values."""
 
 # decide's view of the plan: written once per run, so it sits before what changes every turn.
 PLAN_SECTION = """<plan>

@@ -52,6 +52,7 @@ from agents.web.workflow_choice import (
     describe,
 )
 from browser.trajectory import TrajectoryStep, format_trajectory
+from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from memory.budget import approximate_tokens
@@ -60,6 +61,7 @@ from prompts.decide import (
     CHOICE_CLOSING,
     NO_HISTORY,
     NO_MEMORY,
+    PLAN_HISTORY,
     SCREENSHOT_NOTE,
     TREE_IN_SCREENSHOT,
     WEB_DECIDE,
@@ -147,9 +149,17 @@ def build_messages(
     screenshot: bytes | None = None,
     show_tree: bool = True,
     plan: Sequence[str] = (),
+    by_step: bool = True,
 ) -> list[SystemMessage | HumanMessage]:
     """System prompt + the turn: task, plan, memory sections, workflow actions (`calls`),
     previous actions, feedback, page, and the closing, opened by the plan's next step.
+
+    With a `plan` and `by_step`, a decision does the plan's next step: that step stands in
+    <task>, and the whole task and the previous actions are left out, the plan standing for
+    them. Shown either, the default model went back to the element the task names (clicking
+    the radio of "Select Eh and click Submit" it had just checked) though the closing named
+    Submit as next; shown the step, it clicked Submit. Once every step is done, the decision
+    sees the task and the history again (to stop, or to answer).
 
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
     model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
@@ -158,17 +168,19 @@ def build_messages(
     `screenshot` follows the text as an image content part; without `show_tree` the page
     section keeps only the tabs and URL.
     """
+    done = steps_done(history, observation) if plan else 0
+    step = plan[done] if by_step and done < len(plan) else None  # the task's words distract
     body = WEB_DECIDE.format(
-        task=data(task),
+        task=data(step or task),
         plan=plan_section(plan),
         reflections=data(memory.get("reflections") or NO_MEMORY),
         workflows=data(memory.get("workflows") or NO_MEMORY),
         trajectories=data(memory.get("trajectories") or NO_MEMORY),
         workflow_actions=data(calls or NO_MEMORY),
-        history=data(format_history(history)),
+        history=PLAN_HISTORY if step else data(format_history(history)),
         feedback=feedback_section(feedback, history, observation),
         observation=data(observation if show_tree else _without_tree(observation)),
-        closing=plan_turn(plan, steps_done(history, observation)) + closing if plan else closing,
+        closing=plan_turn(plan, done) + closing if plan else closing,
     )
     if screenshot is None:
         return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
@@ -210,7 +222,7 @@ async def decide_action(
     options = call_options(fresh, task, observation) if fresh else {}
     calls = describe(fresh, options)
 
-    def turn(closing: str) -> list[SystemMessage | HumanMessage]:
+    def turn(closing: str, by_step: bool) -> list[SystemMessage | HumanMessage]:
         return build_messages(
             task,
             observation,
@@ -222,13 +234,14 @@ async def decide_action(
             screenshot,
             show_tree,
             plan,
+            by_step,
         )
 
-    messages = turn(ACTION_CLOSING)
+    messages = turn(ACTION_CLOSING, by_step=True)
     tally = _TokenTally()
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
-        asked = turn(CHOICE_CLOSING)
+        asked = turn(CHOICE_CLOSING, by_step=False)  # a workflow does the whole task
         answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
@@ -253,9 +266,10 @@ async def _ask(
 ) -> dict[str, Any] | None:
     """The model's answer under `schema` (bounded attempts); None, with `problems` noted."""
     runnable = model.with_structured_output(schema)
-    for _ in range(attempts):
+    for attempt in range(attempts):
         try:
-            answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
+            with sample_round(attempt):  # asked again: a new sample, not the same answer
+                answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
         except (OutputParserException, ValidationError, ValueError) as err:
             problems.append(str(err).splitlines()[0][:160])
             continue

@@ -13,6 +13,7 @@ text: the prompt shows them escaped.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,10 +25,18 @@ from pydantic import ValidationError
 
 from agents.web import session as web_session
 from browser.trajectory import TrajectoryStep, same_page
+from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from prompts.decide import NO_MEMORY
-from prompts.plan import FIRST_STEP, LAST_STEP_DONE, NEXT_STEP, PLAN_SECTION, PLAN_SYSTEM, PLAN_TASK
+from prompts.plan import (
+    FIRST_STEP,
+    LAST_STEP_DONE,
+    NEXT_STEP,
+    PLAN_SECTION,
+    PLAN_SYSTEM,
+    PLAN_TASK,
+)
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
@@ -81,13 +90,15 @@ async def make_plan(
         ),
     ]
     runnable = model.with_structured_output(PLAN_SCHEMA)
-    for _ in range(attempts):
+    for attempt in range(attempts):
         try:
-            answer = await runnable.ainvoke(messages)
+            with sample_round(attempt):  # asked again: a new sample, not the same answer
+                answer = await runnable.ainvoke(messages)
         except (OutputParserException, ValidationError, ValueError) as err:
             log.info("web agent: unusable plan: %s", str(err).splitlines()[0][:160])
             continue
-        steps = clean_steps(answer.get("steps") if isinstance(answer, dict) else None)
+        raw = answer.get("steps") if isinstance(answer, dict) else None
+        steps = clean_steps(raw, observation)
         if steps:
             log.info("web agent: plan %s", steps)
             return steps
@@ -95,12 +106,25 @@ async def make_plan(
     return []
 
 
-def clean_steps(raw: object) -> list[str]:
-    """The plan's steps: strings, one line each, stripped, without blanks or repeats."""
+def clean_steps(raw: object, observation: str = "") -> list[str]:
+    """The plan's steps: strings, one line each, stripped, without blanks or repeats; none when
+    a step copies a line of the page or its title (the default model sometimes listed the
+    page's first lines, "Tab 0 (current): …", "URL: …", as its steps)."""
     if not isinstance(raw, list):
         return []
     steps = [" ".join(str(s).split())[:STEP_CHARS] for s in raw if isinstance(s, str)]
-    return list(dict.fromkeys(s for s in steps if s))[:MAX_STEPS]
+    steps = list(dict.fromkeys(s for s in steps if s))[:MAX_STEPS]
+    page = {_page_text(line) for line in observation.splitlines()}
+    page |= set(_TAB_TITLE.findall(observation))  # "Click Option Task" is a title, not a step
+    return [] if any(s in page or _page_text(s) in page for s in steps) else steps
+
+
+_TAB_TITLE = re.compile(r"^Tab \d+(?: \(current\))?: (.+)$", re.MULTILINE)
+
+
+def _page_text(line: str) -> str:
+    """A page line without its indentation and `[id]`, or a step as such a line would be."""
+    return re.sub(r"^\s*(\[\d+\]\s*)?", "", line).strip()
 
 
 def steps_done(history: Sequence[TrajectoryStep], observation: str) -> int:

@@ -10,6 +10,7 @@ from agents.web import session as web_session
 from agents.web.plan import clean_steps, plan_turn, steps_done
 from browser.actions import Action, ActionType
 from browser.trajectory import TrajectoryStep
+from core import local_seed
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph, route_after_observe
@@ -78,6 +79,18 @@ def test_clean_steps_keeps_strings_once_on_one_line():
     assert clean_steps("Click") == [] and clean_steps(None) == []
 
 
+def test_a_plan_that_copies_lines_of_the_page_is_no_plan():
+    page = "Tab 0 (current): Form\nURL: http://127.0.0.1:5/f.html\n[1] RootWebArea 'Form'"
+    copied = ["Tab 0 (current): Form", "URL: http://127.0.0.1:5/f.html", "Type 'Ada'"]
+    assert clean_steps(copied, page) == []
+    assert clean_steps(["RootWebArea 'Form'", "Click"], page) == []  # a line without its id
+    assert clean_steps(["Form", "Click"], page) == []  # the page's title
+    assert clean_steps(["Type 'Ada' into the Form", "Click"], page) == [
+        "Type 'Ada' into the Form",
+        "Click",
+    ]
+
+
 def test_route_plans_once_before_the_first_action():
     assert route_after_observe(WebAgentState(task="t")) == "plan"
     assert route_after_observe(WebAgentState(task="t", plan=[])) == "decide"
@@ -117,8 +130,27 @@ def test_the_plan_is_written_once_and_each_decision_is_told_the_next_step():
     titles = [c["title"] for c in calls]
     assert titles == [PLAN, "WebAction", "WebAction"]  # planned once, before the first action
     first, second = (c["prompt"] for c in calls[1:])
+    # each decision does one step: it stands in <task>, the whole task is left out
+    assert "<task>\nType 'Ada' into the text field\n</task>" in first
+    assert "<task>\nClick the 'Submit' button\n</task>" in second
     assert "<plan>\n1. Type 'Ada' into the text field\n2. Click" in first
+    assert 'Enter "Ada"' not in first and 'Enter "Ada"' not in second
     assert "step 1 of <plan> is next" in first and "step 2 is next: Click" in second
+    # the previous actions are left out: the plan's count stands for them
+    assert "1. type [2]" not in second and "left out: <plan> says" in second
+
+
+def test_a_plan_asked_again_is_a_new_sample():
+    rounds = []
+
+    def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            rounds.append(local_seed._ROUNDS.get())
+            return {"steps": ["Tab 0 (current): Page"]} if len(rounds) == 1 else {"steps": ["Go"]}
+        return answer("type", "2", "Ada")
+
+    out, _ = _run(responder, max_steps=1)
+    assert out["plan"] == ["Go"] and rounds == [(0,), (1,)]
 
 
 def test_without_a_usable_plan_the_agent_acts_without_one():
