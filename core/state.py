@@ -166,16 +166,19 @@ class WebAgentInput(TypedDict):
 class WebAgentState(WebAgentInput):
     """State of the web agent's observe → decide → act loop.
 
-    `plan` is the task's steps, written once before the first action (agents.web.plan; empty
-    when planning is off or failed). `steps` accumulates the episode's TrajectoryStep dicts
-    and `tokens` the model's tokens (reducer: add). `done_reason` is set when the episode
-    ends ("stop", a limit, "task_done").
+    `plan` is the task's steps, written before the first action and once more if they run out
+    (agents.web.plan; empty when planning is off or failed): `plan_from` is how many steps the
+    episode had when it was written, `plans` how many were written. `steps` accumulates the
+    episode's TrajectoryStep dicts and `tokens` the model's tokens (reducer: add).
+    `done_reason` is set when the episode ends ("stop", a limit, "task_done").
     """
 
     observation: NotRequired[str]
     url: NotRequired[str]
     memory: NotRequired[dict[str, str]]
     plan: NotRequired[list[str]]
+    plan_from: NotRequired[int]
+    plans: NotRequired[int]
     pending_action: NotRequired[str]
     steps: NotRequired[Annotated[list[dict[str, Any]], operator.add]]
     tokens: NotRequired[Annotated[int, operator.add]]

@@ -15,8 +15,9 @@ from agents.web.act import act
 from agents.web.decide import decide
 from agents.web.finish import finish
 from agents.web.observe import observe
-from agents.web.plan import plan
+from agents.web.plan import needs_plan, plan
 from agents.web.session import MAX_STEPS_CAP, MODEL_RETRY
+from browser.trajectory import TrajectoryStep
 from core.state import WebAgentInput, WebAgentState
 from core.web_context import WebAgentContext
 
@@ -29,12 +30,12 @@ def build_web_graph() -> WebBuilder:
     """The uncompiled builder; compile it with your own checkpointer/store."""
     builder = StateGraph(WebAgentState, context_schema=WebAgentContext, input_schema=WebAgentInput)
     builder.add_node("observe", observe)  # read the page (the first look opens the browser)
-    builder.add_node("plan", plan, retry_policy=MODEL_RETRY)  # the task's steps, written once
+    builder.add_node("plan", plan, retry_policy=MODEL_RETRY)  # the task's steps
     builder.add_node("decide", decide, retry_policy=MODEL_RETRY)  # the model picks one action
     builder.add_node("act", act)  # carry it out; the environment applies the limits
     builder.add_node("finish", finish)  # reward or judge, record the run, close the browser
     builder.add_edge(START, "observe")  # the task starts from what the page shows
-    builder.add_conditional_edges(  # plan on the first look; every action on a fresh one
+    builder.add_conditional_edges(  # plan first (and once more if it runs out); then decide
         "observe", route_after_observe, {"plan": "plan", "decide": "decide"}
     )
     builder.add_edge("plan", "decide")
@@ -47,8 +48,12 @@ def build_web_graph() -> WebBuilder:
 
 
 def route_after_observe(state: WebAgentState) -> Literal["plan", "decide"]:
-    """Plan once, before the first action; afterwards straight to the next decision."""
-    return "decide" if "plan" in state else "plan"
+    """Plan before the first action, and again when the plan's steps are done but the task
+    goes on (agents.web.plan.needs_plan); else straight to the next decision."""
+    history = [TrajectoryStep(**step) for step in state.get("steps") or []]
+    plan, start = state.get("plan") or [], state.get("plan_from", 0)
+    page = state.get("observation", "")
+    return "plan" if needs_plan(state.get("plans", 0), plan, start, history, page) else "decide"
 
 
 def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:

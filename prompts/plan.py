@@ -1,5 +1,6 @@
 """Prompts of the web agent's plan node: the task's steps, one browser action each, written
-once on the first page; decide shows them and names the step that is next."""
+on the first page (and once more if they run out before the task ends); decide shows them and
+names the step that is next."""
 
 from prompts.untrusted import DATA_RULE
 
@@ -24,6 +25,27 @@ List the steps that do the task, one action each: every action the task asks for
 it asks for them, the last one included. Name the element as the page shows it (its text or
 label) and the exact value to type. When a workflow in <workflows> fits the task, follow its
 steps with this task's values."""
+
+# A second plan, when the first one's steps are done and the task has not ended.
+REPLAN_TASK = """<task>
+{task}
+</task>
+
+<workflows>
+{workflows}
+</workflows>
+
+<done>
+{done}
+</done>
+
+<page>
+{observation}
+</page>
+
+The actions in <done> were carried out and <page> shows the page after them, but the task has
+not ended. List the steps that are left to do it, one action each, the last one included. Name
+the element as the page shows it (its text or label) and the exact value to type."""
 
 # decide's view of the plan: written once per run, so it sits before what changes every turn.
 PLAN_SECTION = """<plan>

@@ -103,6 +103,7 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
             screenshot=await _screenshot(ctx, state),
             show_tree=wants_tree(ctx),
             plan=state.get("plan") or (),
+            plan_from=state.get("plan_from", 0),
         )
     except BaseException as err:
         await web_session.close_unless_retried(err, runtime)
@@ -150,6 +151,7 @@ def build_messages(
     show_tree: bool = True,
     plan: Sequence[str] = (),
     by_step: bool = True,
+    plan_from: int = 0,
 ) -> list[SystemMessage | HumanMessage]:
     """System prompt + the turn: task, plan, memory sections, workflow actions (`calls`),
     previous actions, feedback, page, and the closing, opened by the plan's next step.
@@ -168,7 +170,7 @@ def build_messages(
     `screenshot` follows the text as an image content part; without `show_tree` the page
     section keeps only the tabs and URL.
     """
-    done = steps_done(history, observation) if plan else 0
+    done = steps_done(history[plan_from:], observation) if plan else 0
     step = plan[done] if by_step and done < len(plan) else None  # the task's words distract
     body = WEB_DECIDE.format(
         task=data(step or task),
@@ -207,11 +209,13 @@ async def decide_action(
     screenshot: bytes | None = None,
     show_tree: bool = True,
     plan: Sequence[str] = (),
+    plan_from: int = 0,
 ) -> WebDecision:
     """Ask `model` for the next action (bounded attempts); never raises on bad output.
 
     `actions`: callable workflows the model may choose instead of a primitive action.
-    `plan`: the task's steps (agents.web.plan), shown with the one that is next.
+    `plan`: the task's steps (agents.web.plan), written when `history` had `plan_from` steps;
+    the decision does the one that is next.
     `screenshot`: the viewport's PNG, sent as an image part; `show_tree` False leaves the
     tree out of the prompt (the screenshot stands for the page).
     """
@@ -235,6 +239,7 @@ async def decide_action(
             show_tree,
             plan,
             by_step,
+            plan_from,
         )
 
     messages = turn(ACTION_CLOSING, by_step=True)

@@ -1,6 +1,8 @@
-"""plan: the web agent writes the task's steps once, on the first page, before it acts; every
-decision then names the step that is next (`plan_turn`), so the model grounds one step in the
-page instead of working out from the history what is left.
+"""plan: the web agent writes the task's steps on the first page, before it acts; every decision
+then does the step that is next (`plan_turn`), so the model grounds one step in the page instead
+of working out from the task and the history what is left. When the steps run out and the task
+has not ended (the plan left a step out: "Click the radio 'Eh'" without "Click Submit"), it
+plans once more from the page and the actions done (MAX_PLANS in all).
 
 Which step is next is counted, not asked: each action carried out after the plan that changed
 the page moves one step on (a workflow call's steps count once). Asked instead, the default
@@ -24,7 +26,7 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from agents.web import session as web_session
-from browser.trajectory import TrajectoryStep, same_page
+from browser.trajectory import TrajectoryStep, format_trajectory, same_page
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
@@ -36,11 +38,13 @@ from prompts.plan import (
     PLAN_SECTION,
     PLAN_SYSTEM,
     PLAN_TASK,
+    REPLAN_TASK,
 )
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 8  # a plan longer than this is a list of guesses; the agent acts without one
+MAX_PLANS = 2  # the first plan and one more; then the agent acts on the task and history
 STEP_CHARS = 160
 PLAN_SCHEMA: dict[str, Any] = {
     "title": "WebPlan",
@@ -60,35 +64,58 @@ PLAN_SCHEMA: dict[str, Any] = {
 
 
 async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[str, Any]:
-    """Write the task's steps on the first page (none when planning is off)."""
+    """Write the task's steps on the first page, or the steps left once the plan ran out (none
+    when planning is off)."""
     ctx = runtime.context
     if not ctx.plan_steps:
-        return {"plan": []}
-    memory = state.get("memory") or {}
+        return {"plan": [], "plan_from": 0, "plans": MAX_PLANS}
+    history = [TrajectoryStep(**step) for step in state.get("steps") or []]
     try:
         model = ctx.models.chat(ctx.executor_model)
-        steps = await make_plan(model, state["task"], state.get("observation", ""), memory)
+        steps = await make_plan(
+            model,
+            state["task"],
+            state.get("observation", ""),
+            state.get("memory") or {},
+            done=history,
+        )
     except BaseException as err:
         await web_session.close_unless_retried(err, runtime)
         raise
-    return {"plan": steps}
+    return {"plan": steps, "plan_from": len(history), "plans": state.get("plans", 0) + 1}
+
+
+def needs_plan(
+    plans: int, plan: Sequence[str], plan_from: int, history: Sequence[TrajectoryStep], page: str
+) -> bool:
+    """Plan now: nothing planned yet, or every step of the plan is done and the task has not
+    ended (it goes on), while plans are left."""
+    if plans == 0:
+        return True
+    return bool(plan) and plans < MAX_PLANS and steps_done(history[plan_from:], page) >= len(plan)
 
 
 async def make_plan(
-    model: BaseChatModel, task: str, observation: str, memory: dict[str, str], attempts: int = 2
+    model: BaseChatModel,
+    task: str,
+    observation: str,
+    memory: dict[str, str],
+    attempts: int = 2,
+    done: Sequence[TrajectoryStep] = (),
 ) -> list[str]:
-    """The task's steps on this page (bounded attempts); [] when the model gives none usable,
-    and the agent acts without a plan."""
-    messages = [
-        SystemMessage(PLAN_SYSTEM),
-        HumanMessage(
-            PLAN_TASK.format(
-                task=data(task),
-                workflows=data(memory.get("workflows") or NO_MEMORY),
-                observation=data(observation),
-            )
-        ),
-    ]
+    """The task's steps on this page, or with `done` actions the steps left (bounded attempts);
+    [] when the model gives none usable, and the agent acts without a plan."""
+    fields = {
+        "task": data(task),
+        "workflows": data(memory.get("workflows") or NO_MEMORY),
+        "observation": data(observation),
+    }
+    prompt = (
+        REPLAN_TASK.format(done=data(format_trajectory(list(done))), **fields)
+        if done
+        else PLAN_TASK.format(**fields)
+    )
+    messages = [SystemMessage(PLAN_SYSTEM), HumanMessage(prompt)]
     runnable = model.with_structured_output(PLAN_SCHEMA)
     for attempt in range(attempts):
         try:
@@ -128,8 +155,8 @@ def _page_text(line: str) -> str:
 
 
 def steps_done(history: Sequence[TrajectoryStep], observation: str) -> int:
-    """How many plan steps the episode's actions did (the plan is written before the first):
-    each carried out action that changed the page, the steps of one workflow call once."""
+    """How many plan steps the actions in `history` (those since the plan) did: each carried
+    out action that changed the page, the steps of one workflow call once."""
     done, last_call = 0, None
     acted = list(history)
     for i, step in enumerate(acted):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from agents.web.decide import decide_action
 from agents.web.memory import gather_memory
-from agents.web.plan import make_plan
+from agents.web.plan import MAX_PLANS, make_plan, needs_plan
 from browser.trajectory import TrajectoryStep
 from core.models import Models
 from core.web_context import WebAgentContext
@@ -30,7 +30,9 @@ class WebPolicy:
     website: str = MINIWOB_WEBSITE
     workflows: str | None = None
     _memory: dict[str, dict[str, str]] = field(default_factory=dict)
-    _plan: list[str] = field(default_factory=list)
+    _plan: list[str] = field(default_factory=list)  # the episode's plan (agents.web.plan)
+    _plan_from: int = 0
+    _plans: int = 0
 
     async def __call__(
         self, utterance: str, observation: str, history: list[TrajectoryStep]
@@ -42,11 +44,24 @@ class WebPolicy:
         last = history[-1] if history else None
         feedback = last.reason if last is not None and not last.valid else None
         model = self.ctx.models.chat(self.ctx.executor_model)
-        if not history:  # an episode's first action: its plan (agents.web.plan)
-            plan = self.ctx.plan_steps
-            self._plan = await make_plan(model, utterance, observation, memory) if plan else []
+        if not history:  # a new episode
+            self._plan, self._plan_from, self._plans = (
+                [],
+                0,
+                0 if self.ctx.plan_steps else MAX_PLANS,
+            )
+        if needs_plan(self._plans, self._plan, self._plan_from, history, observation):
+            self._plan = await make_plan(model, utterance, observation, memory, done=history)
+            self._plan_from, self._plans = len(history), self._plans + 1
         decision = await decide_action(
-            model, utterance, observation, history, memory, feedback=feedback, plan=self._plan
+            model,
+            utterance,
+            observation,
+            history,
+            memory,
+            feedback=feedback,
+            plan=self._plan,
+            plan_from=self._plan_from,
         )
         return PolicyDecision(decision.action, decision.tokens, tuple(self._plan))
 

@@ -91,9 +91,14 @@ def test_a_plan_that_copies_lines_of_the_page_is_no_plan():
     ]
 
 
-def test_route_plans_once_before_the_first_action():
+def test_route_plans_first_and_once_more_when_the_steps_run_out():
+    typed = _step(1, "empty", "type [2] [Ada]").to_dict()
+    one = {"task": "t", "plan": ["Type 'Ada'"], "plan_from": 0, "observation": "typed"}
     assert route_after_observe(WebAgentState(task="t")) == "plan"
-    assert route_after_observe(WebAgentState(task="t", plan=[])) == "decide"
+    assert route_after_observe(WebAgentState(**one, plans=1)) == "decide"  # a step is left
+    assert route_after_observe(WebAgentState(**one, plans=1, steps=[typed])) == "plan"
+    assert route_after_observe(WebAgentState(**one, plans=2, steps=[typed])) == "decide"
+    assert route_after_observe(WebAgentState(task="t", plan=[], plans=1)) == "decide"
 
 
 def _run(responder, **ctx):
@@ -149,8 +154,8 @@ def test_a_plan_asked_again_is_a_new_sample():
             return {"steps": ["Tab 0 (current): Page"]} if len(rounds) == 1 else {"steps": ["Go"]}
         return answer("type", "2", "Ada")
 
-    out, _ = _run(responder, max_steps=1)
-    assert out["plan"] == ["Go"] and rounds == [(0,), (1,)]
+    _run(responder)
+    assert rounds[:2] == [(0,), (1,)]
 
 
 def test_without_a_usable_plan_the_agent_acts_without_one():
@@ -163,3 +168,32 @@ def test_without_a_usable_plan_the_agent_acts_without_one():
 def test_planning_off_asks_for_no_plan():
     out, calls = _run(_form_responder({"steps": ["x"]}), plan_steps=False, max_steps=3)
     assert out["plan"] == [] and PLAN not in [c["title"] for c in calls]
+
+
+def test_a_plan_that_runs_out_before_the_task_ends_is_written_once_more():
+    plans = []
+
+    def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            plans.append(prompt)
+            return {"steps": ["Type 'Ada'"] if len(plans) == 1 else ["Click 'Submit'"]}
+        if "<task>\nClick 'Submit'\n</task>" in prompt:
+            return answer("click", "19")
+        return answer("type", "2", "Ada")
+
+    out, calls = _run(responder)
+    assert out["reward"] == 1.0 and out["plans"] == 2 and out["plan"] == ["Click 'Submit'"]
+    assert out["plan_from"] == 1  # the second plan counts from the action after the first
+    assert "<done>" not in plans[0] and "<done>\n1. type [2] [Ada] [1]" in plans[1]
+    assert [c["title"] for c in calls] == [PLAN, "WebAction", PLAN, "WebAction"]
+
+
+def test_a_second_plan_that_runs_out_is_the_last():
+    def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            return {"steps": ["Type 'Ada'"]}
+        return answer("type", "2", "Ada")
+
+    out, calls = _run(responder)
+    assert out["plans"] == 2 and [c["title"] for c in calls].count(PLAN) == 2
+    assert out["done_reason"].startswith("repeated_action")  # then task and history, unplanned
