@@ -23,11 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from langchain_core.outputs import ChatGeneration, LLMResult
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
@@ -43,6 +41,7 @@ from agents.web.action_schema import (
 from agents.web.feedback import feedback_section, spent_action
 from agents.web.plan import plan_section, plan_turn, steps_done
 from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
+from agents.web.tokens import TokenTally, estimate_tokens
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
     Options,
@@ -55,7 +54,6 @@ from browser.trajectory import TrajectoryStep, format_trajectory
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from memory.budget import approximate_tokens
 from prompts.decide import (
     ACTION_CLOSING,
     CHOICE_CLOSING,
@@ -119,20 +117,6 @@ async def _screenshot(ctx: WebAgentContext, state: WebAgentState) -> bytes | Non
         return None
     session = web_session.session_of(ctx, state.get("run_id") or "")
     return await viewport_png(session.env) if session is not None else None
-
-
-class _TokenTally(BaseCallbackHandler):
-    """Sums usage_metadata of every chat answer (LangChain's own handler needs a model name)."""
-
-    def __init__(self) -> None:
-        self.total = 0
-
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
-        for generations in response.generations:
-            for gen in generations:
-                usage = getattr(getattr(gen, "message", None), "usage_metadata", None)
-                if isinstance(gen, ChatGeneration) and usage:
-                    self.total += int(usage.get("total_tokens", 0))
 
 
 def format_history(steps: list[TrajectoryStep]) -> str:
@@ -243,7 +227,7 @@ async def decide_action(
         )
 
     messages = turn(ACTION_CLOSING, by_step=True)
-    tally = _TokenTally()
+    tally = TokenTally()
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
         asked = turn(CHOICE_CLOSING, by_step=False)  # a workflow does the whole task
@@ -257,7 +241,7 @@ async def decide_action(
     if answer is not None:
         return _decision(model, messages, answer, {}, tally)
     log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
-    tokens = tally.total or _estimate(model, messages, "")
+    tokens = tally.total or estimate_tokens(model, messages, "")
     return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
 
 
@@ -266,7 +250,7 @@ async def _ask(
     messages: list[Any],
     schema: dict[str, Any],
     attempts: int,
-    tally: _TokenTally,
+    tally: TokenTally,
     problems: list[str],
 ) -> dict[str, Any] | None:
     """The model's answer under `schema` (bounded attempts); None, with `problems` noted."""
@@ -289,10 +273,10 @@ def _decision(
     messages: list[Any],
     answer: dict[str, Any],
     options: Options,
-    tally: _TokenTally,
+    tally: TokenTally,
 ) -> WebDecision:
     action, valid, reason = _compose(answer, options)
-    tokens = tally.total or _estimate(model, messages, str(answer))
+    tokens = tally.total or estimate_tokens(model, messages, str(answer))
     return WebDecision(action, str(answer), valid, reason, tokens)
 
 
@@ -303,10 +287,3 @@ def _compose(answer: dict[str, Any], options: Options) -> tuple[str, bool, str |
         return call[0], call[1] is None, call[1]
     action = compose_action(answer)
     return (action, *validate(action))
-
-
-def _estimate(model: BaseChatModel, messages: list[Any], output: str) -> int:
-    """Tokens counted with the model's tokenizer when it reports no usage (e.g. fakes)."""
-    # Only the local model's own tokenizer is trusted here: LangChain's default one downloads.
-    count = model.get_num_tokens if hasattr(model, "context_window") else approximate_tokens
-    return sum(count(m.text) for m in messages) + (count(output) if output else 0)

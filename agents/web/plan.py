@@ -26,6 +26,7 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from agents.web import session as web_session
+from agents.web.tokens import TokenTally, estimate_tokens
 from browser.trajectory import TrajectoryStep, format_trajectory, same_page
 from core.local_seed import sample_round
 from core.state import WebAgentState
@@ -43,7 +44,7 @@ from prompts.plan import (
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
-MAX_STEPS = 8  # a plan longer than this is a list of guesses; the agent acts without one
+MAX_STEPS = 8  # the grammar allows no longer plan: beyond this, steps are guesses
 MAX_PLANS = 2  # the first plan and one more; then the agent acts on the task and history
 STEP_CHARS = 160
 PLAN_SCHEMA: dict[str, Any] = {
@@ -72,7 +73,7 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
     history = [TrajectoryStep(**step) for step in state.get("steps") or []]
     try:
         model = ctx.models.chat(ctx.executor_model)
-        steps = await make_plan(
+        steps, tokens = await make_plan(
             model,
             state["task"],
             state.get("observation", ""),
@@ -82,7 +83,8 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
     except BaseException as err:
         await web_session.close_unless_retried(err, runtime)
         raise
-    return {"plan": steps, "plan_from": len(history), "plans": state.get("plans", 0) + 1}
+    plans = state.get("plans", 0) + 1
+    return {"plan": steps, "plan_from": len(history), "plans": plans, "tokens": tokens}
 
 
 def needs_plan(
@@ -102,9 +104,10 @@ async def make_plan(
     memory: dict[str, str],
     attempts: int = 2,
     done: Sequence[TrajectoryStep] = (),
-) -> list[str]:
-    """The task's steps on this page, or with `done` actions the steps left (bounded attempts);
-    [] when the model gives none usable, and the agent acts without a plan."""
+) -> tuple[list[str], int]:
+    """The task's steps on this page, or with `done` actions the steps left (bounded attempts),
+    and the tokens spent; no steps when the model gives none usable (the agent acts without a
+    plan)."""
     fields = {
         "task": data(task),
         "workflows": data(memory.get("workflows") or NO_MEMORY),
@@ -117,10 +120,13 @@ async def make_plan(
     )
     messages = [SystemMessage(PLAN_SYSTEM), HumanMessage(prompt)]
     runnable = model.with_structured_output(PLAN_SCHEMA)
+    tally, spent = TokenTally(), 0
     for attempt in range(attempts):
         try:
             with sample_round(attempt):  # asked again: a new sample, not the same answer
-                answer = await runnable.ainvoke(messages)
+                answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
+                spent += tally.total or estimate_tokens(model, messages, str(answer))
+                tally.total = 0
         except (OutputParserException, ValidationError, ValueError) as err:
             log.info("web agent: unusable plan: %s", str(err).splitlines()[0][:160])
             continue
@@ -128,9 +134,9 @@ async def make_plan(
         steps = clean_steps(raw, observation)
         if steps:
             log.info("web agent: plan %s", steps)
-            return steps
+            return steps, spent
     log.warning("web agent: no usable plan in %d attempts; acting without one", attempts)
-    return []
+    return [], spent
 
 
 def clean_steps(raw: object, observation: str = "") -> list[str]:

@@ -50,8 +50,11 @@ class WebPolicy:
                 0,
                 0 if self.ctx.plan_steps else MAX_PLANS,
             )
+        planned = 0  # the plan's tokens, counted with the decision they came before
         if needs_plan(self._plans, self._plan, self._plan_from, history, observation):
-            self._plan = await make_plan(model, utterance, observation, memory, done=history)
+            self._plan, planned = await make_plan(
+                model, utterance, observation, memory, done=history
+            )
             self._plan_from, self._plans = len(history), self._plans + 1
         decision = await decide_action(
             model,
@@ -63,7 +66,8 @@ class WebPolicy:
             plan=self._plan,
             plan_from=self._plan_from,
         )
-        return PolicyDecision(decision.action, decision.tokens, tuple(self._plan))
+        tokens = decision.tokens + planned
+        return PolicyDecision(decision.action, tokens, tuple(self._plan))
 
     def _gather_memory(self, utterance: str) -> dict[str, str]:
         """The prompt's memory from the project's store under the context's home."""

@@ -197,3 +197,11 @@ def test_a_second_plan_that_runs_out_is_the_last():
     out, calls = _run(responder)
     assert out["plans"] == 2 and [c["title"] for c in calls].count(PLAN) == 2
     assert out["done_reason"].startswith("repeated_action")  # then task and history, unplanned
+
+
+def test_the_plans_tokens_count_with_the_episodes():
+    steps = {"steps": ["Type 'Ada' into the text field", "Click the 'Submit' button"]}
+    out, calls = _run(_form_responder(steps))
+    assert calls[0]["title"] == PLAN
+    # every call's prompt, the plan's included (the scripted model counts 4 characters a token)
+    assert out["tokens"] >= sum(len(c["prompt"]) // 4 for c in calls)

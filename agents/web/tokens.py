@@ -1,0 +1,33 @@
+"""The tokens a web decision spent: the usage its chat answers report, else a count with the
+model's own tokenizer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
+from langchain_core.outputs import ChatGeneration, LLMResult
+
+from memory.budget import approximate_tokens
+
+
+class TokenTally(BaseCallbackHandler):
+    """Sums usage_metadata of every chat answer (LangChain's own handler needs a model name)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for gen in generations:
+                usage = getattr(getattr(gen, "message", None), "usage_metadata", None)
+                if isinstance(gen, ChatGeneration) and usage:
+                    self.total += int(usage.get("total_tokens", 0))
+
+
+def estimate_tokens(model: BaseChatModel, messages: list[Any], output: str) -> int:
+    """Tokens counted with the model's tokenizer when it reports no usage (e.g. fakes)."""
+    # Only the local model's own tokenizer is trusted here: LangChain's default one downloads.
+    count = model.get_num_tokens if hasattr(model, "context_window") else approximate_tokens
+    return sum(count(m.text) for m in messages) + (count(output) if output else 0)
