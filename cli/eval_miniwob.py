@@ -25,6 +25,12 @@ def register_miniwob(benchmarks: Any) -> None:
     p.add_argument(
         "--workflows", choices=("on", "off"), default="on", help="Workflows (AWM) in the prompt."
     )
+    p.add_argument(
+        "--plan",
+        choices=("on", "off"),
+        default="on",
+        help="Plan the task's steps before acting, each decision doing the next (default on).",
+    )
     p.add_argument("--max-steps", type=int, default=30, help="Actions per episode (default 30).")
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     p.add_argument(
@@ -71,7 +77,7 @@ def handler(args: argparse.Namespace) -> int:
         print(table)
         print(
             f"success rate {payload['success_rate']:.3f} (reward == 1), model {model}, "
-            f"workflows {args.workflows}; report: {payload['report']}"
+            f"workflows {args.workflows}, plan {args.plan}; report: {payload['report']}"
         )
     return 0
 
@@ -84,6 +90,7 @@ def _jobs(args: argparse.Namespace, tasks: list[str], model: str) -> list[Any]:
         "model": model,
         "home": args.home,
         "workflows": args.workflows == "on",
+        "plan": args.plan == "on",
         "max_steps": args.max_steps,
     }
     return [
@@ -109,6 +116,8 @@ def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, An
 
     parse_spec(model)  # a bad spec fails here, before the browser starts
     settings = {"model": model, "workflows": args.workflows, "max_steps": args.max_steps}
+    if args.plan == "off":  # a folder of plan-on runs (planning was always on) still resumes
+        settings["plan"] = "off"
     log = ResultsLog(_out(args) / "results.jsonl", settings)
     jobs = _jobs(args, tasks, model)
     meter = ProgressMeter("miniwob", len(jobs))
@@ -161,6 +170,7 @@ def _summary(
     return {
         "model": model,
         "workflows": args.workflows,
+        "plan": args.plan,
         "seed": args.seed,
         "episodes_per_task": args.episodes,
         "max_steps": args.max_steps,
@@ -183,7 +193,7 @@ def _out(args: argparse.Namespace) -> Path:
 def _page(args: argparse.Namespace, records: list[dict[str, Any]], model: str) -> str:
     from evals.report.page import ReportSpec, write_report_dir
 
-    arm = {"arm": f"workflows {args.workflows}"}
+    arm = {"arm": f"workflows {args.workflows}, plan {args.plan}"}
     rows = [{k: v for k, v in r.items() if k != "trajectory"} | arm for r in records]
     spec = ReportSpec(title=f"MiniWoB++, web agent on {model}", success_label="success (reward 1)")
     return str(write_report_dir(args.report, rows, spec))

@@ -54,8 +54,9 @@ def oracle_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[
 
 
 def policy_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
-    """Job: {"task", "seed", "model", "home", "workflows", "max_steps"} played by the web
-    agent's decide step (evals.miniwob.policy); the record keeps the trajectory for memory."""
+    """Job: {"task", "seed", "model", "home", "workflows", "plan"?, "max_steps"} played by the
+    web agent's plan and decide steps (evals.miniwob.policy); the record keeps the trajectory
+    for memory."""
     from evals.miniwob.policy import make_policy
 
     task, seed = str(payload["task"]), int(payload["seed"])
@@ -63,6 +64,7 @@ def policy_episode(payload: dict[str, Any], resources: WorkerResources) -> dict[
         payload["model"],
         home=payload["home"],
         use_workflows=bool(payload["workflows"]),
+        plan_steps=bool(payload.get("plan", True)),
         website=website_of(task),
         models=resources.models,
     )

@@ -89,9 +89,10 @@ def make_policy(
     trajectories_k: int = 2,
     website: str = MINIWOB_WEBSITE,
     models: Models | None = None,
+    plan_steps: bool = True,
 ) -> Policy:
     """A MiniWoB policy on `model` (from `models`, the caller's), with memory under `home`
-    (workflows on or off)."""
+    (workflows on or off), planning on or off."""
     ctx = WebAgentContext(
         models=models or Models(),
         executor_model=model,
@@ -99,5 +100,6 @@ def make_policy(
         home=home,
         use_workflows=use_workflows,
         trajectories_k=trajectories_k,
+        plan_steps=plan_steps,
     )
     return WebPolicy(ctx, website=website, workflows=workflows)

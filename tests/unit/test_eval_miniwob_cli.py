@@ -95,3 +95,32 @@ def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, mo
     assert (
         len(TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)) == 2
     )
+
+
+def test_eval_miniwob_plan_off_reaches_the_jobs_and_keeps_its_own_results(
+    miniwob_cli, isolated_home, capsys, monkeypatch
+):
+    from evals.miniwob import jobs as miniwob_jobs
+    from evals.miniwob.policy import make_policy
+
+    asked = []
+
+    def episode(payload, resources):
+        asked.append(payload["plan"])
+        return fake_episode(payload, resources)
+
+    monkeypatch.setattr(miniwob_jobs, "policy_episode", episode)
+    out = isolated_home / "o"
+    for plan in ("off", "on"):
+        run = f"eval miniwob --tasks click-button --plan {plan} --json --out {out}-{plan}"
+        args = miniwob_cli.parse_args(["--home", str(isolated_home), *run.split()])
+        assert args.func(args) == 0
+        assert json.loads(capsys.readouterr().out)["plan"] == plan
+    assert asked == [False, True]
+    assert make_policy(home=str(isolated_home), plan_steps=False).ctx.plan_steps is False
+    # a folder of one setting is not resumed by the other
+    run = f"eval miniwob --tasks click-button --plan on --out {out}-off"
+    args = miniwob_cli.parse_args(["--home", str(isolated_home), *run.split()])
+    with pytest.raises(Exception) as failure:
+        args.func(args)
+    assert "plan" in str(failure.value)
