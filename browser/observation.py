@@ -19,9 +19,8 @@ _EMPTY_ROLES = ("generic", "img", "list", "strong", "paragraph", "banner", "navi
 _SKIP_ROLES = ("InlineTextBox", "LineBreak")
 # Fields that take typed text or a choice. One without an accessible name (an <input> whose
 # label is a plain text before it, not a <label for>) shows that text as `label:`; otherwise
-# two nameless boxes under 'Username' and 'Password' read the same, and the default model
-# typed the password into the first.
-_FIELD_ROLES = ("textbox", "searchbox", "combobox", "spinbutton", "textarea", "ListBox")
+# two nameless boxes under 'Username' and 'Password' read the same to the model.
+_FIELD_ROLES = ("textbox", "searchbox", "combobox", "spinbutton", "listbox")
 LABEL_CHARS = 30  # longer text before a field is a sentence, not its label
 
 
@@ -126,7 +125,7 @@ def _labelled(node: Node, previous: tuple[int, Node] | None, depth: int) -> Node
     text = before.name
     if before_depth != depth or before.role != "StaticText" or len(text) > LABEL_CHARS:
         return node
-    if not text[:1].isalnum():  # the tail of a sentence ('" into the field.'), not a label
+    if not text[:1].isalnum() or text[-1:] in ".!?":  # a sentence or its tail, not a label
         return node
     role_and_name = f"{node.role} ''"
     rest = node.line.removeprefix(role_and_name)

@@ -1,12 +1,13 @@
 """Prompts of the web agent's plan node: the task's steps, one browser action each, written
-on the first page (and once more if they run out before the task ends); decide shows them and
+on the first page (and once more if they run out and the task goes on); decide shows them and
 names the step that is next."""
 
 from prompts.untrusted import DATA_RULE
 
 PLAN_SYSTEM = (
     "You plan how to do a task on a web page before anyone acts on it. Each step is one browser"
-    " action: type a value into one field, click one element, or press one key.\n" + DATA_RULE
+    " action: type a value into one field, click one element, or press one key. Answering a"
+    " question the task asks is not a step: it comes after the steps.\n" + DATA_RULE
 )
 
 PLAN_TASK = """<task>

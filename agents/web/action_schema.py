@@ -6,6 +6,7 @@ action text it makes.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from browser.actions import Action, ActionParseError, ActionType, parse_action
@@ -40,7 +41,7 @@ def page_ids(observation: str, roles: frozenset[str] | None = None) -> list[str]
 
 
 def action_schema(
-    ids: list[str], spent: Action | None = None, editable: list[str] | None = None
+    ids: list[str], spent: Collection[Action] = (), editable: list[str] | None = None
 ) -> dict[str, Any]:
     """JSON schema of one decision: `oneOf` one branch per kind of action, so an action on an
     element must name one of the page's ids, and only typing, keys, urls and answers take text.
@@ -49,17 +50,16 @@ def action_schema(
     (Qwen2.5-1.5B did on every MiniWoB++ page); here "" is not an id, and an action with no
     element has no `element_id` at all. A page with no targets offers no element branch.
     `editable`: the ids `type` may name (page_ids with EDITABLE roles); all `ids` when None.
-    `spent`: an element action that just left the page exactly as it was; the same action on
-    the same element is not offered again (Qwen2.5-1.5B typed a value into a box until the
-    repeated-action limit, never pressing Submit, with the feedback saying so in its prompt).
+    `spent`: element actions that left the page exactly as it is; the same action on the same
+    element is not offered again (a small model retypes a value into a box, or clicks two
+    things in turn, while the feedback in its prompt says the page did not change).
     """
     text: dict[str, Any] = {"type": "string", "maxLength": 120}
     branches = []
     for kind in sorted(_ON_ELEMENT):
         targets = editable if kind is ActionType.TYPE and editable is not None else ids
-        allowed = [
-            i for i in targets if spent is None or (kind, i) != (spent.type, spent.element_id)
-        ]
+        used = {(a.type, a.element_id) for a in spent}
+        allowed = [i for i in targets if (kind, i) not in used]
         fields = {"element_id": _element(allowed)} | ({"text": text} if kind in _WITH_TEXT else {})
         if allowed:
             branches.append(_branch([kind], fields))

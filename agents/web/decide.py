@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from langchain_core.exceptions import OutputParserException
@@ -38,7 +39,7 @@ from agents.web.action_schema import (
     page_ids,
     validate,
 )
-from agents.web.feedback import feedback_section, spent_action
+from agents.web.feedback import feedback_section, spent_actions
 from agents.web.plan import plan_section, plan_turn, steps_done
 from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
 from agents.web.tokens import TokenTally, estimate_tokens
@@ -142,10 +143,9 @@ def build_messages(
 
     With a `plan` and `by_step`, a decision does the plan's next step: that step stands in
     <task>, and the whole task and the previous actions are left out, the plan standing for
-    them. Shown either, the default model went back to the element the task names (clicking
-    the radio of "Select Eh and click Submit" it had just checked) though the closing named
-    Submit as next; shown the step, it clicked Submit. Once every step is done, the decision
-    sees the task and the history again (to stop, or to answer).
+    them (their words pull a small model back to the element the task names, though the
+    closing names another step). Once every step is done, the decision sees the task and the
+    history again (to stop, or to answer).
 
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
     model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
@@ -203,39 +203,25 @@ async def decide_action(
     `screenshot`: the viewport's PNG, sent as an image part; `show_tree` False leaves the
     tree out of the prompt (the screenshot stands for the page).
     """
-    # a workflow already called in this episode is not offered again: its steps are in the
-    # history, and a small model asked the same choice would make the same call again
-    called = {s.call.split("(")[0] for s in history if s.call}
-    fresh = [a for a in actions if a.name not in called]
-    options = call_options(fresh, task, observation) if fresh else {}
-    calls = describe(fresh, options)
-
-    def turn(closing: str, by_step: bool) -> list[SystemMessage | HumanMessage]:
-        return build_messages(
-            task,
-            observation,
-            history,
-            memory,
-            feedback,
-            calls,
-            closing,
-            screenshot,
-            show_tree,
-            plan,
-            by_step,
-            plan_from,
-        )
-
-    messages = turn(ACTION_CLOSING, by_step=True)
+    options, calls = _callable(actions, history, task, observation)
+    turn = partial(  # this turn's prompt, with a closing (and whether to do the plan's step)
+        build_messages,
+        *(task, observation, history, memory, feedback, calls),
+        screenshot=screenshot,
+        show_tree=show_tree,
+        plan=plan,
+        plan_from=plan_from,
+    )
+    messages = turn(closing=ACTION_CLOSING)
     tally = TokenTally()
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
-        asked = turn(CHOICE_CLOSING, by_step=False)  # a workflow does the whole task
+        asked = turn(closing=CHOICE_CLOSING, by_step=False)  # a workflow does the whole task
         answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
     schema = action_schema(
-        page_ids(observation), spent_action(history, observation), page_ids(observation, EDITABLE)
+        page_ids(observation), spent_actions(history, observation), page_ids(observation, EDITABLE)
     )
     answer = await _ask(model, messages, schema, attempts, tally, problems)
     if answer is not None:
@@ -243,6 +229,18 @@ async def decide_action(
     log.warning("web agent: no usable decision in %d attempts: %s", attempts, problems)
     tokens = tally.total or estimate_tokens(model, messages, "")
     return WebDecision(FALLBACK_ACTION, "; ".join(problems), True, None, tokens)
+
+
+def _callable(
+    actions: Sequence[WorkflowAction], history: list[TrajectoryStep], task: str, page: str
+) -> tuple[Options, str]:
+    """The workflow calls to offer (their arguments' options) and their prompt lines. One already
+    called in this episode is not offered again: its steps are in the history, and a small
+    model asked the same choice would make the same call again."""
+    called = {s.call.split("(")[0] for s in history if s.call}
+    fresh = [a for a in actions if a.name not in called]
+    options = call_options(fresh, task, page) if fresh else {}
+    return options, describe(fresh, options)
 
 
 async def _ask(

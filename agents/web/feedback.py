@@ -1,6 +1,6 @@
 """What the web agent is told about its last action: refused (and why), or carried out and the
-page left exactly as it was; and that spent action, which the next decision does not offer again
-(agents.web.action_schema).
+page left exactly as it was; and the actions spent on the page as it is, which the next decision
+does not offer again (agents.web.action_schema).
 """
 
 from __future__ import annotations
@@ -32,7 +32,17 @@ def unchanged_by(history: list[TrajectoryStep], observation: str) -> TrajectoryS
     return last if same_page(last.observation, observation) else None
 
 
-def spent_action(history: list[TrajectoryStep], observation: str) -> Action | None:
-    """The last action, parsed, when it changed nothing (agents.web.action_schema `spent`)."""
-    last = unchanged_by(history, observation)
-    return parse_action(last.action) if last is not None and last.action else None
+def spent_actions(history: list[TrajectoryStep], observation: str) -> list[Action]:
+    """Every action carried out since the page last changed, none of which changed it
+    (agents.web.action_schema `spent`): not only the last, or a model shown the same page twice
+    alternates between two such clicks until the step limit."""
+    spent: list[Action] = []
+    after = observation
+    for step in reversed(history):
+        if not step.valid or not step.action:
+            break  # refused: its feedback says why, and it did not act on the page
+        if not same_page(step.observation, after):
+            break
+        spent.append(parse_action(step.action))
+        after = step.observation
+    return spent

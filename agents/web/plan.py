@@ -1,15 +1,13 @@
 """plan: the web agent writes the task's steps on the first page, before it acts; every decision
 then does the step that is next (`plan_turn`), so the model grounds one step in the page instead
-of working out from the task and the history what is left. When the steps run out and the task
-has not ended (the plan left a step out: "Click the radio 'Eh'" without "Click Submit"), it
-plans once more from the page and the actions done (MAX_PLANS in all).
+of working out from the task and the history what is left. Once every step is done, a decision
+sees the task and the history again (to stop, or to answer); if it acts and the task goes on,
+the plan left something out, and the agent plans once more from the page and the actions done
+(MAX_PLANS in all).
 
-Which step is next is counted, not asked: each action carried out after the plan that changed
-the page moves one step on (a workflow call's steps count once). Asked instead, the default
-model (Qwen2.5-Coder-1.5B) answered "the text is entered, next press Submit" before typing
-anything, and without a plan it typed the value again and again until the repeated-action
-limit, in 150 of 150 online AWM episodes. Steps, like the workflows they follow, are untrusted
-text: the prompt shows them escaped.
+Which step is next is counted, not asked: each action carried out that changed the page moves
+one step on. A small model asked which steps are done says the text is typed before typing it.
+Steps, like the workflows they follow, are untrusted text: prompts show them escaped.
 """
 
 from __future__ import annotations
@@ -68,7 +66,7 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
     """Write the task's steps on the first page, or the steps left once the plan ran out (none
     when planning is off)."""
     ctx = runtime.context
-    if not ctx.plan_steps:
+    if not ctx.plan_steps:  # no plan, and none left to write
         return {"plan": [], "plan_from": 0, "plans": MAX_PLANS}
     history = [TrajectoryStep(**step) for step in state.get("steps") or []]
     try:
@@ -90,11 +88,15 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
 def needs_plan(
     plans: int, plan: Sequence[str], plan_from: int, history: Sequence[TrajectoryStep], page: str
 ) -> bool:
-    """Plan now: nothing planned yet, or every step of the plan is done and the task has not
-    ended (it goes on), while plans are left."""
+    """Plan now: nothing planned yet; or, while plans are left, every step of the plan was done
+    before the last action (a decision shown the task again acted instead of stopping) and the
+    task goes on."""
     if plans == 0:
         return True
-    return bool(plan) and plans < MAX_PLANS and steps_done(history[plan_from:], page) >= len(plan)
+    since = list(history[plan_from:])
+    if not plan or plans >= MAX_PLANS or not since:
+        return False
+    return steps_done(since[:-1], since[-1].observation) >= len(plan)
 
 
 async def make_plan(
@@ -129,6 +131,7 @@ async def make_plan(
                 tally.total = 0
         except (OutputParserException, ValidationError, ValueError) as err:
             log.info("web agent: unusable plan: %s", str(err).splitlines()[0][:160])
+            spent, tally.total = spent + tally.total, 0  # what the unusable answer cost
             continue
         raw = answer.get("steps") if isinstance(answer, dict) else None
         steps = clean_steps(raw, observation)
@@ -162,16 +165,16 @@ def _page_text(line: str) -> str:
 
 def steps_done(history: Sequence[TrajectoryStep], observation: str) -> int:
     """How many plan steps the actions in `history` (those since the plan) did: each carried
-    out action that changed the page, the steps of one workflow call once."""
-    done, last_call = 0, None
-    acted = list(history)
-    for i, step in enumerate(acted):
-        after = acted[i + 1].observation if i + 1 < len(acted) else observation
-        if not step.valid or not step.action or same_page(step.observation, after):
+    out action that changed the page (a workflow call's too: a plan follows its steps). On a
+    page cut in the trajectory a change may lie past the cut, so typing counts there anyway."""
+    done = 0
+    for i, step in enumerate(history):
+        after = history[i + 1].observation if i + 1 < len(history) else observation
+        if not step.valid or not step.action:
             continue
-        if step.call is None or step.call != last_call:
+        cut = step.observation.endswith("\n…")
+        if not same_page(step.observation, after) or (cut and step.action.startswith("type ")):
             done += 1
-        last_call = step.call
     return done
 
 

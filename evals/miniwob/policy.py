@@ -32,7 +32,10 @@ class WebPolicy:
     _memory: dict[str, dict[str, str]] = field(default_factory=dict)
     _plan: list[str] = field(default_factory=list)  # the episode's plan (agents.web.plan)
     _plan_from: int = 0
-    _plans: int = 0
+    _plans: int = 0  # plans written this episode (MAX_PLANS when planning is off)
+
+    def __post_init__(self) -> None:
+        self._plans = 0 if self.ctx.plan_steps else MAX_PLANS
 
     async def __call__(
         self, utterance: str, observation: str, history: list[TrajectoryStep]

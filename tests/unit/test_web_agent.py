@@ -23,7 +23,7 @@ from agents.web.action_schema import (
     page_ids,
 )
 from agents.web.decide import build_messages, decide_action
-from agents.web.feedback import unchanged_by
+from agents.web.feedback import spent_actions, unchanged_by
 from agents.web.memory import format_past_trajectories, similar_trajectories
 from browser.actions import ActionParseError, ActionType, parse_action
 from browser.trajectory import TrajectoryStep
@@ -136,6 +136,22 @@ def test_an_action_that_left_the_page_as_it_was_is_not_offered_again():
     )
     assert "type" in action_types(model.calls[0]["schema"])
     assert "left the page" not in model.calls[0]["prompt"]
+
+
+def test_every_action_that_left_the_page_as_it_is_is_spent_not_only_the_last():
+    checked = PAGE.replace("button 'Buy'", "button 'Buy' focused: True")
+    tried = [
+        _step("click [7]", observation=PAGE),  # changed the page (focus): not spent
+        _step("click [9]", observation=checked),  # these two changed nothing
+        _step("hover [7]", observation=checked),
+    ]
+    spent = spent_actions(tried, checked)
+    assert sorted(a.canonical for a in spent) == ["click [9]", "hover [7]"]
+    schema = action_schema(page_ids(checked), spent)
+    offered = {b["properties"]["action_type"]["enum"][0]: b for b in schema["oneOf"][:3]}
+    assert offered["click"]["properties"]["element_id"]["enum"] == ["7"]  # 9 is spent
+    assert offered["hover"]["properties"]["element_id"]["enum"] == ["9"]
+    assert spent_actions([*tried, _step("noop", valid=False)], checked) == []  # refused last
 
 
 def test_a_long_page_cut_in_the_trajectory_still_counts_as_unchanged():

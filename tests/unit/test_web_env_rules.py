@@ -136,7 +136,7 @@ def test_a_nameless_field_shows_the_short_text_before_it_as_its_label() -> None:
     # MiniWoB's login form: plain texts before two unnamed boxes (no <label for>).
     page = [
         _ax("1", "RootWebArea", "Login", ("2", "3", "4", "5", "6", "7", "8")),
-        _ax("2", "StaticText", '" into the text fields and press login.'),
+        _ax("2", "StaticText", "and press login."),
         _ax("3", "textbox", ""),
         _ax("4", "StaticText", "Username"),
         _ax("5", "textbox", "", (), (("focused", True),)),

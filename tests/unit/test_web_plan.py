@@ -54,14 +54,20 @@ def test_a_step_is_done_by_each_action_that_changed_the_page():
     assert steps_done([], "empty") == 0
 
 
-def test_a_workflow_calls_steps_count_once():
+def test_a_workflow_calls_steps_count_each_as_the_plan_follows_them():
     call = "login(user='ada')"
     history = [
         _step(1, "a", "type [3] [ada]", call=call),
         _step(2, "b", "type [4] [pw]", call=call),
         _step(3, "c", "click [25]", call=call),
     ]
-    assert steps_done(history, "d") == 1
+    assert steps_done(history, "d") == 3
+
+
+def test_typing_on_a_page_cut_in_the_trajectory_counts():
+    cut = "[1] RootWebArea 'Long'\n…"  # the change may lie past the cut
+    assert steps_done([_step(1, cut, "type [9] [Ada]")], "[1] RootWebArea 'Long'\nmore") == 1
+    assert steps_done([_step(1, cut, "click [9]")], "[1] RootWebArea 'Long'\nmore") == 0
 
 
 def test_the_closing_names_the_next_step_until_every_step_is_done():
@@ -91,13 +97,16 @@ def test_a_plan_that_copies_lines_of_the_page_is_no_plan():
     ]
 
 
-def test_route_plans_first_and_once_more_when_the_steps_run_out():
+def test_route_plans_first_and_once_more_after_a_decision_past_the_plan_acted():
     typed = _step(1, "empty", "type [2] [Ada]").to_dict()
+    again = _step(2, "typed", "type [2] [Ada]").to_dict()
     one = {"task": "t", "plan": ["Type 'Ada'"], "plan_from": 0, "observation": "typed"}
     assert route_after_observe(WebAgentState(task="t")) == "plan"
     assert route_after_observe(WebAgentState(**one, plans=1)) == "decide"  # a step is left
-    assert route_after_observe(WebAgentState(**one, plans=1, steps=[typed])) == "plan"
-    assert route_after_observe(WebAgentState(**one, plans=2, steps=[typed])) == "decide"
+    # the steps are done: first a decision with the task (it may stop), then a second plan
+    assert route_after_observe(WebAgentState(**one, plans=1, steps=[typed])) == "decide"
+    assert route_after_observe(WebAgentState(**one, plans=1, steps=[typed, again])) == "plan"
+    assert route_after_observe(WebAgentState(**one, plans=2, steps=[typed, again])) == "decide"
     assert route_after_observe(WebAgentState(task="t", plan=[], plans=1)) == "decide"
 
 
@@ -183,9 +192,24 @@ def test_a_plan_that_runs_out_before_the_task_ends_is_written_once_more():
 
     out, calls = _run(responder)
     assert out["reward"] == 1.0 and out["plans"] == 2 and out["plan"] == ["Click 'Submit'"]
-    assert out["plan_from"] == 1  # the second plan counts from the action after the first
+    titles = [c["title"] for c in calls]
+    assert titles == [PLAN, "WebAction", "WebAction", PLAN, "WebAction"]
+    assert "every step of <plan>" in calls[2]["prompt"] and 'Enter "Ada"' in calls[2]["prompt"]
+    assert out["plan_from"] == 2  # the second plan counts from the actions after it
     assert "<done>" not in plans[0] and "<done>\n1. type [2] [Ada] [1]" in plans[1]
-    assert [c["title"] for c in calls] == [PLAN, "WebAction", PLAN, "WebAction"]
+
+
+def test_a_decision_past_the_plan_may_stop_without_a_second_plan():
+    def responder(prompt, title, tools, messages):
+        if title == PLAN:
+            return {"steps": ["Type 'Ada'"]}
+        if "every step of <plan>" in prompt:
+            return answer("stop", text="done")
+        return answer("type", "2", "Ada")
+
+    out, calls = _run(responder)
+    assert out["done_reason"] == "stop" and out["plans"] == 1
+    assert [c["title"] for c in calls] == [PLAN, "WebAction", "WebAction"]
 
 
 def test_a_second_plan_that_runs_out_is_the_last():
