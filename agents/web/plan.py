@@ -145,16 +145,21 @@ async def make_plan(
 def clean_steps(raw: object, observation: str = "") -> list[str]:
     """The plan's steps: strings, one line each, stripped, without blanks or repeats; none when
     a step copies a line of the page or its title (the default model sometimes listed the
-    page's first lines, "Tab 0 (current): …", "URL: …", as its steps)."""
+    page's first lines, "Tab 0 (current): …", "URL: …", as its steps) or keeps a workflow's
+    `{placeholder}`."""
     if not isinstance(raw, list):
         return []
     steps = [" ".join(str(s).split())[:STEP_CHARS] for s in raw if isinstance(s, str)]
     steps = list(dict.fromkeys(s for s in steps if s))[:MAX_STEPS]
     page = {_page_text(line) for line in observation.splitlines()}
     page |= set(_TAB_TITLE.findall(observation))  # "Click Option Task" is a title, not a step
-    return [] if any(s in page or _page_text(s) in page for s in steps) else steps
+    copied = any(s in page or _page_text(s) in page for s in steps)
+    return [] if copied or any(_PLACEHOLDER.search(s) for s in steps) else steps
 
 
+# A workflow's placeholder left in a step ("Type {username} into …"): the plan follows the
+# workflow without this task's values, and the value would be typed as it is.
+_PLACEHOLDER = re.compile(r"\{[\w-]+\}")
 _TAB_TITLE = re.compile(r"^Tab \d+(?: \(current\))?: (.+)$", re.MULTILINE)
 
 

@@ -91,6 +91,7 @@ def test_a_plan_that_copies_lines_of_the_page_is_no_plan():
     assert clean_steps(copied, page) == []
     assert clean_steps(["RootWebArea 'Form'", "Click"], page) == []  # a line without its id
     assert clean_steps(["Form", "Click"], page) == []  # the page's title
+    assert clean_steps(["Type {username} into 'Username'", "Click"], page) == []  # a placeholder
     assert clean_steps(["Type 'Ada' into the Form", "Click"], page) == [
         "Type 'Ada' into the Form",
         "Click",
