@@ -41,7 +41,7 @@ from agents.web.action_schema import (
 )
 from agents.web.feedback import feedback_section, spent_actions
 from agents.web.plan import plan_section, plan_turn, steps_done
-from agents.web.screenshot import image_part, viewport_png, wants_screenshot, wants_tree
+from agents.web.screenshot import page_text, turn_message, turn_png, wants_tree
 from agents.web.tokens import TokenTally, estimate_tokens
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
@@ -61,8 +61,6 @@ from prompts.decide import (
     NO_HISTORY,
     NO_MEMORY,
     PLAN_HISTORY,
-    SCREENSHOT_NOTE,
-    TREE_IN_SCREENSHOT,
     WEB_DECIDE,
     WEB_SYSTEM,
 )
@@ -99,7 +97,7 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
             state.get("memory") or {},
             feedback=feedback,
             actions=prompt_actions(ctx, state),
-            screenshot=await _screenshot(ctx, state),
+            screenshot=await turn_png(ctx, state),
             show_tree=wants_tree(ctx),
             plan=state.get("plan") or (),
             plan_from=state.get("plan_from", 0),
@@ -110,14 +108,6 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
     if not decision.valid:
         log.info("web agent: invalid action %r (%s)", decision.action, decision.reason)
     return {"pending_action": decision.action, "tokens": decision.tokens}
-
-
-async def _screenshot(ctx: WebAgentContext, state: WebAgentState) -> bytes | None:
-    """The viewport's PNG when the observation includes one (agents.web.screenshot)."""
-    if not wants_screenshot(ctx):
-        return None
-    session = web_session.session_of(ctx, state.get("run_id") or "")
-    return await viewport_png(session.env) if session is not None else None
 
 
 def format_history(steps: list[TrajectoryStep]) -> str:
@@ -165,19 +155,10 @@ def build_messages(
         workflow_actions=data(calls or NO_MEMORY),
         history=PLAN_HISTORY if step else data(format_history(history)),
         feedback=feedback_section(feedback, history, observation),
-        observation=data(observation if show_tree else _without_tree(observation)),
+        observation=data(page_text(observation, show_tree)),
         closing=plan_turn(plan, done) + closing if plan else closing,
     )
-    if screenshot is None:
-        return [SystemMessage(WEB_SYSTEM), HumanMessage(body)]
-    text = {"type": "text", "text": f"{body}\n\n{SCREENSHOT_NOTE}"}
-    return [SystemMessage(WEB_SYSTEM), HumanMessage([text, image_part(screenshot)])]
-
-
-def _without_tree(observation: str) -> str:
-    """The observation's tabs and URL lines, the tree replaced by a pointer to the image."""
-    head = observation.split("\n")[:2]
-    return "\n".join([*head, TREE_IN_SCREENSHOT])
+    return [SystemMessage(WEB_SYSTEM), turn_message(body, screenshot)]
 
 
 async def decide_action(

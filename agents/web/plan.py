@@ -19,11 +19,12 @@ from typing import Any
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from agents.web import session as web_session
+from agents.web.screenshot import page_text, turn_message, turn_png, wants_tree
 from agents.web.tokens import TokenTally, estimate_tokens
 from browser.trajectory import TrajectoryStep, format_trajectory, same_page
 from core.local_seed import sample_round
@@ -77,6 +78,8 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
             state.get("observation", ""),
             state.get("memory") or {},
             done=history,
+            screenshot=await turn_png(ctx, state),
+            show_tree=wants_tree(ctx),
         )
     except BaseException as err:
         await web_session.close_unless_retried(err, runtime)
@@ -106,21 +109,24 @@ async def make_plan(
     memory: dict[str, str],
     attempts: int = 2,
     done: Sequence[TrajectoryStep] = (),
+    screenshot: bytes | None = None,
+    show_tree: bool = True,
 ) -> tuple[list[str], int]:
     """The task's steps on this page, or with `done` actions the steps left (bounded attempts),
     and the tokens spent; no steps when the model gives none usable (the agent acts without a
-    plan)."""
+    plan). The page is shown as decide shows it: `screenshot` attached, the tree left out
+    without `show_tree`."""
     fields = {
         "task": data(task),
         "workflows": data(memory.get("workflows") or NO_MEMORY),
-        "observation": data(observation),
+        "observation": data(page_text(observation, show_tree)),
     }
     prompt = (
         REPLAN_TASK.format(done=data(format_trajectory(list(done))), **fields)
         if done
         else PLAN_TASK.format(**fields)
     )
-    messages = [SystemMessage(PLAN_SYSTEM), HumanMessage(prompt)]
+    messages = [SystemMessage(PLAN_SYSTEM), turn_message(prompt, screenshot)]
     runnable = model.with_structured_output(PLAN_SCHEMA)
     tally, spent = TokenTally(), 0
     for attempt in range(attempts):

@@ -1,10 +1,10 @@
 """Screenshots in the web agent's observation (MMInA-style multimodal input).
 
-`WebAgentContext.observation` chooses what decide shows the model: "axtree" (the default, the
-accessibility tree as text), "screenshot" (a PNG of the viewport, the tree left out of the
-prompt; actions still name the tree's ids) or "both". The PNG goes to the model as an image
-content part of the turn's message, so only a model that accepts images may use it: the run's
-first observation checks that, before any browser opens, and fails with one clear error.
+`WebAgentContext.observation` chooses what plan and decide show the model: "axtree" (the
+default, the accessibility tree as text), "screenshot" (a PNG of the viewport, the tree left out
+of the prompt; actions still name the tree's ids) or "both". The PNG goes to the model as an
+image content part of the turn's message, so only a model that accepts images may use it: the
+run's first observation checks that, before any browser opens, and fails with one clear error.
 """
 
 from __future__ import annotations
@@ -12,8 +12,13 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from langchain_core.messages import HumanMessage
+
+from agents.web import session as web_session
 from core.model_errors import ModelSpecError
+from core.state import WebAgentState
 from core.web_context import OBSERVATIONS, WebAgentContext
+from prompts.decide import SCREENSHOT_NOTE, TREE_IN_SCREENSHOT
 
 
 class ImagesUnsupported(ModelSpecError):
@@ -65,3 +70,26 @@ async def viewport_png(env: Any) -> bytes:
 def image_part(png: bytes) -> dict[str, Any]:
     """A PNG as a LangChain image content block (providers convert it to their own form)."""
     return {"type": "image", "base64": base64.b64encode(png).decode(), "mime_type": "image/png"}
+
+
+async def turn_png(ctx: WebAgentContext, state: WebAgentState) -> bytes | None:
+    """The viewport's PNG for this turn's prompt, when the observation includes one."""
+    if not wants_screenshot(ctx):
+        return None
+    session = web_session.session_of(ctx, state.get("run_id") or "")
+    return await viewport_png(session.env) if session is not None else None
+
+
+def page_text(observation: str, show_tree: bool) -> str:
+    """The observation as the prompt shows it: whole, or without `show_tree` its tabs and URL
+    lines with the tree replaced by a pointer to the image."""
+    if show_tree:
+        return observation
+    return "\n".join([*observation.split("\n")[:2], TREE_IN_SCREENSHOT])
+
+
+def turn_message(body: str, png: bytes | None) -> HumanMessage:
+    """The turn's message: its text, and the screenshot after it when there is one."""
+    if png is None:
+        return HumanMessage(body)
+    return HumanMessage([{"type": "text", "text": f"{body}\n\n{SCREENSHOT_NOTE}"}, image_part(png)])

@@ -1,7 +1,7 @@
 """Screenshots from real chromium: with `observation` 'screenshot' the web agent hands a
 scripted image-taking model a PNG of the page each turn is on (told apart by its colour), the
-same viewport `browse URL --screenshot FILE` writes; a model without image input is refused
-before the browser opens."""
+plan's turn included, the same viewport `browse URL --screenshot FILE` writes; a model without
+image input is refused before the browser opens."""
 
 from __future__ import annotations
 
@@ -55,12 +55,14 @@ def _images(messages) -> list[bytes]:
 
 
 def _run(site, tmp_path, seen: list[list[bytes]], *, vision: bool) -> dict:
-    """A web agent run from rose.html: the model goes to teal.html, then stops; `seen` gets
-    the images of each turn the model is asked."""
+    """A web agent run from rose.html: the model plans, goes to teal.html, then stops; `seen`
+    gets the images of each turn the model is asked."""
 
     def responder(prompt, title, tools, messages):
         seen.append(_images(messages))
-        if len(seen) == 1:
+        if title == "WebPlan":
+            return {"steps": ["Go to the teal page"]}
+        if len(seen) == 2:
             return answer("goto", text=f"{site.url}/teal.html")
         return answer("stop", text="seen both")
 
@@ -90,8 +92,9 @@ def test_the_model_gets_a_png_of_each_page_it_is_on(site, tmp_path):
     seen: list[list[bytes]] = []
     out = _run(site, tmp_path, seen, vision=True)
     assert out["done_reason"] == "stop", out
-    assert [len(images) for images in seen] == [1, 1]  # one image per turn
-    (rose,), (teal,) = seen
+    assert [len(images) for images in seen] == [1, 1, 1]  # one image per turn: plan, go, stop
+    (planned,), (rose,), (teal,) = seen
+    assert planned == rose  # the plan is written from the page the first action sees
     for shot, name in ((rose, "rose"), (teal, "teal")):
         assert shot.startswith(png.SIGNATURE)
         assert png.size(shot) == (1280, 720)  # the environment's viewport

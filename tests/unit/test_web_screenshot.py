@@ -1,6 +1,6 @@
 """Screenshots in the web agent's observation: with `observation` 'screenshot' or 'both' the
-model's turn carries the viewport's PNG as an image part; a model without image input is
-refused before the run starts; 'axtree' (the default) sends text only."""
+model's turn, the plan's included, carries the viewport's PNG as an image part; a model without
+image input is refused before the run starts; 'axtree' (the default) sends text only."""
 
 from __future__ import annotations
 
@@ -38,12 +38,15 @@ def _images(messages) -> list[bytes]:
 
 
 def _run(observation: str, *, vision: bool = True):
+    """The shop run: `seen` gets each decision's prompt and images, `planned` the plan's."""
     seen: list[tuple[str, list[bytes]]] = []
+    planned: list[tuple[str, list[bytes]]] = []
 
     def responder(prompt, title, tools, messages):
         if title == "EpisodeJudgment":
             return {"reasons": ["ok"], "success": True}
         if title == PLAN:
+            planned.append((prompt, _images(messages)))
             return {"steps": ["Click 'Buy'", "Stop"]}
         seen.append((prompt, _images(messages)))
         return answer("stop", text="done") if seen[1:] else answer("click", "7")
@@ -59,27 +62,28 @@ def _run(observation: str, *, vision: bool = True):
     graph = build_web_graph().compile()
     state = {"task": "Buy the item", "run_id": uuid.uuid4().hex, "website": "shop"}
     out = asyncio.run(graph.ainvoke(state, context=ctx, config={"recursion_limit": 50}))
-    return out, seen
+    return out, seen, planned
 
 
 def test_each_turn_carries_the_screenshot_of_its_page():
-    out, seen = _run("both")
+    out, seen, planned = _run("both")
     assert out["done_reason"] == "stop"
     assert [images for _, images in seen] == [[PNG + b"0"], [PNG + b"1"]]  # the page it saw
-    assert "[7] button 'Buy'" in seen[0][0]  # 'both' keeps the tree
+    assert [images for _, images in planned] == [[PNG + b"0"]]  # planned on the first page
+    assert "[7] button 'Buy'" in seen[0][0] and "[7] button 'Buy'" in planned[0][0]  # tree kept
 
 
 def test_screenshot_alone_leaves_the_tree_out():
-    _, seen = _run("screenshot")
-    prompt, images = seen[0]
-    assert images == [PNG + b"0"]
-    assert "[7] button" not in prompt and "attached screenshot" in prompt
+    _, seen, planned = _run("screenshot")
+    for prompt, images in (seen[0], planned[0]):
+        assert images == [PNG + b"0"]
+        assert "[7] button" not in prompt and "attached screenshot" in prompt
 
 
 def test_the_tree_alone_is_the_default_and_sends_no_image():
     assert WebAgentContext().observation == "axtree"
-    _, seen = _run("axtree", vision=False)
-    assert all(images == [] for _, images in seen)
+    _, seen, planned = _run("axtree", vision=False)
+    assert all(images == [] for _, images in seen + planned) and planned
 
 
 def test_a_model_without_image_input_is_refused_before_the_run():
