@@ -62,6 +62,15 @@ def parse_step(text: str) -> ParsedStep:
     )
 
 
+def step_line(text: str) -> str:
+    """A recorded step as a workflow writes it: the action and `# role 'name'`, the element's
+    other details in the record (a field's `label: '…'`, `focused: True`) left out."""
+    parsed = parse_step(text)
+    if parsed.role is None or not _BRACKET_FORM.match(parsed.action):
+        return " ".join(text.split())
+    return f"{parsed.action}  # {parsed.role} {parsed.name!r}"
+
+
 def _in_task(value: str, task: str) -> bool:
     if not value.strip():
         return False

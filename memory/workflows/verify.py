@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from memory.labels import now_iso
+from memory.workflows.params import step_line
 from memory.workflows.types import Workflow
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -23,12 +24,13 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 def arguments_from(workflow: Workflow, steps: Sequence[str]) -> dict[str, str] | None:
     """The value each {placeholder} had in the run whose `steps` (action lines, in order) the
-    workflow was induced from; None when the steps do not fit its templates."""
+    workflow was induced from; None when the steps do not fit its templates. A step is read as
+    the workflow wrote it (`step_line`): its element's label is not part of the template."""
     if len(steps) != len(workflow.steps):
         return None
     args: dict[str, str] = {}
     for template, step in zip(workflow.steps, steps, strict=True):
-        found = _pattern(template).fullmatch(" ".join(step.split()))
+        found = _pattern(template).fullmatch(" ".join(step_line(step).split()))
         if found is None:
             return None
         for group, value in found.groupdict().items():

@@ -23,6 +23,16 @@ def test_the_values_of_the_run_it_came_from_fill_its_placeholders():
     assert arguments_from(LOGIN, [run[0], "click [35]  # link 'Login'"]) is None
 
 
+def test_a_recorded_fields_label_is_not_part_of_the_step():
+    # Observations name a nameless field by the text beside it, and runs record that; the
+    # induced workflow keeps `# role 'name'` only (three of five online workflows failed here).
+    run = ["type [3] [ada] [0]  # textbox '' label: 'Username'", "click [25]  # button 'Login'"]
+    assert arguments_from(LOGIN, run) == {"username": "ada"}
+    focused = ["type [3] [ada] [0]  # textbox '' label: 'Username' focused: True", run[1]]
+    assert arguments_from(LOGIN, focused) == {"username": "ada"}
+    assert arguments_from(LOGIN, [run[0], "click [25]  # button 'Log out'"]) is None
+
+
 def test_the_verification_record_travels_with_the_workflow(tmp_path):
     files = WorkflowFiles(tmp_path)
     assert unverified_from([LOGIN], "t1") == [LOGIN] and unverified_from([LOGIN], "t2") == []
