@@ -46,21 +46,40 @@ def postgres_store(conn_string: str) -> Iterator[BaseStore]:
 
 # an application-wide key for PostgreSQL's advisory lock around PostgresStore.setup()
 SETUP_LOCK = 0x5EF1EC7
+SETUP_WAIT_S = 300.0  # PostgresStore's migrations take well under a second
+SETUP_POLL_S = 0.2
 
 
 @contextmanager
-def _one_at_a_time(conn_string: str) -> Iterator[None]:
+def _one_at_a_time(conn_string: str, wait_s: float = SETUP_WAIT_S) -> Iterator[None]:
     """Hold a PostgreSQL advisory lock: two workers setting up a fresh database at once both
     ran PostgresStore's first migration, and one died of a duplicate key in its migrations
-    table (tests/integration/test_shared_memory_workers.py)."""
+    table (tests/integration/test_shared_memory_workers.py).
+
+    The lock is tried, not waited for: a worker blocked in `pg_advisory_lock` holds a running
+    statement, and the holder's `CREATE INDEX CONCURRENTLY` waits for every running statement
+    to end, so the two waited on each other for ever (a deadlock PostgreSQL cannot see: the
+    lock and the index are on two connections of one worker)."""
     import psycopg
 
     with psycopg.connect(conn_string, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
+        deadline = time.monotonic() + wait_s
+        while not _try_lock(conn):
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"memory setup: another worker held the database's setup lock for over "
+                    f"{wait_s:.0f} s"
+                )
+            time.sleep(SETUP_POLL_S)
         try:
             yield
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
+
+
+def _try_lock(conn: Any) -> bool:
+    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK,)).fetchone()
+    return bool(row and row[0])
 
 
 class SharedReflectionManager(ReflectionManager):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,44 @@ def test_an_unreachable_database_is_one_clear_error(tmp_path):
     assert "s3cret" not in out.stderr + out.stdout
     assert "Traceback" not in out.stderr
     assert json.loads(out.stdout)["error"]["type"] == "unavailable"
+
+
+def test_a_worker_waiting_to_set_up_never_stalls_the_one_setting_up(pg_url):
+    """Two workers on a fresh database: while one sets it up (PostgresStore.setup, whose
+    `CREATE INDEX CONCURRENTLY` waits for every running statement), the other waits for the
+    setup lock. Blocked inside `pg_advisory_lock`, it was such a statement, and the stream
+    stalled for ever at its first question; it now tries the lock between short sleeps."""
+    import psycopg
+    from langgraph.store.postgres import PostgresStore
+
+    from memory.stores.postgres import SETUP_LOCK
+
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("CREATE DATABASE setup_race")
+    url = pg_url.rsplit("/", 1)[0] + "/setup_race"
+
+    def set_up_as_the_lock_holder() -> bool:
+        with PostgresStore.from_conn_string(url) as store:
+            store.setup()
+        return True
+
+    def open_as_the_other_worker() -> bool:
+        with postgres_store(url):
+            return True
+
+    pool = ThreadPoolExecutor(2)
+    with psycopg.connect(url, autocommit=True) as holder:
+        try:
+            holder.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))  # the first worker
+            other = pool.submit(open_as_the_other_worker)
+            time.sleep(1.0)  # the other worker is waiting for the lock now
+            assert not other.done()
+            assert pool.submit(set_up_as_the_lock_holder).result(timeout=60)
+            holder.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
+            assert other.result(timeout=60)  # then it takes the lock, finds the tables, goes on
+        finally:  # a stall ends in a failure, not a hung test run
+            holder.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = 'setup_race' AND pid <> pg_backend_pid()"
+            )
+            pool.shutdown(wait=True)
