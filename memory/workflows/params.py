@@ -68,7 +68,12 @@ def step_line(text: str) -> str:
     parsed = parse_step(text)
     if parsed.role is None or not _BRACKET_FORM.match(parsed.action):
         return " ".join(text.split())
-    return f"{parsed.action}  # {parsed.role} {parsed.name!r}"
+    return _targeted(parsed.action, parsed.role, parsed.name)
+
+
+def _targeted(action: str, role: str | None, name: str | None) -> str:
+    """An action with its element as the `# role 'name'` comment a workflow step carries."""
+    return action + (f"  # {role} {name!r}" if role else "")
 
 
 def _in_task(value: str, task: str) -> bool:
@@ -144,7 +149,7 @@ def _step_text(
             name = "{" + namer.name(values, first.role) + "}"
             template[values[0]] = name
     text = first.kind + "".join(f" [{a}]" for a in args)
-    return text + (f"  # {first.role} {name!r}" if first.role else "")
+    return _targeted(text, first.role, name)
 
 
 def parameterize(
