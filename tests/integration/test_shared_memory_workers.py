@@ -65,12 +65,13 @@ def test_an_unreachable_database_is_one_clear_error(tmp_path):
 def test_a_worker_waiting_to_set_up_never_stalls_the_one_setting_up(pg_url):
     """Two workers on a fresh database: while one sets it up (PostgresStore.setup, whose
     `CREATE INDEX CONCURRENTLY` waits for every running statement), the other waits for the
-    setup lock. Blocked inside `pg_advisory_lock`, it was such a statement, and the stream
-    stalled for ever at its first question; it now tries the lock between short sleeps."""
+    setup lock. Blocked inside `pg_advisory_lock` it would be such a statement, and each would
+    wait for the other for ever; it tries the lock between short sleeps instead, and gives up
+    with a clear error past its wait."""
     import psycopg
     from langgraph.store.postgres import PostgresStore
 
-    from memory.stores.postgres import SETUP_LOCK
+    from memory.stores.postgres import SETUP_LOCK, _one_at_a_time
 
     with psycopg.connect(pg_url, autocommit=True) as admin:
         admin.execute("CREATE DATABASE setup_race")
@@ -89,6 +90,9 @@ def test_a_worker_waiting_to_set_up_never_stalls_the_one_setting_up(pg_url):
     with psycopg.connect(url, autocommit=True) as holder:
         try:
             holder.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))  # the first worker
+            with pytest.raises(TimeoutError, match="held the database's setup lock for over"):
+                with _one_at_a_time(url, wait_s=0.5):
+                    pass
             other = pool.submit(open_as_the_other_worker)
             time.sleep(1.0)  # the other worker is waiting for the lock now
             assert not other.done()

@@ -25,7 +25,7 @@ def test_the_values_of_the_run_it_came_from_fill_its_placeholders():
 
 def test_a_recorded_fields_label_is_not_part_of_the_step():
     # Observations name a nameless field by the text beside it, and runs record that; the
-    # induced workflow keeps `# role 'name'` only (three of five online workflows failed here).
+    # induced workflow keeps `# role 'name'` only, so the rest of the record is not compared.
     run = ["type [3] [ada] [0]  # textbox '' label: 'Username'", "click [25]  # button 'Login'"]
     assert arguments_from(LOGIN, run) == {"username": "ada"}
     focused = ["type [3] [ada] [0]  # textbox '' label: 'Username' focused: True", run[1]]
