@@ -58,7 +58,7 @@ def _one_at_a_time(conn_string: str, wait_s: float = SETUP_WAIT_S) -> Iterator[N
 
     The lock is tried, not waited for: a worker blocked in `pg_advisory_lock` holds a running
     statement, and the holder's `CREATE INDEX CONCURRENTLY` waits for every running statement
-    to end, so the two waited on each other for ever (a deadlock PostgreSQL cannot see: the
+    to end, so the two would wait on each other for ever (a deadlock PostgreSQL cannot see: the
     lock and the index are on two connections of one worker)."""
     import psycopg
 
