@@ -28,7 +28,7 @@ from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.decompose import DECOMPOSER
+from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS
 from prompts.untrusted import data
 
 MAX_TASKS = 5
@@ -85,7 +85,14 @@ def copied_from_memory(task: str, memory: str, read: str) -> bool:
     bands, look at multiple sources that list their membership history") turned into a step of
     another question. A step on the lesson's topic in its own words is kept, and a past task or
     workflow in memory may well be a step again."""
-    lessons = " ".join(_LESSON.findall(memory)).lower()
+    return copied(task, " ".join(_LESSON.findall(memory)), read)
+
+
+def copied(task: str, shown: str, read: str) -> bool:
+    """Is `task` copied from `shown` (lessons, or the planner's own instructions) rather than
+    written about `read`? Most of its telling words are `shown`'s and not `read`'s, and it
+    repeats `_RUN` of them in a row that `read` does not hold."""
+    lessons = shown.lower()
     seen_text = read.lower()
     words = set(_WORDS.findall(task.lower())) - _ANY_STEP
     shown, seen = set(_WORDS.findall(lessons)), set(_WORDS.findall(seen_text))
@@ -110,8 +117,9 @@ def clean_tasks(
     earlier kept tasks.
 
     Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied), duplicate
-    steps, a step that is the request and a step copied from the `memory` the planner was shown
-    (`read`: the request and its evidence), keeps at most 4, and drops dependencies on dropped,
+    steps, a step that is the request, a step copied from the `memory` the planner was shown
+    and one copied from its instructions (`read`: the request and its evidence: the 1.5B once
+    planned "List the steps (0 to 4) that find what the request needs…"), keeps at most 4, and drops dependencies on dropped,
     later or the same steps (the model numbers from 1). The request comes last, depending on
     every step kept.
     """
@@ -128,6 +136,9 @@ def clean_tasks(
             continue
         if memory and copied_from_memory(task, memory, f"{request}\n{read}"):
             log.info("plan step copied from memory, dropped: %s", task)
+            continue
+        if copied(task, PLANNER_INSTRUCTIONS, f"{request}\n{read}"):
+            log.info("plan step copied from the planner's instructions, dropped: %s", task)
             continue
         if len(tasks) == MAX_TASKS - 1:
             break

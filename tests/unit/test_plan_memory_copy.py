@@ -67,3 +67,26 @@ def test_a_step_on_a_lessons_topic_in_its_own_words_is_kept():
         memory,
         "Who was Scott?",
     )
+
+
+# the 1.5B planner's second step on the Romeo and Juliet question (dev60, stream at 2560a06)
+ROMEO = next(q for q in load_hotpotqa(DEV60) if "Benvolio" in q.question)
+INSTRUCTION_COPY = (
+    "List the steps (0 to 4) that find what the request needs before it can be answered, each "
+    "done with a document search, web search or a browser: a person, work or place the request "
+    "names only by description, each side of a comparison, each part of a report. The request "
+    "itself is answered after them as the last task, so no step restates it; a request about "
+    "one fact needs no step at all: []."
+)
+
+
+def test_a_step_that_copies_the_planners_instructions_is_dropped():
+    read = paragraphs_text(ROMEO.paragraphs)
+    own = (
+        "Identify the character who secretly loves and marries a member of the rival house in "
+        "William Shakespeare's tragedy 'Romeo and Juliet'"
+    )
+    steps = [PlannedTask(task=own), PlannedTask(task=INSTRUCTION_COPY, depends_on=[1])]
+    tasks, depends_on = clean_tasks(steps, ROMEO.question, read=read)
+    assert tasks == [own, ROMEO.question.strip()]
+    assert depends_on == [[], [0]]
