@@ -95,6 +95,9 @@ class Progress:
             return "[aggregate_results] final answer written"
         if node == "check_answer":
             return _checked(update)
+        if node == "reflect_on_answer":  # silent unless the readings disagreed
+            learned = (update or {}).get("reflection_ids")
+            return "[reflect_on_answer] the readings disagreed: lesson saved" if learned else None
         if node == "run_task":
             return self._finished(update)
         return f"[{node}] done"  # a node this printer does not know yet still shows up

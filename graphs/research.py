@@ -24,6 +24,7 @@ from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
 from agents.research.goal import goal_setting
 from agents.research.reflect import reflect_on_task
+from agents.research.reflect_answer import reflect_on_answer
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
 from core.state import InputState, ReflectiveAgentState, TaskInput, TaskOutput, TaskState
@@ -113,7 +114,8 @@ def run_task_node(task_graph: TaskBuilder):
 def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> ResearchBuilder:
     """goal_setting → decompose_query → approve_plan → schedule_tasks ⇉ run_task (one
     `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END, or with
-    `check` → check_answer → END (a short answer checked against one reading of the evidence).
+    `check` → check_answer → reflect_on_answer → END (a short answer checked against one reading
+    of the evidence; where the two disagreed, a lesson learned from that failure).
 
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
@@ -138,8 +140,11 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
     builder.add_edge("run_task", "schedule_tasks")  # finished tasks unlock the next wave
     if check:
         builder.add_node("check_answer", check_answer, retry_policy=TRANSIENT)  # vs one call
+        # readings that disagreed: the run failed, and the reflector says what to do instead
+        builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
         builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-        builder.add_edge("check_answer", END)  # the final answer
+        builder.add_edge("check_answer", "reflect_on_answer")  # learn from a disagreement
+        builder.add_edge("reflect_on_answer", END)  # the final answer
     else:
         builder.add_edge("aggregate_results", END)  # the final answer
     return builder

@@ -10,7 +10,7 @@ ATTEMPT = """{opening}{memory}
 {result}
 </result>"""
 
-_LESSON = """- reflection: 1-2 sentences about this task: %s
+LESSON_FIELDS = """- reflection: 1-2 sentences about this task: %s
   Never the verdict again; empty if there is no lesson.
 - strategy: one sentence of advice for any task of this kind, in the form "When <kind of
   task>, <what to do>." It names nothing particular (no person, title, place, number or
@@ -26,7 +26,7 @@ results above support it.
   wrong, unsupported, or does not answer the task); false if it is good enough.
 - confidence: how sure you are, from 0 to 1.
 """
-    + _LESSON
+    + LESSON_FIELDS
     % "if needs_retry is true, what to do differently next time\n  (the mistake to avoid and "
     "the step to take instead); if false, the step that made it work."
     + """
@@ -42,7 +42,7 @@ The result is NOT good enough: it names {names}, which neither the request, the 
 task nor its search results contain, so it was not read but made up. Say what to do
 differently next time.
 """
-    + _LESSON % "the mistake to avoid and the step to take instead."
+    + LESSON_FIELDS % "the mistake to avoid and the step to take instead."
     + """
 </instructions>"""
 )

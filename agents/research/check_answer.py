@@ -44,9 +44,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     if form != SHORT_FORM or not research or state.get("stopped") or budget_stop(ctx):
         return {}
     model = ctx.models.chat(ctx.aggregator_model)
-    evidence = state.get("evidence", "")
-    start = opening(state["query"], evidence) + _more_evidence(state.get("read") or [], evidence)
-    request = data(state["query"])
+    start, request = checked_evidence(state), data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
     direct = _unless_echoed(clean_short_answer(reply.text), form)
@@ -74,7 +72,7 @@ def _choose(model: Any, start: str, request: str, direct: str, research: str) ->
     picks = []
     for options in (list(shown), list(shown)[::-1]):
         prompt = CHOOSE_ANSWER.format(
-            opening=start, answers=_answers_block(options), request=request
+            opening=start, answers=answers_block(options), request=request
         )
         schema, budget = choice_schema(options), ROLE_BUDGETS["short_answer"]
         out = ask_structured(model, schema, [system(), human(prompt)], max_tokens=budget)
@@ -106,6 +104,17 @@ def _unless_echoed(direct: str, form: str) -> str:
     return ""
 
 
+def checked_evidence(state: ReflectiveAgentState) -> str:
+    """What the check reads: the run's opening, then the hits its tasks found beyond it."""
+    evidence = state.get("evidence", "")
+    return opening(state["query"], evidence) + _more_evidence(state.get("read") or [], evidence)
+
+
+def answers_block(options: list[str]) -> str:
+    """The answers as a prompt shows them, one `<answer>` each, in the order given."""
+    return "\n".join(f"<answer>{data(o)}</answer>" for o in options)
+
+
 def _more_evidence(read: list[str], evidence: str) -> str:
     """The hits the tasks found beyond the opening evidence, numbered, within EVIDENCE_CHARS
     (a section of the prompt; "" when there are none): the direct reading reads what the run
@@ -131,10 +140,6 @@ def _holds(longer: list[str], shorter: list[str]) -> bool:
     return 0 < n < len(longer) and any(
         longer[i : i + n] == shorter for i in range(len(longer) - n + 1)
     )
-
-
-def _answers_block(options: list[str]) -> str:
-    return "\n".join(f"<answer>{data(o)}</answer>" for o in options)
 
 
 def _replaced(final_output: str, research: str, chosen: str) -> str:

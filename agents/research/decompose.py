@@ -92,15 +92,14 @@ def copied(task: str, shown: str, read: str) -> bool:
     """Is `task` copied from `shown` (lessons, or the planner's own instructions) rather than
     written about `read`? Most of its telling words are `shown`'s and not `read`'s, and it
     repeats `_RUN` of them in a row that `read` does not hold."""
-    lessons = shown.lower()
-    seen_text = read.lower()
+    source, seen_text = shown.lower(), read.lower()
     words = set(_WORDS.findall(task.lower())) - _ANY_STEP
-    shown, seen = set(_WORDS.findall(lessons)), set(_WORDS.findall(seen_text))
-    borrowed = [w for w in words if w in shown and w not in seen]
+    theirs, seen = set(_WORDS.findall(source)), set(_WORDS.findall(seen_text))
+    borrowed = [w for w in words if w in theirs and w not in seen]
     if not 2 * len(borrowed) > len(words) > 0:
         return False
-    said, own, lesson = _runs(task.lower()), _runs(seen_text), _runs(lessons)
-    return bool((said & lesson) - own)
+    said, own, copy = _runs(task.lower()), _runs(seen_text), _runs(source)
+    return bool((said & copy) - own)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
@@ -119,9 +118,9 @@ def clean_tasks(
     Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied), duplicate
     steps, a step that is the request, a step copied from the `memory` the planner was shown
     and one copied from its instructions (`read`: the request and its evidence: the 1.5B once
-    planned "List the steps (0 to 4) that find what the request needs…"), keeps at most 4, and drops dependencies on dropped,
-    later or the same steps (the model numbers from 1). The request comes last, depending on
-    every step kept.
+    planned "List the steps (0 to 4) that find what the request needs…"), keeps at most 4,
+    and drops dependencies on dropped, later or the same steps (the model numbers from 1). The
+    request comes last, depending on every step kept.
     """
     tasks: list[str] = []
     depends_on: list[list[int]] = []

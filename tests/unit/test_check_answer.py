@@ -79,7 +79,7 @@ def test_an_agreeing_short_answer_takes_the_fewer_words(wire):
 def test_differing_answers_are_chosen_between_under_a_grammar(wire):
     script = ShortScript("Tara Strong", "Teen Titans Go!", choose="Teen Titans Go!")
     _, state, titles, _ = _checked(wire, script)
-    assert titles[-2:] == ["AnswerChoice", "AnswerChoice"]  # asked in both orders
+    assert titles.count("AnswerChoice") == 2  # asked in both orders
     assert state["answer"] == "Teen Titans Go!"
     assert state["answer_check"]["chosen"] == "Teen Titans Go!"
     assert state["answer_check"]["how"] == "chosen"

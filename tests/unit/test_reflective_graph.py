@@ -15,7 +15,7 @@ def test_retry_once_then_pass(wire):
 
     assert nodes[:2] == ["goal_setting", "decompose_query"]
     assert nodes.count("execute_task") == 4 and nodes.count("reflect_on_task") == 4
-    assert nodes[-2:] == ["aggregate_results", "check_answer"]
+    assert nodes[-3:] == ["aggregate_results", "check_answer", "reflect_on_answer"]
     assert state["tasks"] == TASKS  # junk and a duplicate were dropped
     assert state["results"][0].startswith("attempt 2 for")  # the retry replaced attempt 1
     assert [r["attempts"] for r in state["task_reports"]] == [2, 1, 1]
@@ -33,7 +33,8 @@ def test_retries_run_out_per_task(wire):
     wire(script)
     nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=2), store=wire.store)
     assert nodes.count("execute_task") == 9  # 3 tasks × (1 attempt + 2 retries), own counters
-    assert nodes[-2:] == ["aggregate_results", "check_answer"] and state["final_output"]
+    assert nodes[-3:] == ["aggregate_results", "check_answer", "reflect_on_answer"]
+    assert state["final_output"]
     assert all(r.startswith("attempt 3 for") for r in state["results"])
     assert [r["verdict"] for r in state["task_reports"]] == ["fail"] * 3
     assert [r["retries"] for r in state["task_reports"]] == [2] * 3

@@ -1,0 +1,91 @@
+"""reflect_on_answer: a run whose two readings of the evidence disagreed leaves a failure lesson.
+
+The task reflector on the embedded 1.5B judges nearly every attempt good enough (every one of
+68 in a 20-question stream, every one of 33 in the first 11 questions at repeat penalty 1.0), so
+a run never failed, never retried and never learned what to do differently: carried memory held
+only verdicts and the advice of successes. check_answer holds a judgment the model cannot talk
+itself out of: the research's answer and one direct reading of the same evidence either agree
+or not. Where they disagreed the final answer was right far less often than where they agreed
+(0 of 5 against 4 of 6 in those 11 questions; 8 of 23 against 18 of 37 at repeat 1.3), so a
+disagreement is the run's failure: the reflector is asked what went wrong and what to do
+instead, and that lesson is saved as one learned from a failure (kept apart from lessons of
+successes, retrieved by later runs as its strategy). An agreement teaches nothing new here: the
+tasks' reflections already hold what worked.
+"""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from agents import resources
+from agents.research.check_answer import answers_block, checked_evidence
+from agents.research.prompting import human, system
+from agents.research.reflect import FailureLesson, lesson_text
+from agents.research.tasks import memory_id
+from core.context import Context
+from core.output_budget import ROLE_BUDGETS
+from core.state import ReflectiveAgentState
+from core.structured import ask_structured, choice_text
+from memory.reflections.lessons import NO_LESSON, states_lesson
+from memory.reflections.schema import Reflection, ReflectionJudgment
+from prompts.reflect_answer import ANSWERS_DISAGREED
+from prompts.untrusted import data
+
+ANSWER_INDEX = -1  # the run's answer, in the ids of what the run's tasks leave in memory
+DISAGREED = ("chosen", "order-bound")  # check_answer's outcomes where the readings differed
+
+
+def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
+    """After check_answer: when the research and the direct reading disagreed, save the
+    reflector's lesson on it as a failure; otherwise nothing."""
+    check = state.get("answer_check") or {}
+    if check.get("how") not in DISAGREED:
+        return {}
+    ctx = runtime.context
+    research, direct, kept = check["research"], check["direct"], check["chosen"]
+    prompt = ANSWERS_DISAGREED.format(
+        opening=checked_evidence(state),
+        # as check_answer's second choice showed them: the model reads this prefix from cache
+        answers=answers_block([choice_text(research), choice_text(direct)]),
+        request=data(state["query"]),
+        kept=kept,
+    )
+    model = ctx.models.chat(ctx.reflector_model)
+    out = ask_structured(
+        model, FailureLesson, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
+    )
+    info = runtime.execution_info
+    run_id = state.get("run_id", "")
+    rid = memory_id(info.thread_id if info else None, run_id, ANSWER_INDEX, 1)
+    reflection = disagreement(state["query"], check, out, rid)
+    memory = resources.memory(runtime)
+    memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
+    memory.consolidate(model)
+    return {"reflection_ids": [rid]}
+
+
+def disagreement(
+    request: str, check: dict[str, str], out: FailureLesson | None, reflection_id: str
+) -> Reflection:
+    """The failure record of a run whose readings disagreed: the reflector's lesson (none when
+    its output is unusable: then it is kept as the run's judgment and never retrieved)."""
+    lesson = lesson_text(out.reflection, out.strategy) if out else ""
+    lesson = lesson or NO_LESSON
+    reason = (
+        f"the research answered {check['research']!r}, a direct reading of the same evidence "
+        f"{check['direct']!r}; {check['chosen']!r} was kept ({check['how']})"
+    )
+    return Reflection(
+        id=reflection_id,
+        task=request,
+        reflection=lesson,
+        importance=0.8 if states_lesson(lesson) else 0.1,
+        outcome="failure",
+        judgment=ReflectionJudgment(
+            # a sign, not proof: a third of the disagreements at repeat 1.3 ended right
+            needs_retry=True,
+            confidence=0.6,
+            reasons=[reason],
+            verdict="retry",
+        ),
+    )
