@@ -15,6 +15,7 @@ tasks' reflections already hold what worked.
 
 from __future__ import annotations
 
+from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from agents import resources
@@ -42,18 +43,8 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     if check.get("how") not in DISAGREED:
         return {}
     ctx = runtime.context
-    research, direct, kept = check["research"], check["direct"], check["chosen"]
-    prompt = ANSWERS_DISAGREED.format(
-        opening=checked_evidence(state),
-        # as check_answer's second choice showed them: the model reads this prefix from cache
-        answers=answers_block([choice_text(research), choice_text(direct)]),
-        request=data(state["query"]),
-        kept=kept,
-    )
     model = ctx.models.chat(ctx.reflector_model)
-    out = ask_structured(
-        model, FailureLesson, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
-    )
+    out = ask_lesson(model, state, check)
     info = runtime.execution_info
     run_id = state.get("run_id", "")
     rid = memory_id(info.thread_id if info else None, run_id, ANSWER_INDEX, 1)
@@ -62,6 +53,23 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
     memory.consolidate(model)
     return {"reflection_ids": [rid]}
+
+
+def ask_lesson(
+    model: BaseChatModel, state: ReflectiveAgentState, check: dict[str, str]
+) -> FailureLesson | None:
+    """The reflector's lesson on the disagreement in `check` (None when its output is unusable),
+    over the evidence check_answer read."""
+    prompt = ANSWERS_DISAGREED.format(
+        opening=checked_evidence(state),
+        # as check_answer's second choice showed them: the model reads this prefix from cache
+        answers=answers_block([choice_text(check["research"]), choice_text(check["direct"])]),
+        request=data(state["query"]),
+        kept=check["chosen"],
+    )
+    return ask_structured(
+        model, FailureLesson, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
+    )
 
 
 def disagreement(

@@ -54,6 +54,7 @@ def states_lesson(text: str) -> bool:
 
 
 def _particular(word: str, first: bool) -> bool:
+    word = word.strip("'’-")  # a quoted name ('Romeo') is a name
     if any(ch.isdigit() for ch in word):
         return len(word) >= 2  # a year, a count, a date; one digit is a passage number
     return not first and len(word) >= 2 and word[0].isupper()

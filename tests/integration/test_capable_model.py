@@ -16,12 +16,16 @@ import sys
 
 import pytest
 
+from agents.research.reflect import lesson_text
+from agents.research.reflect_answer import ask_lesson
 from core.model_assembly import model_path
 from core.model_catalogue import CATALOGUE, DEFAULT_EMBEDDED
 from core.models import Models
 from evals.hotpotqa.agent import make_answer_fn
 from evals.hotpotqa.dataset import load_hotpotqa
+from evals.hotpotqa.direct import paragraphs_text
 from evals.hotpotqa.metrics import exact_match_score
+from memory.reflections.lessons import states_lesson, strategy
 from tests.conftest import DATA, ROOT
 
 pytestmark = pytest.mark.integration
@@ -129,3 +133,20 @@ def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
     done = [out for out in outs if out["reward"] == 1.0 and len(out["plan"]) >= 2]
     assert done, [(out["plan"], [s["action"] for s in out["steps"]]) for out in outs]
     assert done[0]["steps"][-1]["action"].startswith("click")  # it pressed Submit
+
+
+def test_readings_that_disagree_teach_a_strategy_for_other_questions():
+    """reflect_on_answer's lesson on the default model: after the research and the direct
+    reading disagreed on a dev question (as they did at 2560a06), the reflector states a lesson
+    (not a verdict) and a sentence of it holds for other questions (names nothing particular):
+    what later runs retrieve."""
+    questions = load_hotpotqa(DATA / "hotpotqa" / "distractor_dev60.json")
+    (question,) = [q for q in questions if q.id == "5adf2fa35542993344016c11"]  # Jonny Craig
+    gold = [p for p in question.paragraphs if p.title in ("Jonny Craig", "Pete Doherty")]
+    state = {"query": question.question, "evidence": paragraphs_text(gold)}
+    check = {"research": "Jonny Craig", "direct": "Pete Doherty", "chosen": "Pete Doherty"}
+    out = ask_lesson(Models().chat("local"), state, {**check, "how": "order-bound"})
+    assert out is not None, "the reflector's lesson could not be read"
+    lesson = lesson_text(out.reflection, out.strategy)
+    assert states_lesson(lesson), lesson
+    assert strategy(lesson), lesson

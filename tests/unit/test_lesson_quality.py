@@ -176,6 +176,9 @@ def test_a_lesson_from_another_task_comes_as_its_strategy_only():
     )
     assert strategy(text) == "Search the coach's biography for the stadium, not the team page."
     assert strategy("The answer is Little Brown Stein. Check the 1988 issue.") == ""
+    # a quoted name is a name (the 1.5B's lesson on a disagreement, dev60 at 2560a06)
+    quoted = "Read the question and the evidence. Therefore, the correct answer is 'Romeo'."
+    assert strategy(quoted) == "Read the question and the evidence."
     memory = AgentMemory(new_store(), min_relevance=0.0)
     memory.save_reflection(lesson("Which stadium did Kent Baer coach at?", text))
     memory.save_reflection(lesson("Where did Kent Baer play?", "Quote Little Brown Stein."))
