@@ -32,6 +32,7 @@ NODES = {
     "run_task",
     "aggregate_results",
     "check_answer",
+    "reflect_on_answer",
     "execute_task",
     "reflect_on_task",
     "finish_task",

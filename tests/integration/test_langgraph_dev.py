@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.research.reflect_answer import DISAGREED
 from core.model_catalogue import TEST_MODEL
 from tests.conftest import ROOT
 from tests.integration.processes import stop
@@ -111,7 +112,8 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     results = out["results"]
     assert out["final_output"].strip() and out["final_output"] != "(no result)"
     assert any(r != "(no result)" for r in results)
-    assert len(out["reflection_ids"]) == len(out["tasks"])  # one attempt per task
+    # one attempt per task, and the run's lesson when its two readings of the evidence disagreed
+    assert len(out["reflection_ids"]) == len(out["tasks"]) + answer_lessons(out)
 
     items = client.store.search_items(["reflections", "default"], limit=50)["items"]
     assert {i["key"] for i in items} == set(out["reflection_ids"])
@@ -120,6 +122,11 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
     found = client.store.search_items(["reflections"], query=out["tasks"][0], limit=3)["items"]
     assert found and all(i["score"] is not None for i in found)  # the server's index embeds
+
+
+def answer_lessons(out: dict) -> int:
+    """1 when reflect_on_answer saved a lesson (check_answer's readings disagreed), else 0."""
+    return int((out.get("answer_check") or {}).get("how") in DISAGREED)
 
 
 def _paused_thread(client, assistant_id: str, query: str) -> tuple[str, dict]:
@@ -156,7 +163,8 @@ def test_plan_approval_through_the_server(dev_server):
     out = client.runs.wait(thread, assistant, command={"resume": {"tasks": edited}})
     assert isinstance(out, dict) and "error" not in out, out
     assert out["tasks"] == edited and len(out["results"]) == 1
-    assert len(out["reflection_ids"]) == 1  # the edited task ran once (max_retries 0)
+    # the edited task ran once (max_retries 0), and the answer's lesson if its readings differed
+    assert len(out["reflection_ids"]) == 1 + answer_lessons(out)
     assert out["final_output"].strip()
 
     thread, _ = _paused_thread(client, assistant, query)
