@@ -34,6 +34,7 @@ from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
 from prompts.untrusted import data
 
 _ARTICLES = {"a", "an", "the"}
+DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings differed
 
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:

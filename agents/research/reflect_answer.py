@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.check_answer import answers_block, checked_evidence
+from agents.research.check_answer import DISAGREED, answers_block, checked_evidence
 from agents.research.prompting import human, system
 from agents.research.reflect import FailureLesson, lesson_text
 from agents.research.tasks import memory_id
@@ -33,7 +33,6 @@ from prompts.reflect_answer import ANSWERS_DISAGREED
 from prompts.untrusted import data
 
 ANSWER_INDEX = -1  # the run's answer, in the ids of what the run's tasks leave in memory
-DISAGREED = ("chosen", "order-bound")  # check_answer's outcomes where the readings differed
 
 
 def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
@@ -65,7 +64,7 @@ def ask_lesson(
         # as check_answer's second choice showed them: the model reads this prefix from cache
         answers=answers_block([choice_text(check["research"]), choice_text(check["direct"])]),
         request=data(state["query"]),
-        kept=check["chosen"],
+        kept=data(check["chosen"]),
     )
     return ask_structured(
         model, FailureLesson, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
