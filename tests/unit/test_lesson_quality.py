@@ -188,6 +188,38 @@ def test_a_lesson_from_another_task_comes_as_its_strategy_only():
     assert text in [r.reflection for r in same]
 
 
+def test_only_advice_crosses_to_another_task():
+    """What reached the Kent Baer question's first task in the carried stream at 9408f7f: three
+    lessons of other questions, whose "strategies" were verdicts ("Therefore, the result is
+    accurate and sufficient.") and statements about their attempts. Fresh saw no memory there,
+    and the same search hits gave another answer. Across tasks only advice goes."""
+    from memory.reflections.lessons import is_advice, strategy
+
+    advice = (
+        "When faced with a task of finding a specific person or event based on evidence, it is "
+        "important to carefully read and analyze the given information."
+    )
+    carried = [
+        f"{advice} Therefore, the result is accurate and sufficient.",
+        "The result is good enough. Therefore, the result is accurate and sufficient.",
+        "The information is directly supported by the evidence and does not require any further "
+        "research. No further research is required.",
+        "In this case, the passage from [1] provides the information we need. No further action "
+        "is needed. There is no need to retry the task. The reasons are that the result is "
+        "accurate, and the strategy advises to always read the evidence.",
+        "Mesut Özil played for Burnley F.C. season, the evidence directly supports the answer.",
+    ]
+    assert [strategy(t) for t in carried] == [advice, "", "", "", ""]
+    kept = [
+        "Search the biography instead of the first hit.",
+        "Quoting the birth line of the biography worked.",
+        "If two passages disagree, prefer the one that names the question's subject.",
+        "The mistake to avoid is to make up the answer based on the information provided.",
+    ]
+    assert [is_advice(s) for s in kept] == [True] * len(kept)
+    assert not is_advice("To.") and not is_advice("Her portrayals have garnered nominations.")
+
+
 def test_a_strategy_learned_on_several_tasks_fills_one_slot_only():
     """In the carried stream the same strategy, stored with each task it was learned on, came
     back three times for one question and crowded out every other lesson."""
