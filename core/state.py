@@ -67,11 +67,13 @@ class ReflectiveAgentState(InputState):
     attempts never reach the aggregator. `answer` is the final answer itself, `final_output`
     it with its explanation and sources; `answer_check` what check_answer compared (the
     research's answer, one direct reading's, the one chosen), absent when the answer was not
-    checked. `run_id` names this run: memory ids derive from it. `stopped` says why the run
-    ended early: "cancelled" at plan approval (no answer), or the budget cap it reached
-    ("max_calls", "max_tokens", "max_seconds"; the answer is then partial). `approval` says
-    the plan waits for a person (Context.approve_plan when it was made): kept in the state, so
-    a resume whose context lacks the setting still reads the person's answer.
+    checked. `recalled` lists the memories that reached this run's prompts (reflection ids,
+    `workflow:NAME`), each once: what memory did to the answer can be traced. `run_id` names
+    this run: memory ids derive from it. `stopped` says why the run ended early: "cancelled"
+    at plan approval (no answer), or the budget cap it reached ("max_calls", "max_tokens",
+    "max_seconds"; the answer is then partial). `approval` says the plan waits for a person
+    (Context.approve_plan when it was made): kept in the state, so a resume whose context
+    lacks the setting still reads the person's answer.
     """
 
     run_id: NotRequired[str]
@@ -88,6 +90,7 @@ class ReflectiveAgentState(InputState):
     results: NotRequired[Annotated[list[str | None], put_slots]]
     task_reports: NotRequired[Annotated[list[TaskReport | None], put_slots]]
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
+    recalled: NotRequired[Annotated[list[str], add_new]]
     answer: NotRequired[str]
     final_output: NotRequired[str]
     answer_check: NotRequired[dict[str, str]]
@@ -117,9 +120,9 @@ class TaskState(TaskInput):
     `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
     `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
     `task_evidence` is what the attempt's own search found beyond the run's evidence (the
-    reflector judges against it). `results`, `task_reports`, `reflection_ids`, `sources` and
-    `read` (the hits of the last attempt's `task_evidence`) are what the task hands back to the
-    parent.
+    reflector judges against it). `results`, `task_reports`, `reflection_ids`, `recalled`,
+    `sources` and `read` (the hits of the last attempt's `task_evidence`) are what the task
+    hands back to the parent.
     """
 
     attempt: NotRequired[int]
@@ -132,6 +135,7 @@ class TaskState(TaskInput):
     verdict: NotRequired[str]
     last_reflection: NotRequired[str]
     reflection_ids: NotRequired[Annotated[list[str], operator.add]]
+    recalled: NotRequired[Annotated[list[str], operator.add]]
     read: NotRequired[list[str]]
     results: NotRequired[dict[int, str]]
     task_reports: NotRequired[dict[int, TaskReport]]
@@ -143,6 +147,7 @@ class TaskOutput(TypedDict):
     results: dict[int, str]
     task_reports: dict[int, TaskReport]
     reflection_ids: list[str]
+    recalled: list[str]
     sources: list[str]
     read: list[str]
 

@@ -103,6 +103,7 @@ def run_task_node(task_graph: TaskBuilder):
             "results": out["results"],
             "task_reports": out["task_reports"],
             "reflection_ids": out.get("reflection_ids") or [],
+            "recalled": out.get("recalled") or [],
             "sources": out.get("sources") or [],
             "read": out.get("read") or [],
         }

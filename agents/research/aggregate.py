@@ -50,9 +50,10 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     memory = resources.memory(runtime)
     query = state["query"]
     tasks, results = state.get("tasks") or [], state.get("results") or []
+    recalled = memory_block(memory, ctx, query, ctx.aggregator_model)
     prompt = AGGREGATOR.format(
         opening=opening(query, state.get("evidence", "")),
-        memory=memory_block(memory, ctx, query, ctx.aggregator_model),
+        memory=recalled.text,
         goal=data(state.get("optimized_goal", "")),
         results=_results_block(tasks, results),
         run_reflections=_run_reflections(memory, state),
@@ -66,7 +67,11 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     read = unique([*(state.get("evidence_sources") or []), *(state.get("sources") or [])])
     answer, explanation, cited = _parts(out, results, state.get("optimized_response", ""))
     sources = [s for s in cited if s in read] or read
-    return {"answer": answer, "final_output": _final_text(answer, explanation, sources)}
+    return {
+        "answer": answer,
+        "final_output": _final_text(answer, explanation, sources),
+        "recalled": recalled.ids,
+    }
 
 
 def _parts(

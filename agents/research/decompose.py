@@ -156,11 +156,16 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     model = ctx.models.chat(ctx.planner_model)
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
     prompt = DECOMPOSER.format(
-        opening=opening(query, state.get("evidence", "")), memory=memory, goal=data(goal)
+        opening=opening(query, state.get("evidence", "")), memory=memory.text, goal=data(goal)
     )
     out = ask_structured(
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
     read = f"{goal}\n{state.get('evidence', '')}"  # what the planner read besides memory
-    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory, read=read)
-    return {"tasks": tasks, "depends_on": depends_on, "approval": ctx.approve_plan}
+    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory.text, read=read)
+    return {
+        "tasks": tasks,
+        "depends_on": depends_on,
+        "approval": ctx.approve_plan,
+        "recalled": memory.ids,
+    }

@@ -58,7 +58,7 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     """One attempt at the task: its result, its tool steps, what it read, the attempt number."""
     ctx = runtime.context
     memory = memory_block(resources.memory(runtime), ctx, state["task"], ctx.executor_model)
-    head = {"opening": opening(state["query"], state.get("evidence", "")), "memory": memory}
+    head = {"opening": opening(state["query"], state.get("evidence", "")), "memory": memory.text}
     with resources.open_tools(ctx) as tools:
         found, first = first_search(ctx, tools, search_query(state))
         shown = beyond(found, state.get("evidence", ""))
@@ -82,6 +82,7 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         "trajectory": steps,
         "sources": unique(sources_in(found) + step_sources(later)),
         "attempt": state.get("attempt", 0) + 1,
+        "recalled": memory.ids,
     }
 
 

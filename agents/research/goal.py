@@ -12,6 +12,7 @@ import logging
 from typing import Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from agents import resources
@@ -71,7 +72,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.planner_model))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
-    prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory)
+    prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
     out = ask_structured(
         model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]
     )
@@ -87,6 +88,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "results": None,
         "task_reports": None,
         "reflection_ids": None,
+        "recalled": Overwrite(memory.ids),  # this run's, not the last run's on the thread
         "sources": None,
         "read": None,
         "current_tasks": [],

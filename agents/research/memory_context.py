@@ -1,10 +1,13 @@
 """What every node puts in its prompt from memory: relevant workflows and past reflections,
-packed under a token budget counted with the node's own model's tokenizer."""
+packed under a token budget counted with the node's own model's tokenizer, and which memories
+those were (the run's `recalled`: what memory did to an answer can be traced)."""
 
 from __future__ import annotations
 
 import logging
+from typing import NamedTuple
 
+from agents.research.learning import WEBSITE
 from core.context import Context
 from memory.agent_memory import AgentMemory
 from memory.budget import MemoryGroup, context_window, pack, token_counter
@@ -28,7 +31,29 @@ def as_data(reflections: list[Reflection]) -> list[Reflection]:
     ]
 
 
-def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) -> str:
+class MemoryBlock(NamedTuple):
+    """A prompt's memory sections (`text`) and the memories in them (`ids`: reflection ids,
+    and `workflow:NAME` for workflows), which the node returns as the state's `recalled`."""
+
+    text: str
+    ids: list[str]
+
+
+def workflow_ref(name: str) -> str:
+    return f"workflow:{name}"
+
+
+def from_before(memory: AgentMemory, recalled: list[str], saved: list[str]) -> list[str]:
+    """What of `recalled` earlier runs left: not a reflection this run `saved`, nor a workflow
+    learned from this run's attempts alone (their trajectories carry the reflections' ids)."""
+    own = set(saved)
+    learned_here = {
+        workflow_ref(w.name) for w in memory.workflows(WEBSITE) if set(w.provenance.sources) <= own
+    }
+    return [i for i in recalled if i not in own and i not in learned_here]
+
+
+def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) -> MemoryBlock:
     """The <past_reflections> and <workflows> sections for a prompt about `text`.
 
     Only memories above the relevance floor are candidates (lessons learned from failures
@@ -40,7 +65,7 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
     workflows = memory.relevant_workflows(text, ctx.workflows_k)
     if not reflections and not workflows:
-        return MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY)
+        return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])
     model = ctx.models.chat(model_spec)
     result = pack(
         [
@@ -56,8 +81,9 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     used = result.used
     if len(used.get("reflections", [])) < len(reflections):
         log.info("memory budget: %s", result.counts())
-    return MEMORY_SECTIONS.format(
-        reflections=format_reflections(used.get("reflections", [])) or NO_MEMORY,
-        workflows="\n\n".join(data(format_workflow(w)) for w in used.get("workflows", []))
-        or NO_MEMORY,
+    lessons, flows = used.get("reflections", []), used.get("workflows", [])
+    text = MEMORY_SECTIONS.format(
+        reflections=format_reflections(lessons) or NO_MEMORY,
+        workflows="\n\n".join(data(format_workflow(w)) for w in flows) or NO_MEMORY,
     )
+    return MemoryBlock(text, [r.id for r in lessons] + [workflow_ref(w.name) for w in flows])

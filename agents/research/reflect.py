@@ -172,9 +172,8 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
     model = ctx.models.chat(ctx.reflector_model)
     memory = resources.memory(runtime)
-    reflection = judge_attempt(
-        state, model, memory_block(memory, ctx, task, ctx.reflector_model), rid
-    )
+    recalled = memory_block(memory, ctx, task, ctx.reflector_model)
+    reflection = judge_attempt(state, model, recalled.text, rid)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)
     memory.consolidate(model)
@@ -191,6 +190,7 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     return {
         "task_index": index,  # so each update says which task it is about
         "reflection_ids": [rid],
+        "recalled": recalled.ids,
         "needs_retry": needs_retry,
         "verdict": verdict,
         "last_reflection": reflection.reflection,

@@ -11,42 +11,20 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig, RunnableLambda
-from pydantic import BaseModel, Field
 
-from agents.research.answer_text import clean_short_answer, short_answer_text
+from agents.research.answer_text import clean_short_answer
+from agents.research.memory_context import from_before
 from core.context import Context
-from core.local_seed import sample_round
 from core.models import Models
-from core.output_budget import ROLE_BUDGETS
-from core.structured import ask_structured, choice_schema, choice_text
 from evals.common.memory_store import project_store
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import direct_answer, paragraphs_text
+from evals.hotpotqa.short_answer import chosen_answer, short_answer
+from memory.agent_memory import AgentMemory
 from memory.stores.shared_store import SharedMemory
 
-SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
-no, or a short phrase), taken from the text below.
-<question>
-{question}
-</question>
-<text>
-{text}
-</text>"""
-
-
-CHOOSE_ANSWER = """Answer the question with one of the possible answers, using the text below.
-<question>
-{question}
-</question>
-<text>
-{text}
-</text>
-Possible answers: {candidates}"""
-
-
-class ShortAnswer(BaseModel):
-    answer: str = Field(description="A few words, no sentence.")
+ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")  # one model
 
 
 def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
@@ -57,40 +35,6 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
     items = [(p.title, p.text) if hasattr(p, "title") else tuple(p) for p in paragraphs]
     save_passages(items, folder)
     return str(folder)
-
-
-DIRECT_CHARS = 6000  # ~1,500 tokens: the 10 paragraphs mostly fit the embedded model's context
-
-
-SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
-
-
-def short_answer(model: BaseChatModel, question: str, text: str, limit: int = 3000) -> str:
-    prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
-    answer, budget = "", ROLE_BUDGETS["short_answer"]
-    for attempt in range(SHORT_ANSWER_ATTEMPTS):
-        with sample_round(attempt):  # the same prompt again: a new sample
-            out = ask_structured(model, ShortAnswer, prompt, max_tokens=budget)
-        # an answer cut from truncated JSON began with `);` or `}`: keep only the words
-        answer = short_answer_text(out.answer if out else text)
-        if answer:
-            break
-    return answer
-
-
-def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: list[str]) -> str:
-    """One of `candidates`, chosen by the model under a grammar; "" when it gave none. With no
-    candidates at all (paragraphs without a name, date or title) it writes a short answer."""
-    if not candidates:
-        return short_answer(model, question, text, limit=DIRECT_CHARS)
-    shown = {choice_text(c): c for c in candidates}  # as a choice grammar can hold them
-    prompt = CHOOSE_ANSWER.format(
-        question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(shown)
-    )
-    out = ask_structured(
-        model, choice_schema(list(shown)), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
-    )
-    return shown.get(str(getattr(out, "answer", "")), "")
 
 
 # "direct" is no agent: one model call answers over the question's 10 paragraphs in free text
@@ -207,13 +151,12 @@ def _graph_answer_fn(
         from graphs.research import build_reflective_graph as build
     config: RunnableConfig = {"callbacks": list(callbacks)}
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
+    recalled: list[str] = []  # what earlier runs left that reached its prompts
+    roles: dict[str, Any] = dict.fromkeys(ROLES, model)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
-            planner_model=model,
-            executor_model=model,
-            reflector_model=model,
-            aggregator_model=model,
+            **roles,
             max_retries=max_retries,
             use_browser=False,
             home=home,
@@ -227,6 +170,8 @@ def _graph_answer_fn(
             home, ctx.embedding_model, models, on=reflections, shared=shared, job=job
         ) as store:
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+            saved = out.get("reflection_ids", [])
+            recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
         checks.clear()
         checks.update(out.get("answer_check") or {})
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
@@ -235,7 +180,7 @@ def _graph_answer_fn(
             answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
         return answer, [answer]
 
-    return GraphAnswerFn(answer_fn, checks)
+    return GraphAnswerFn(answer_fn, checks, recalled)
 
 
 def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) -> str:
@@ -247,10 +192,11 @@ def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) 
 
 class GraphAnswerFn:
     """A graph's AnswerFn that also tells what check_answer did on its last question
-    (`last_check`: research, direct, chosen, how; empty when nothing was checked)."""
+    (`last_check`: research, direct, chosen, how; empty when nothing was checked) and which
+    memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`)."""
 
-    def __init__(self, answer: AnswerFn, checks: dict[str, Any]) -> None:
-        self._answer, self.last_check = answer, checks
+    def __init__(self, answer: AnswerFn, checks: dict[str, Any], recalled: list[str]) -> None:
+        self._answer, self.last_check, self.last_recalled = answer, checks, recalled
 
     def __call__(self, question: str, paragraphs: Sequence[Any]) -> tuple[str, Sequence[str]]:
         return self._answer(question, paragraphs)
@@ -266,7 +212,6 @@ def _direct_answer_fn(
     graph_name: str,
     shared: SharedMemory | None = None,
 ):
-    from memory.agent_memory import AgentMemory
     from memory.reflections.manager import format_reflections
 
     config: RunnableConfig = {"callbacks": list(callbacks)}

@@ -74,6 +74,7 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     job = job_name(payload, q.id)
     kwargs = _builder_kwargs(build, payload, resources, job)
     started, error, answer, check, undone = time.perf_counter(), None, "", None, 0
+    recalled = None
     try:
         if "job" in kwargs:  # the builder journals its writes: undo a cut attempt's first
             undone = _undo_cut_attempt(payload, resources.models, job)
@@ -82,6 +83,7 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         with sample_round(int(payload.get("trial", 1)) - 1):
             answer, _ = answer_fn(q.question, q.paragraphs)
         check = getattr(answer_fn, "last_check", None)  # the graphs' check_answer, if it ran
+        recalled = getattr(answer_fn, "last_recalled", None)  # the graphs' memory from before
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
         error = f"{type(exc).__name__}: {exc}"
     record = {
@@ -100,6 +102,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     record["success"] = record["em"]
     if check:
         record["answer_check"] = dict(check)
+    if recalled is not None:  # memories of earlier runs that reached its prompts
+        record["recalled"] = list(recalled)
     undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone

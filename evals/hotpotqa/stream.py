@@ -14,7 +14,10 @@ arm is one `eval hotpotqa` run with its own memory setting:
 Each arm's answers are OUT/ARM/results.jsonl (resumable, and identical in settings to the
 same `eval hotpotqa` run, so a finished `eval hotpotqa --memory fresh` run can stand as the
 `fresh` arm). The report's summary.json keys every arm by name (`by_arm`) with its EM, its
-95% interval, n, F1, calls and seconds, and draws the running EM of each arm over the stream.
+95% interval, n, F1, calls and seconds, and how much of earlier questions' memory reached its
+prompts (`recalled`: per question on average; `reached`: on how many questions); `moved` lists
+each question whose answer an arm changed from `fresh`'s, with what memory reached it there.
+The running EM of each arm is drawn over the stream.
 """
 
 from __future__ import annotations
@@ -74,7 +77,9 @@ def run_stream(
 
 
 def arm_summaries(by_arm: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
-    """Per arm: em (with its 95% Wilson interval), n, f1, calls and seconds per question."""
+    """Per arm: em (with its 95% Wilson interval), n, f1, calls and seconds per question,
+    and the memories of earlier questions that reached its prompts (`recalled`, a mean;
+    `reached`, the questions with any; runs that did not record it count as none)."""
     out: dict[str, dict[str, Any]] = {}
     for name, rows in by_arm.items():
         n, right = len(rows), sum(bool(r["em"]) for r in rows)
@@ -88,7 +93,35 @@ def arm_summaries(by_arm: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str
             "f1": _mean(rows, "f1"),
             "calls": _mean(rows, "calls"),
             "seconds": _mean(rows, "seconds"),
+            "recalled": sum(len(r.get("recalled") or []) for r in rows) / n if n else 0.0,
+            "reached": sum(bool(r.get("recalled")) for r in rows),
         }
+    return out
+
+
+def moved(by_arm: dict[str, list[dict[str, Any]]], base: str = "fresh") -> list[dict[str, Any]]:
+    """Each question an arm answered otherwise than `base`: both answers, which was right, and
+    the memories of earlier questions that reached the arm's prompts there (where to look
+    when memory made an answer worse)."""
+    before = {r["id"]: r for r in by_arm.get(base, [])}
+    out = []
+    for name, rows in by_arm.items():
+        for r in rows:
+            b = before.get(r["id"])
+            if name == base or b is None or b["answer"] == r["answer"]:
+                continue
+            out.append(
+                {
+                    "arm": name,
+                    "id": r["id"],
+                    "question": r["question"],
+                    base: b["answer"],
+                    "answer": r["answer"],
+                    "gold": r["gold"],
+                    "em": {base: bool(b["em"]), name: bool(r["em"])},
+                    "recalled": r.get("recalled"),
+                }
+            )
     return out
 
 
@@ -115,4 +148,5 @@ def write_stream_report(
         curve_axes=("questions so far", "running EM", "EM over the stream, per arm"),
         notes=[f"arms: {', '.join(f'{a} {ARMS[a]}' for a in s.arms)}"],
     )
-    return write_report_dir(folder, rows, spec, extra={"by_arm": arm_summaries(by_arm)})
+    extra = {"by_arm": arm_summaries(by_arm), "moved": moved(by_arm)}
+    return write_report_dir(folder, rows, spec, extra=extra)

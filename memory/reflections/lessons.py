@@ -79,8 +79,9 @@ def is_verdict(sentence: str) -> bool:
 def is_advice(sentence: str) -> bool:
     """True for a sentence that says what to do: under a condition ("When a question asks for
     a year, ..."), as a directive ("it is important to ...", "avoid ...") or an imperative
-    ("Search the full name first.", "Quoting the birth line worked."). A statement about one attempt ("In this case, the passage
-    names the team.", "No further action is needed.") or a fragment ("To.") is none."""
+    ("Search the full name first."), or names what worked ("Quoting the birth line worked.").
+    A statement about one attempt ("In this case, the passage names the team.", "No further
+    action is needed.") or a fragment ("To.") is none."""
     words = _WORD.findall(_body(sentence))
     if len(words) < 2:
         return False

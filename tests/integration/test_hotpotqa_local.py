@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from core.model_catalogue import TEST_MODEL
-from evals.hotpotqa.agent import SHORT_ANSWER_ATTEMPTS
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score
 from evals.hotpotqa.reflexion import ReflexionSettings, question_home, run_reflexion
+from evals.hotpotqa.short_answer import SHORT_ANSWER_ATTEMPTS
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")

@@ -12,7 +12,7 @@ from agents.research.answer_text import (
     strip_debris,
     with_sources,
 )
-from evals.hotpotqa.agent import short_answer
+from evals.hotpotqa.short_answer import short_answer
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.research_script import Script, run, wire

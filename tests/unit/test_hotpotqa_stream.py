@@ -34,17 +34,22 @@ def runner(
     context: dict[str, Any] | None = None,
 ) -> Any:
     """Leaves a lesson in its home after each question; right when an earlier question's
-    lesson is there and reflections reach its prompts (reflections_k > 0)."""
+    lesson is there and reflections reach its prompts (reflections_k > 0), which it tells as
+    the graphs' answer functions do (`last_recalled`)."""
 
-    def answer_fn(question: str, paragraphs: Any) -> tuple[str, list[str]]:
-        ASKED.append((home, dict(context or {})))
-        lessons = Path(home) / "lessons"
-        helped = (context or {}).get("reflections_k", 3) > 0 and any(lessons.glob("*"))
-        lessons.mkdir(parents=True, exist_ok=True)
-        (lessons / str(abs(hash(question)))).write_text("lesson")
-        return (GOLD[question] if helped else "no idea"), []
+    class AnswerFn:
+        last_recalled: list[str] = []
 
-    return answer_fn
+        def __call__(self, question: str, paragraphs: Any) -> tuple[str, list[str]]:
+            ASKED.append((home, dict(context or {})))
+            lessons = Path(home) / "lessons"
+            shown = (context or {}).get("reflections_k", 3) > 0
+            self.last_recalled = sorted(p.name for p in lessons.glob("*")) if shown else []
+            lessons.mkdir(parents=True, exist_ok=True)
+            (lessons / str(abs(hash(question)))).write_text("lesson")
+            return (GOLD[question] if self.last_recalled else "no idea"), []
+
+    return AnswerFn()
 
 
 def _base(out: Path) -> HotpotSettings:
@@ -79,6 +84,12 @@ def test_carried_memory_reaches_later_questions_only_in_carry_arms(tmp_path):
     assert carry["em_low"] < 0.75 < carry["em_high"]
     assert summary["by_arm"]["fresh"]["em"] == 0.0
     assert len(summary["plots"]["curve.png"]) == len(arms)  # a running-EM curve per arm
+    # what earlier questions' memory reached, per arm, and the answers it moved
+    reach = {arm: (a["reached"], a["recalled"]) for arm, a in summary["by_arm"].items()}
+    assert reach["fresh"] == reach["carry-workflows"] == (0, 0.0)
+    assert reach["carry"] == (3, (0 + 1 + 2 + 3) / 4)
+    moved = [(m["arm"], m["id"], len(m["recalled"])) for m in summary["moved"]]
+    assert moved == [(arm, q.id, i) for arm in arms[1::2] for i, q in enumerate(QS) if i]
 
 
 def test_a_rerun_resumes_and_a_fresh_hotpotqa_run_stands_as_the_fresh_arm(tmp_path):
