@@ -53,6 +53,7 @@ def finished(
             "tasks": state.get("tasks", []),
             "results": state.get("results", []),
             "reflections": reflections,
+            "recalled": state.get("recalled") or [],
             "llm_calls": counter.llm_calls,
             "tokens": {"input": counter.input_tokens, "output": counter.output_tokens},
             "elapsed_s": elapsed,

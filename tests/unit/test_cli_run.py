@@ -125,6 +125,9 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     assert len(out["reflections"]) == 4
     assert sum(r["judgment"]["needs_retry"] for r in out["reflections"]) == 1
     assert out["llm_calls"] > 10
+    # a new home: what reached its prompts, it learned itself (its lessons, its workflow)
+    own = {r["id"] for r in out["reflections"]}
+    assert out["recalled"] and {i for i in out["recalled"] if ":" not in i} <= own
 
 
 def test_progress_names_node_task_retry_and_verdict(wire, capsys, tmp_path):  # noqa: F811
