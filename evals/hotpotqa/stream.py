@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from core.context import default_tool_steps
 from evals.hotpotqa.dataset import HotpotQuestion
 from evals.hotpotqa.single import HotpotSettings, run_single
 from evals.report.stats import running_success, wilson
@@ -39,6 +40,12 @@ ARMS: dict[str, dict[str, Any]] = {
     "carry-workflows": {"memory": "carry", "context": {"reflections_k": 0}},
     "carry-successes": {"memory": "carry", "context": {"failure_lessons": False}},
 }
+
+
+NO_WORKFLOWS = (
+    "note: with no tool steps every task is one search, and a workflow needs two actions: no "
+    "workflow can be learned, so carry-workflows runs as fresh does (give --max-tool-steps)"
+)
 
 
 @dataclass
@@ -55,6 +62,11 @@ class StreamSettings:
         for arm in self.arms:
             self.arm(arm).validate()
 
+    def tool_steps(self) -> int:
+        """The executor's tool steps per attempt (`--max-tool-steps`, else its model's default)."""
+        steps = self.base.max_tool_steps
+        return default_tool_steps(self.base.model) if steps is None else steps
+
     def arm(self, name: str) -> HotpotSettings:
         """The arm's own settings: its memory mode and knobs, its own results folder (and in a
         shared database, its own scope: OUT's name, the arm's)."""
@@ -67,6 +79,8 @@ def run_stream(
 ) -> dict[str, list[dict[str, Any]]]:
     """Run (or resume) every arm, one after the other; each arm's records in question order."""
     s.validate()
+    if "carry-workflows" in s.arms and s.tool_steps() == 0:
+        print(NO_WORKFLOWS, file=out or sys.stderr, flush=True)
     by_arm: dict[str, list[dict[str, Any]]] = {}
     for name in s.arms:
         print(f"== arm {name}", file=out or sys.stderr, flush=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,19 @@ def test_carried_memory_reaches_later_questions_only_in_carry_arms(tmp_path):
     assert reach["carry"] == (3, (0 + 1 + 2 + 3) / 4)
     moved = [(m["arm"], m["id"], len(m["recalled"])) for m in summary["moved"]]
     assert moved == [(arm, q.id, i) for arm in arms[1::2] for i, q in enumerate(QS) if i]
+
+
+def test_workflows_with_no_tool_steps_are_said_to_be_impossible(tmp_path):
+    """A task of one search leaves a one-step trajectory, and induction keeps workflows of two
+    actions or more: the carried stream at --max-tool-steps 0 learned none (9408f7f)."""
+    s = StreamSettings(_base(tmp_path / "out"), arms=["carry-workflows"])
+    said = io.StringIO()
+    run_stream(s, QS[:1], out=said)
+    assert "no workflow can be learned" in said.getvalue()
+    s = StreamSettings(replace(_base(tmp_path / "other"), max_tool_steps=2), arms=s.arms)
+    said = io.StringIO()
+    run_stream(s, QS[:1], out=said)
+    assert "no workflow" not in said.getvalue()
 
 
 def test_a_rerun_resumes_and_a_fresh_hotpotqa_run_stands_as_the_fresh_arm(tmp_path):
