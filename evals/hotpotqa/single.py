@@ -130,7 +130,10 @@ def run_single(
 
     def on_result(record: dict[str, Any]) -> None:
         log.append(record)
-        meter.update(bool(record["em"]), f"{record['id']} calls={record['calls']}")
+        note = f"{record['id']} calls={record['calls']}"
+        if record.get("recalled"):  # what earlier questions' memory put in its prompts
+            note += f" recalled={len(record['recalled'])}"
+        meter.update(bool(record["em"]), note)
 
     todo = [j for j in jobs if j.key not in log]
     if s.memory == "carry":  # one memory for the stream: take back every cut question's writes

@@ -67,7 +67,9 @@ def _clear() -> None:
 def test_carried_memory_reaches_later_questions_only_in_carry_arms(tmp_path):
     arms = ["fresh", "carry", "carry-workflows", "carry-successes"]
     s = StreamSettings(_base(tmp_path / "out"), arms=arms)
-    by_arm = run_stream(s, QS, out=io.StringIO())
+    said = io.StringIO()
+    by_arm = run_stream(s, QS, out=said)
+    assert said.getvalue().count("recalled=") == 2 * 3  # carry's and carry-successes' 3 lines
     right = {arm: [bool(r["em"]) for r in rows] for arm, rows in by_arm.items()}
     assert right["fresh"] == [False] * 4
     assert right["carry"] == [False, True, True, True]  # the first question had nothing to use
