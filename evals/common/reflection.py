@@ -17,7 +17,12 @@ from pydantic import BaseModel, Field, StringConstraints
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.episode_reflection import CONTEXT_SECTION, EPISODE_REFLECTION
+from prompts.episode_reflection import (
+    CONTEXT_SECTION,
+    EPISODE_REFLECTION,
+    ON_FAILURE,
+    ON_SUCCESS,
+)
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
@@ -51,9 +56,11 @@ def reflect_on_attempt(
     success: bool,
     feedback: str,
     context: str = "",
+    rid: str | None = None,
 ) -> str:
     """Write and save the lesson of one judged attempt; returns the reflection id. `context`
-    is what the attempt read (HotpotQA's paragraphs), shown to the reflector when given."""
+    is what the attempt read (HotpotQA's paragraphs), shown to the reflector when given; `rid`
+    names the lesson (the same id again replaces it: a rerun of a cut job adds no second)."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
     # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.
@@ -63,6 +70,7 @@ def reflect_on_attempt(
         task=data(task),
         attempt=data(text[:MAX_ATTEMPT_CHARS] or "(no action taken)"),
         outcome=data(outcome),
+        instruction=ON_SUCCESS if success else ON_FAILURE,
     )
     lesson = ask_structured(model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"])
     if lesson is None or not lesson.reflection.strip():
@@ -75,4 +83,6 @@ def reflect_on_attempt(
         importance=0.4 if success else 0.8,  # failures teach more (as reflect_on_task rates)
         outcome="success" if success else "failure",  # what the lesson was learned from
     )
+    if rid:
+        reflection.id = rid
     return manager.save_reflection(reflection)

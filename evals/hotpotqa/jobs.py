@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import time
+import uuid
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -64,7 +65,8 @@ def _accepts(fn: Any, name: str) -> bool:
 
 def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: file, id, model, graph, max_retries, home, reflections (memory on),
-    runner?, arm?, trial?, reflect_on_failure?, embedding_model?, max_tool_steps? and context?
+    runner?, arm?, trial?, reflect_on? (Reflexion's retry: the previous trial and answer, whose
+    lesson it writes first), embedding_model?, max_tool_steps? and context?
     (Context settings; each passed to a builder that takes it), memory_url? and memory_scope?
     (memory shared in PostgreSQL, see shared_of), undone_writes? (what the driver already took
     back of a cut attempt). Returns the scored record."""
@@ -74,10 +76,13 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     job = job_name(payload, q.id)
     kwargs = _builder_kwargs(build, payload, resources, job)
     started, error, answer, check, undone = time.perf_counter(), None, "", None, 0
-    recalled = None
+    recalled, lesson_error = None, None
     try:
         if "job" in kwargs:  # the builder journals its writes: undo a cut attempt's first
             undone = _undo_cut_attempt(payload, resources.models, job)
+        if payload.get("reflect_on"):  # Reflexion: the lesson of the failed trial, then a retry
+            lesson_error = _reflect(payload, q, resources.models)
+            started = time.perf_counter()  # the answer's time, as in trial 1
         answer_fn = build(**kwargs, callbacks=[counter])
         # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
         with sample_round(int(payload.get("trial", 1)) - 1):
@@ -86,20 +91,7 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         recalled = getattr(answer_fn, "last_recalled", None)  # the graphs' memory from before
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
         error = f"{type(exc).__name__}: {exc}"
-    record = {
-        "arm": payload.get("arm", ""),
-        "trial": payload.get("trial", 1),
-        "id": q.id,
-        "question": q.question,
-        "gold": q.answer,
-        "answer": answer,
-        "em": exact_match_score(answer, q.answer),
-        "f1": f1_score(answer, q.answer)[0],
-        "calls": counter.calls,
-        "seconds": round(time.perf_counter() - started, 3),
-        "error": error,
-    }
-    record["success"] = record["em"]
+    record = _scored(payload, q, answer, counter.calls, time.perf_counter() - started, error)
     if check:
         record["answer_check"] = dict(check)
     if recalled is not None:  # memories of earlier runs that reached its prompts
@@ -107,9 +99,35 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone
-    if payload.get("reflect_on_failure") and not record["em"] and error is None:
-        record["reflection_error"] = _reflect(payload, q, answer, resources.models)
+    if lesson_error is not None:  # the retry ran without the lesson
+        record["reflection_error"] = lesson_error
     return record
+
+
+def _scored(
+    payload: dict[str, Any],
+    q: HotpotQuestion,
+    answer: str,
+    calls: int,
+    seconds: float,
+    error: str | None,
+) -> dict[str, Any]:
+    """The record of one answer: its question, the answer scored against the true one, cost."""
+    em = exact_match_score(answer, q.answer)
+    return {
+        "arm": payload.get("arm", ""),
+        "trial": payload.get("trial", 1),
+        "id": q.id,
+        "question": q.question,
+        "gold": q.answer,
+        "answer": answer,
+        "em": em,
+        "f1": f1_score(answer, q.answer)[0],
+        "calls": calls,
+        "seconds": round(seconds, 3),
+        "error": error,
+        "success": em,
+    }
 
 
 def _builder_kwargs(
@@ -156,9 +174,11 @@ def shared_of(payload: dict[str, Any]) -> SharedMemory | None:
     return SharedMemory(str(payload["memory_url"]), tuple(payload.get("memory_scope") or ()))
 
 
-def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Models) -> str | None:
-    """Reflexion's step: the answer was judged wrong (exact match against the true answer,
-    which the reflector never sees); save the lesson in the arm's reflection memory."""
+def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str | None:
+    """Reflexion's step before a retry: the previous trial's answer (`reflect_on`) was judged
+    wrong (exact match against the true answer, which the reflector never sees); save the
+    lesson in the arm's reflection memory under an id of its own (a rerun replaces it).
+    Returns why no lesson was saved, or None."""
     from evals.common.memory_store import project_store
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
     from evals.hotpotqa.direct import paragraphs_text
@@ -166,22 +186,24 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, answer: str, models: Mo
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")
+    before, job = payload["reflect_on"], job_name(payload, q.id)
     with project_store(
         payload["home"],
         embedding_model,
         models,
         shared=shared_of(payload),
-        job=job_name(payload, q.id),
+        job=job,
     ) as store:
         try:
             reflect_on_attempt(
                 models.chat(payload["model"]),
                 AgentMemory(store),
                 task=q.question,
-                attempt=f"answer: {answer or '(none)'}",
+                attempt=f"answer: {before['answer'] or '(none)'}",
                 success=False,
                 feedback="the answer did not match the correct answer",
                 context=paragraphs_text(q.paragraphs),  # as Reflexion's CoT reflector reads
+                rid=str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{before['trial']}")),
             )
         except ReflectionFailed as err:
             return str(err)

@@ -6,17 +6,19 @@ As in Reflexion, reflections belong to one question: each (arm, question) has it
 directory (OUT/memory/ARM/QID), so trial 1 sees no lesson, trial k sees only the lessons of
 that question's earlier trials, and the results do not depend on question order or workers.
 
-Arms: `reflections` (after a wrong answer the reflector writes a lesson; past reflections are
-in every prompt) and `no-reflections` (the same retries, no reflection memory in any prompt:
-what retrying alone does). With a direct graph, trial 1 is one run shared by the arms, as
-Reflexion's curves share their first point: no lesson exists yet and one call learns nothing
-within itself, so both arms would send the same prompt with the same sample seed; it runs once
-(under `reflections`, which also writes the failure's lesson) and the other arm's trial-1
-record is its copy, marked `shared_from`. A record with an error is not shared (that arm runs
-its own), nor is an arm shared into that already has trial-1 records of its own (an older
-results file). The product's graphs learn within a run when memory is on, so there each arm
-runs its own trial 1. Results are one JSON line per (arm, trial, question) in
-OUT/results.jsonl; a rerun with the same OUT resumes.
+Arms: `reflections` (a retry first has the reflector write the lesson of the answer that
+failed, then answers with its question's past reflections in every prompt) and
+`no-reflections` (the same retries, no reflection memory in any prompt: what retrying alone
+does). The lesson is the retry's work, as in Reflexion's loop (reflect, then try again): a trial
+that failed for the last time costs no lesson, and trial 1 is the same work in both arms.
+With a direct graph, trial 1 is one run shared by the arms, as Reflexion's curves share their
+first point: no lesson exists yet and one call learns nothing within itself, so both arms
+would send the same prompt with the same sample seed; it runs once (under `reflections`) and
+the other arm's trial-1 record is its copy, marked `shared_from`. A record with an error is
+not shared (that arm runs its own), nor is an arm shared into that already has trial-1 records
+of its own (an older results file). The product's graphs learn within a run when memory is
+on, so there each arm runs its own trial 1. Results are one JSON line per (arm, trial,
+question) in OUT/results.jsonl; a rerun with the same OUT resumes.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class ReflexionSettings:
             "max_retries": self.max_retries,
             "runner": self.runner,
             "memory": "per-question",
+            # each lesson is written by the retry it is for, not by the failed trial (older
+            # results folders wrote it at the failure: resuming one would write it twice)
+            "lessons": "before-retry",
         }
 
 
@@ -82,7 +87,9 @@ def question_home(out: Path, arm: str, qid: str) -> Path:
     return out / "memory" / arm / qid
 
 
-def _job(s: ReflexionSettings, arm: str, trial: int, qid: str) -> Job:
+def _job(s: ReflexionSettings, arm: str, trial: int, qid: str, before: Any = None) -> Job:
+    """Trial `trial` of `qid` in `arm`; `before` is the record of its previous trial, whose
+    lesson the reflections arm writes first (Reflexion reflects between trials)."""
     payload = {
         "file": str(s.file),
         "id": qid,
@@ -95,8 +102,9 @@ def _job(s: ReflexionSettings, arm: str, trial: int, qid: str) -> Job:
         "arm": arm,
         "trial": trial,
         "embedding_model": s.embedding_model,
-        "reflect_on_failure": arm == "reflections" and trial < s.trials,
     }
+    if arm == "reflections" and before is not None:
+        payload["reflect_on"] = {"trial": trial - 1, "answer": before["answer"]}
     return Job(f"{arm}/trial{trial}/{qid}", "evals.hotpotqa.jobs:answer_question", payload)
 
 
@@ -123,7 +131,12 @@ def _run_trial(
     out: TextIO | None,
 ) -> bool:
     """Run (or resume) one trial of `arms`; False when none of them has a question to try."""
-    jobs = [_job(s, arm, trial, qid) for arm in arms for qid in _to_try(log, arm, trial, ids)]
+    records = log.records_by_key()
+    jobs = [
+        _job(s, arm, trial, qid, records.get(f"{arm}/trial{trial - 1}/{qid}"))
+        for arm in arms
+        for qid in _to_try(log, arm, trial, ids)
+    ]
     if jobs:
         meter = ProgressMeter(
             f"hotpotqa-reflexion trial {trial}/{s.trials}", len(jobs), out=out or sys.stderr
@@ -157,8 +170,7 @@ def _shares_trial_one(s: ReflexionSettings, log: ResultsLog) -> bool:
 
 
 def _trial_one_arm(arms: list[str]) -> str:
-    """The arm trial 1 runs under: `reflections` when it is there (its run also writes the
-    lesson of a failure), otherwise the only arm."""
+    """The arm trial 1 runs under: `reflections` when it is there, otherwise the only arm."""
     return "reflections" if "reflections" in arms else arms[0]
 
 
@@ -170,8 +182,7 @@ def _share_trial_one(log: ResultsLog, arms: list[str], ids: list[str]) -> None:
         for qid in ids:
             key, ran = f"{arm}/trial1/{qid}", records.get(f"{source}/trial1/{qid}")
             if arm != source and ran is not None and not ran["error"] and key not in log:
-                copy = {k: v for k, v in ran.items() if k != "reflection_error"}
-                log.append({**copy, "arm": arm, "key": key, "shared_from": source})
+                log.append({**ran, "arm": arm, "key": key, "shared_from": source})
 
 
 def _to_try(log: ResultsLog, arm: str, trial: int, ids: list[str]) -> list[str]:

@@ -73,10 +73,12 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
 
     wire(lambda prompt, title, tools, messages: {"reflection": "Check the birth year."})
     q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
-    assert (
-        hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820", wire.models)
-        is None
-    )
+    payload = {
+        "home": str(tmp_path),
+        "model": "local",
+        "reflect_on": {"trial": 1, "answer": "1820"},
+    }
+    assert hotpotqa_jobs._reflect(payload, q, wire.models) is None
     (lesson,) = _reflections_in(tmp_path)
     assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry
 
@@ -97,7 +99,8 @@ def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  
 
     wire(script)
     q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
-    hotpotqa_jobs._reflect({"home": str(tmp_path), "model": "local"}, q, "1820", wire.models)
+    retry = {"home": str(tmp_path), "model": "local", "reflect_on": {"trial": 1, "answer": "1820"}}
+    hotpotqa_jobs._reflect(retry, q, wire.models)
     paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
     on = make_answer_fn(
         model="local", models=wire.models, max_retries=0, home=str(tmp_path), graph_name="direct"

@@ -92,22 +92,30 @@ def _question():
     return HotpotQuestion("q", "When was Ada Lovelace born?", "1815", (*PARAGRAPHS, ada))
 
 
-def test_a_wrong_answers_reflector_reads_the_question_paragraphs(wire, tmp_path):  # noqa: F811
-    """Reflexion's step after a wrong answer: the reflector sees the paragraphs the answerer
-    read (its CoT-with-context setting), never the true answer."""
-    prompts: list[str] = []
+def test_a_retry_first_learns_from_the_wrong_answer_then_reads_its_lesson(wire, tmp_path):  # noqa: F811
+    """Reflexion's step between trials, done by the retry: the reflector sees the paragraphs the
+    answerer read (its CoT-with-context setting) and the failed answer, never the true answer;
+    told it failed, it is asked for a diagnosis and a plan; the retry's prompt holds the
+    lesson. The same job run again (cut, resumed) replaces the lesson rather than adding one."""
+    prompts: list[tuple[str, str]] = []
 
     def model(prompt, title, *a):
-        prompts.append(prompt)
-        return {"reflection": "Read the birth line."} if title == "EpisodeLesson" else "1816"
+        prompts.append((title, prompt))
+        return {"reflection": "Read the birth line."} if title == "EpisodeLesson" else "1815"
 
     wire(model)
-    record = _answer_job(
-        wire, tmp_path, lambda s="": HashingEmbeddings(384), reflect_on_failure=True
-    )
-    assert not record["em"] and record["reflection_error"] is None, record
-    reflector = prompts[-1]
+    retry = {"trial": 2, "reflect_on": {"trial": 1, "answer": "1816"}}
+    embeddings = lambda s="": HashingEmbeddings(384)  # noqa: E731
+    record = _answer_job(wire, tmp_path, embeddings, **retry)
+    assert record["em"] and "reflection_error" not in record, record
+    (title, reflector), (_, answerer) = prompts
+    assert title == "EpisodeLesson"
     assert "<context>\nSeine: The Seine flows through Paris." in reflector  # as the answerer read
     assert "Ada Lovelace: Ada Lovelace was born in 1815." in reflector
     assert "<task>\nWhen was Ada Lovelace born?\n</task>" in reflector
-    assert "answer: 1816" in reflector
+    assert "answer: 1816" in reflector and "1815" not in reflector.split("</context>")[1]
+    assert reflector.rstrip().split("</outcome>")[1].lstrip().startswith("The attempt failed.")
+    assert "Read the birth line." in answerer
+    _answer_job(wire, tmp_path, embeddings, **retry)
+    with project_store(str(tmp_path), "hashing:384") as store:
+        assert len(AgentMemory(store).list_reflections()) == 1

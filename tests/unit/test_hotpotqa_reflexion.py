@@ -36,10 +36,11 @@ def runner(
     return answer_fn
 
 
-def fake_reflect(payload: dict[str, Any], q: Any, answer: str, models: Any) -> None:
+def fake_reflect(payload: dict[str, Any], q: Any, models: Any) -> None:
+    """The lesson of the previous trial's answer (`reflect_on`), written by the retry."""
     folder = Path(payload["home"]) / "lessons"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / str(abs(hash(q.question)))).write_text(answer)
+    (folder / str(abs(hash(q.question)))).write_text(payload["reflect_on"]["answer"])
     return None
 
 
