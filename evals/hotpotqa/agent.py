@@ -19,9 +19,10 @@ from core.models import Models
 from evals.common.memory_store import project_store
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
-from evals.hotpotqa.direct import direct_answer, paragraphs_text
+from evals.hotpotqa.direct import direct_answer, lessons_section, paragraphs_text
 from evals.hotpotqa.short_answer import chosen_answer, short_answer
 from memory.agent_memory import AgentMemory
+from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
 
 ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")  # one model
@@ -212,29 +213,25 @@ def _direct_answer_fn(
     graph_name: str,
     shared: SharedMemory | None = None,
 ):
-    from memory.reflections.manager import format_reflections
-
     config: RunnableConfig = {"callbacks": list(callbacks)}
     # the graphs' memory settings: the relevance floor keeps unrelated lessons out
     ctx = Context(home=home, embedding_model=embedding_model, models=models)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
-        lessons = ""
+        lessons: list[Reflection] = []
         with project_store(
             home, ctx.embedding_model, models, on=reflections, shared=shared
         ) as store:
             if store is not None:
                 memory = AgentMemory(store, min_relevance=ctx.min_relevance)
-                lessons = format_reflections(
-                    memory.relevant_reflections(question, ctx.reflections_k)
-                )
+                lessons = memory.relevant_reflections(question, ctx.reflections_k)
         chat = models.chat(model)
         answer_one: RunnableLambda[str, str]
         if graph_name == "direct":
             answer_one = RunnableLambda(lambda q: direct_answer(chat, q, paragraphs, lessons))
         else:
-            text = paragraphs_text(paragraphs)
-            text = f"Lessons from earlier attempts:\n{lessons}\n\n{text}" if lessons else text
+            section = lessons_section(lessons)  # none: the text is the paragraphs alone
+            text = paragraphs_text(paragraphs) + (f"\n{section}" if section else "")
             candidates = candidate_answers(question, paragraphs)
             answer_one = RunnableLambda(lambda q: chosen_answer(chat, q, text, candidates))
         # Run as a runnable with the config, so its model call reaches the callbacks too.

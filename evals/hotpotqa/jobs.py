@@ -201,7 +201,7 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str 
                 task=q.question,
                 attempt=f"answer: {before['answer'] or '(none)'}",
                 success=False,
-                feedback="the answer did not match the correct answer",
+                feedback=f"the answer {before['answer']!r} did not match the correct answer",
                 context=paragraphs_text(q.paragraphs),  # as Reflexion's CoT reflector reads
                 rid=str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{before['trial']}")),
             )

@@ -45,7 +45,7 @@ def test_unrelated_lessons_stay_out_of_the_direct_prompt(wire, tmp_path):  # noq
     wire(lambda *a: {"answer": "x"})
     _fill(str(tmp_path))
     unrelated = _direct_prompt(wire, str(tmp_path), "Which river flows through Paris?")
-    assert "Lovelace" not in unrelated and "Lessons from earlier attempts" not in unrelated
+    assert "Lovelace" not in unrelated and "<lessons>" not in unrelated
     related = _direct_prompt(wire, str(tmp_path), "Where was Ada Lovelace born?")
     assert "Lovelace biography dates come first." in related
 
@@ -115,7 +115,12 @@ def test_a_retry_first_learns_from_the_wrong_answer_then_reads_its_lesson(wire, 
     assert "<task>\nWhen was Ada Lovelace born?\n</task>" in reflector
     assert "answer: 1816" in reflector and "1815" not in reflector.split("</context>")[1]
     assert reflector.rstrip().split("</outcome>")[1].lstrip().startswith("The attempt failed.")
-    assert "Read the birth line." in answerer
+    # the lesson after the paragraphs, right before the question, with the wrong answer
+    before, lesson = (
+        answerer.split("</paragraphs>")[1].split("<question>")[0],
+        "Read the birth line.",
+    )
+    assert lesson in before and "the answer '1816' did not match the correct answer" in before
     _answer_job(wire, tmp_path, embeddings, **retry)
     with project_store(str(tmp_path), "hashing:384") as store:
         assert len(AgentMemory(store).list_reflections()) == 1
