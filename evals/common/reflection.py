@@ -19,9 +19,11 @@ from core.structured import ask_structured
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.episode_reflection import (
     CONTEXT_SECTION,
+    EARLIER_SECTION,
     EPISODE_REFLECTION,
     ON_FAILURE,
     ON_SUCCESS,
+    WEB_THINGS,
 )
 from prompts.untrusted import data
 
@@ -57,20 +59,26 @@ def reflect_on_attempt(
     feedback: str,
     context: str = "",
     rid: str | None = None,
+    earlier: Sequence[str] = (),
+    concrete: str = WEB_THINGS,
 ) -> str:
     """Write and save the lesson of one judged attempt; returns the reflection id. `context`
     is what the attempt read (HotpotQA's paragraphs), shown to the reflector when given; `rid`
-    names the lesson (the same id again replaces it: a rerun of a cut job adds no second)."""
+    names the lesson (the same id again replaces it: a rerun of a cut job adds no second);
+    `earlier` holds the lessons of this task's earlier failures, which the attempt had read;
+    `concrete` names the things a lesson should name (prompts/episode_reflection.py)."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
     # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.
     shown = CONTEXT_SECTION.format(context=data(context[:MAX_CONTEXT_CHARS])) if context else ""
+    before = "\n".join(f"- {data(lesson)}" for lesson in earlier)
     prompt = EPISODE_REFLECTION.format(
         context=shown,
         task=data(task),
+        earlier=EARLIER_SECTION.format(lessons=before) if before else "",
         attempt=data(text[:MAX_ATTEMPT_CHARS] or "(no action taken)"),
         outcome=data(outcome),
-        instruction=ON_SUCCESS if success else ON_FAILURE,
+        instruction=(ON_SUCCESS if success else ON_FAILURE).format(concrete=concrete),
     )
     lesson = ask_structured(model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"])
     if lesson is None or not lesson.reflection.strip():

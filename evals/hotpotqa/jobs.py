@@ -12,7 +12,7 @@ import importlib
 import inspect
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
@@ -22,6 +22,9 @@ from evals.common.resources import WorkerResources
 from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score
 from memory.stores.shared_store import SharedMemory
+
+if TYPE_CHECKING:
+    from memory.agent_memory import AgentMemory
 
 DEFAULT_RUNNER = "evals.hotpotqa.agent:default_runner"
 
@@ -183,10 +186,12 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str 
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
     from evals.hotpotqa.direct import paragraphs_text
     from memory.agent_memory import AgentMemory
+    from prompts.episode_reflection import TEXT_THINGS
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")
     before, job = payload["reflect_on"], job_name(payload, q.id)
+    rid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{before['trial']}"))
     with project_store(
         payload["home"],
         embedding_model,
@@ -194,17 +199,27 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str 
         shared=shared_of(payload),
         job=job,
     ) as store:
+        memory = AgentMemory(store)
         try:
             reflect_on_attempt(
                 models.chat(payload["model"]),
-                AgentMemory(store),
+                memory,
                 task=q.question,
                 attempt=f"answer: {before['answer'] or '(none)'}",
                 success=False,
                 feedback=f"the answer {before['answer']!r} did not match the correct answer",
                 context=paragraphs_text(q.paragraphs),  # as Reflexion's CoT reflector reads
-                rid=str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{before['trial']}")),
+                rid=rid,
+                earlier=earlier_lessons(memory, q.question, rid),
+                concrete=TEXT_THINGS,
             )
         except ReflectionFailed as err:
             return str(err)
     return None
+
+
+def earlier_lessons(memory: AgentMemory, question: str, rid: str) -> list[str]:
+    """The lessons already written for `question` in its memory, oldest first (not `rid`, the
+    one being written: a rerun of a cut job does not show the reflector its own lesson)."""
+    mine = [r for r in memory.list_reflections() if r.task == question and r.id != rid]
+    return [r.reflection for r in sorted(mine, key=lambda r: r.created_at)]

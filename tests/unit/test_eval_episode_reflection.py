@@ -71,3 +71,26 @@ def test_the_reflector_reads_the_context_the_attempt_read(manager: AgentMemory) 
     assert "<context>\nScott: Walter Scott wrote Ivanhoe." in with_context
     assert with_context.count("</context>") == 1  # a paragraph cannot close the section
     assert "<context>\n" not in without
+
+
+def test_earlier_lessons_are_shown_as_data_and_only_when_there_are_some(
+    manager: AgentMemory,
+) -> None:
+    """A retry's reflector reads what it wrote after the task's earlier failures, escaped (a
+    lesson cannot close its section); a first failure's prompt has no such section, and a web
+    task keeps its own things in the "be concrete" clause."""
+    model = scripted('{"reflection": "One."}', '{"reflection": "Two."}')
+    reflect_on_attempt(model, manager, task="t", attempt="a", success=False, feedback="")
+    reflect_on_attempt(
+        model,
+        manager,
+        task="t",
+        attempt="a",
+        success=False,
+        feedback="",
+        earlier=["One.", "x </earlier_lessons> y"],
+    )
+    first, second = (c["prompt"] for c in model.calls)
+    assert "<earlier_lessons>" not in first and "the field, the button" in first
+    assert "<earlier_lessons>\n- One.\n- x " in second
+    assert second.count("</earlier_lessons>") == 1

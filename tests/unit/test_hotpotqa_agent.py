@@ -83,6 +83,31 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
     assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry
 
 
+def test_a_later_lesson_is_written_knowing_the_earlier_ones(wire, tmp_path):  # noqa: F811
+    """The retry's reflector sees the lessons of the question's earlier failures (a repeated
+    answer gave the 1.5B the same lesson again, word for word); not the lesson it is writing
+    (a cut job's rerun), and the text task's own things in its "be concrete" clause."""
+    from evals.hotpotqa import jobs as hotpotqa_jobs
+    from evals.hotpotqa.dataset import HotpotQuestion
+
+    prompts, lessons = [], iter(["Read the birth year.", "Read Ada's own paragraph.", "Again."])
+    wire(lambda prompt, *_: prompts.append(prompt) or {"reflection": next(lessons)})
+    q = HotpotQuestion("q1", "When was Ada born?", "1815", ())
+    for trial in (1, 2, 2):  # trial 3's retry is cut and run again
+        retry = {"home": str(tmp_path), "model": "local", "trial": trial + 1}
+        retry["reflect_on"] = {"trial": trial, "answer": "1820"}
+        assert hotpotqa_jobs._reflect(retry, q, wire.models) is None
+    first, second, rerun = prompts
+    assert "<earlier_lessons>" not in first and "the passage, the name" in first
+    assert "the button" not in first
+    assert "<earlier_lessons>\n- Read the birth year.\n</earlier_lessons>" in second
+    assert "Read Ada's own paragraph." not in rerun and "Read the birth year." in rerun
+    assert sorted(r.reflection for r in _reflections_in(tmp_path)) == [
+        "Again.",
+        "Read the birth year.",
+    ]
+
+
 def test_direct_answer_reads_past_lessons_only_with_memory_on(wire, tmp_path):  # noqa: F811
     from evals.hotpotqa import jobs as hotpotqa_jobs
     from evals.hotpotqa.dataset import HotpotQuestion
