@@ -79,12 +79,13 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     job = job_name(payload, q.id)
     kwargs = _builder_kwargs(build, payload, resources, job)
     started, error, answer, check, undone = time.perf_counter(), None, "", None, 0
-    recalled, lesson_error = None, None
+    recalled, lesson_error, lesson_seconds = None, None, None
     try:
         if "job" in kwargs:  # the builder journals its writes: undo a cut attempt's first
             undone = _undo_cut_attempt(payload, resources.models, job)
         if payload.get("reflect_on"):  # Reflexion: the lesson of the failed trial, then a retry
-            lesson_error = _reflect(payload, q, resources.models)
+            lesson_error = _reflect(payload, q, resources.models, callbacks=[counter])
+            lesson_seconds = time.perf_counter() - started  # its call is in `calls`
             started = time.perf_counter()  # the answer's time, as in trial 1
         answer_fn = build(**kwargs, callbacks=[counter])
         # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
@@ -102,6 +103,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone
+    if lesson_seconds is not None:  # the retry wrote a lesson first
+        record["lesson_seconds"] = round(lesson_seconds, 3)
     if lesson_error is not None:  # the retry ran without the lesson
         record["reflection_error"] = lesson_error
     return record
@@ -177,11 +180,17 @@ def shared_of(payload: dict[str, Any]) -> SharedMemory | None:
     return SharedMemory(str(payload["memory_url"]), tuple(payload.get("memory_scope") or ()))
 
 
-def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str | None:
+def _reflect(
+    payload: dict[str, Any],
+    q: HotpotQuestion,
+    models: Models,
+    callbacks: list[BaseCallbackHandler] | None = None,
+) -> str | None:
     """Reflexion's step before a retry: the previous trial's answer (`reflect_on`) was judged
     wrong (exact match against the true answer, which the reflector never sees); save the
     lesson in the arm's reflection memory under an id of its own (a rerun replaces it).
-    Returns why no lesson was saved, or None."""
+    `callbacks` see the reflector's calls (the record's cost). Returns why no lesson was
+    saved, or None."""
     from evals.common.memory_store import project_store
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
     from evals.hotpotqa.direct import paragraphs_text
@@ -200,9 +209,12 @@ def _reflect(payload: dict[str, Any], q: HotpotQuestion, models: Models) -> str 
         job=job,
     ) as store:
         memory = AgentMemory(store)
+        chat = models.chat(payload["model"])
+        if callbacks:  # a copy: the worker's model is shared by its jobs
+            chat = chat.model_copy(update={"callbacks": callbacks})
         try:
             reflect_on_attempt(
-                models.chat(payload["model"]),
+                chat,
                 memory,
                 task=q.question,
                 attempt=f"answer: {before['answer'] or '(none)'}",

@@ -78,9 +78,11 @@ def test_a_wrong_answers_lesson_lands_where_the_graph_reads(wire, tmp_path):  # 
         "model": "local",
         "reflect_on": {"trial": 1, "answer": "1820"},
     }
-    assert hotpotqa_jobs._reflect(payload, q, wire.models) is None
+    counter = hotpotqa_jobs.CallCounter()  # the lesson's call is part of the retry's cost
+    assert hotpotqa_jobs._reflect(payload, q, wire.models, callbacks=[counter]) is None
     (lesson,) = _reflections_in(tmp_path)
     assert lesson.reflection == "Check the birth year." and lesson.judgment.needs_retry
+    assert counter.calls == 1
 
 
 def test_a_later_lesson_is_written_knowing_the_earlier_ones(wire, tmp_path):  # noqa: F811

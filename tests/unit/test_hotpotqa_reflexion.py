@@ -36,7 +36,7 @@ def runner(
     return answer_fn
 
 
-def fake_reflect(payload: dict[str, Any], q: Any, models: Any) -> None:
+def fake_reflect(payload: dict[str, Any], q: Any, models: Any, **_: Any) -> None:
     """The lesson of the previous trial's answer (`reflect_on`), written by the retry."""
     folder = Path(payload["home"]) / "lessons"
     folder.mkdir(parents=True, exist_ok=True)
