@@ -32,6 +32,8 @@ from prompts.execute import EVIDENCE_SECTION
 from prompts.reflect import REFLECTOR, UNSUPPORTED
 from prompts.untrusted import data
 
+MAX_REASONS = 5
+
 
 class ReflectionOutput(BaseModel):
     """What the reflector model returns; the id and bookkeeping are added here.
@@ -52,7 +54,7 @@ class ReflectionOutput(BaseModel):
         description="One sentence for any task of this kind: 'When <kind of task>, <what to "
         "do>.' Names nothing particular.",
     )
-    reasons: list[str] = Field(default_factory=list, max_length=5)
+    reasons: list[str] = Field(default_factory=list, max_length=MAX_REASONS)
 
     @field_validator("confidence", mode="before")
     @classmethod
@@ -60,6 +62,15 @@ class ReflectionOutput(BaseModel):
         """Grammars do not bound numbers: a small model may say 87 or 1e9; repair, not reject."""
         number = float(value)  # type: ignore[arg-type]
         return min(1.0, max(0.0, number / 100 if 1 < number <= 100 else number))
+
+    @field_validator("reasons", mode="before")
+    @classmethod
+    def _reasons(cls, value: object) -> list[str]:
+        """Blank reasons dropped, the first MAX_REASONS kept: the 1.5B padded its five with
+        blanks, and an overruled verdict adds its own first; a verdict is not lost for its
+        reasons (one such overflow cost a stream question its whole answer)."""
+        items = value if isinstance(value, list) else [value]
+        return [str(r).strip() for r in items if r is not None and str(r).strip()][:MAX_REASONS]
 
 
 class FailureLesson(BaseModel):

@@ -111,6 +111,30 @@ def test_a_reflector_that_already_failed_the_attempt_is_not_asked_again(wire):
     assert failed["judgment"]["reasons"] == ["checked"]  # its own verdict and reasons
 
 
+class Padded(MadeUp):
+    """The reflector gives the most reasons its grammar allows, some of them blank (as the
+    1.5B did on a stream question): the overrule adds one more."""
+
+    def __call__(self, prompt, title, tools, messages):
+        reply = super().__call__(prompt, title, tools, messages)
+        if title == "ReflectionOutput":
+            reply["reasons"] = ["names 201", "book ", "", "  ", "read it"]
+        return reply
+
+
+def test_an_overruled_verdict_over_padded_reasons_keeps_the_run_and_its_reasons(wire):
+    """Five reasons from the model plus the overrule's were six, one over the schema's bound:
+    the run lost its whole answer to a validation error."""
+    wire(Padded())
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
+    assert state["final_output"].startswith("FINAL: Ada Lovelace")
+    items = wire.store.search(("reflections", "default"), limit=50)
+    failed = next(i.value for i in items if i.value["task"] == TASKS[0] and i.value["attempt"] == 1)
+    reasons = failed["judgment"]["reasons"]
+    assert failed["judgment"]["verdict"] == "retry" and "Ruritania" in reasons[0]
+    assert reasons[1:] == ["names 201", "book", "read it"]
+
+
 def test_only_the_strategy_of_a_lesson_reaches_another_task():
     lesson = lesson_text(
         "Quote Ada Lovelace's birth line", "When a task asks for a year, quote its sentence"
