@@ -8,12 +8,14 @@ arm's reflection memory, where the next attempts retrieve it like any other refl
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Annotated, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, StringConstraints
 
+from core.local_seed import sample_round
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -30,6 +32,10 @@ from prompts.untrusted import data
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
 MAX_CONTEXT_CHARS = 16_000  # HotpotQA's 10 paragraphs whole (the longest dev context is 13,189)
+# A lesson that says an earlier one again is asked for anew, in a new sample, this many times
+# in all; shown its trial-2 lesson, the 1.5B wrote it again word for word (docs/evaluations.md).
+LESSON_ROUNDS = 2
+SAME_LESSON = 0.8  # the share of words two lessons have in common (of all of theirs) to be one
 
 
 class EpisodeLesson(BaseModel):
@@ -80,12 +86,10 @@ def reflect_on_attempt(
         outcome=data(outcome),
         instruction=(ON_SUCCESS if success else ON_FAILURE).format(concrete=concrete),
     )
-    lesson = ask_structured(model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"])
-    if lesson is None or not lesson.reflection.strip():
-        raise ReflectionFailed(f"no usable lesson from the reflector for {task[:60]!r}")
+    text = _new_lesson(model, prompt, earlier, task)
     reflection = Reflection(
         task=task,
-        reflection=lesson.reflection.strip(),
+        reflection=text,
         # The checker's verdict, not the model's: it is certain.
         judgment=ReflectionJudgment(needs_retry=not success, confidence=1.0, reasons=[outcome]),
         importance=0.4 if success else 0.8,  # failures teach more (as reflect_on_task rates)
@@ -94,3 +98,29 @@ def reflect_on_attempt(
     if rid:
         reflection.id = rid
     return manager.save_reflection(reflection)
+
+
+def _new_lesson(model: BaseChatModel, prompt: str, earlier: Sequence[str], task: str) -> str:
+    """The reflector's lesson, asked again in a new sample round while it only says an earlier
+    lesson again (the answerer would read the same words twice and learn nothing new); after
+    LESSON_ROUNDS repeats, none (ReflectionFailed: the retry runs on the earlier lessons)."""
+    for n in range(LESSON_ROUNDS):
+        with sample_round(n):  # round 0 samples as a plain call does
+            lesson = ask_structured(
+                model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"]
+            )
+        if lesson is None or not lesson.reflection.strip():
+            raise ReflectionFailed(f"no usable lesson from the reflector for {task[:60]!r}")
+        if not any(same_lesson(lesson.reflection, e) for e in earlier):
+            return lesson.reflection.strip()
+        log.info("the reflector wrote an earlier lesson again (round %d) for %r", n, task[:60])
+    raise ReflectionFailed(
+        f"the reflector wrote an earlier lesson again {LESSON_ROUNDS} times for {task[:60]!r}"
+    )
+
+
+def same_lesson(a: str, b: str) -> bool:
+    """Do two lessons say the same (SAME_LESSON of all their words in common)?"""
+    words_a, words_b = (set(re.findall(r"\w+", t.lower())) for t in (a, b))
+    union = words_a | words_b
+    return bool(union) and len(words_a & words_b) / len(union) >= SAME_LESSON

@@ -94,3 +94,36 @@ def test_earlier_lessons_are_shown_as_data_and_only_when_there_are_some(
     assert "<earlier_lessons>" not in first and "the field, the button" in first
     assert "<earlier_lessons>\n- One.\n- x " in second
     assert second.count("</earlier_lessons>") == 1
+
+
+def test_a_lesson_that_says_an_earlier_one_again_is_asked_anew_then_dropped(
+    manager: AgentMemory,
+) -> None:
+    """Shown its trial-2 lesson, the 1.5B wrote it again word for word: a repeat (nearly the
+    same words) is asked for in a new sample round; a second repeat saves nothing, so the
+    answerer never reads the same lesson twice."""
+    earlier = "Read the second paragraph: it names the stadium of the team."
+    again = "Read the second paragraph, it names the stadium of the team!"
+    model = scripted(
+        f'{{"reflection": "{again}"}}', '{"reflection": "Check which team he coached in 2010."}'
+    )
+    rid = reflect_on_attempt(
+        model, manager, task="t", attempt="a", success=False, feedback="", earlier=[earlier]
+    )
+    saved = manager.get_reflection(rid)
+    assert saved is not None and saved.reflection == "Check which team he coached in 2010."
+    assert len(model.calls) == 2
+    model = scripted(f'{{"reflection": "{again}"}}', f'{{"reflection": "{earlier}"}}')
+    with pytest.raises(ReflectionFailed, match="earlier lesson again 2 times"):
+        reflect_on_attempt(
+            model, manager, task="u", attempt="a", success=False, feedback="", earlier=[earlier]
+        )
+    assert [r.task for r in manager.list_reflections()] == ["t"]
+
+
+def test_lessons_are_the_same_when_nearly_all_their_words_are() -> None:
+    from evals.common.reflection import same_lesson
+
+    assert same_lesson("Read the date.", "read the DATE")
+    assert not same_lesson("Read the date.", "Read the second date of birth.")
+    assert not same_lesson("", "")
