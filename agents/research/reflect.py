@@ -66,9 +66,9 @@ class ReflectionOutput(BaseModel):
     @field_validator("reasons", mode="before")
     @classmethod
     def _reasons(cls, value: object) -> list[str]:
-        """Blank reasons dropped, the first MAX_REASONS kept: the 1.5B padded its five with
-        blanks, and an overruled verdict adds its own first; a verdict is not lost for its
-        reasons (one such overflow cost a stream question its whole answer)."""
+        """Blank reasons dropped, the first MAX_REASONS kept: a small model pads its list with
+        blanks, and an overruled verdict adds its own reason first; a verdict is never lost
+        for its reasons."""
         items = value if isinstance(value, list) else [value]
         return [str(r).strip() for r in items if r is not None and str(r).strip()][:MAX_REASONS]
 

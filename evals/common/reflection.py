@@ -8,7 +8,6 @@ arm's reflection memory, where the next attempts retrieve it like any other refl
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from typing import Annotated, Protocol
 
@@ -18,6 +17,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from core.local_seed import sample_round
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
+from memory.reflections.lessons import same_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.episode_reflection import (
     CONTEXT_SECTION,
@@ -33,9 +33,8 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
 MAX_CONTEXT_CHARS = 16_000  # HotpotQA's 10 paragraphs whole (the longest dev context is 13,189)
 # A lesson that says an earlier one again is asked for anew, in a new sample, this many times
-# in all; shown its trial-2 lesson, the 1.5B wrote it again word for word (docs/evaluations.md).
+# in all: shown its earlier lessons, a small reflector copies them (docs/evaluations.md).
 LESSON_ROUNDS = 2
-SAME_LESSON = 0.8  # the share of words two lessons have in common (of all of theirs) to be one
 
 
 class EpisodeLesson(BaseModel):
@@ -117,10 +116,3 @@ def _new_lesson(model: BaseChatModel, prompt: str, earlier: Sequence[str], task:
     raise ReflectionFailed(
         f"the reflector wrote an earlier lesson again {LESSON_ROUNDS} times for {task[:60]!r}"
     )
-
-
-def same_lesson(a: str, b: str) -> bool:
-    """Do two lessons say the same (SAME_LESSON of all their words in common)?"""
-    words_a, words_b = (set(re.findall(r"\w+", t.lower())) for t in (a, b))
-    union = words_a | words_b
-    return bool(union) and len(words_a & words_b) / len(union) >= SAME_LESSON

@@ -137,6 +137,16 @@ def strategy(text: str) -> str:
     )
 
 
+SAME_LESSON = 0.8  # the share of all their words two lessons hold in common to say the same
+
+
+def same_lesson(a: str, b: str) -> bool:
+    """Do `a` and `b` say the same lesson (SAME_LESSON of all their words in common)?"""
+    words_a, words_b = (set(_WORD.findall(t.lower())) for t in (a, b))
+    union = words_a | words_b
+    return bool(union) and len(words_a & words_b) / len(union) >= SAME_LESSON
+
+
 def same_task(a: str, b: str) -> bool:
     """Are `a` and `b` the same task (the same words, case and spacing aside)?"""
     return _WORD.findall(a.lower()) == _WORD.findall(b.lower())

@@ -122,7 +122,7 @@ def test_a_lesson_that_says_an_earlier_one_again_is_asked_anew_then_dropped(
 
 
 def test_lessons_are_the_same_when_nearly_all_their_words_are() -> None:
-    from evals.common.reflection import same_lesson
+    from memory.reflections.lessons import same_lesson
 
     assert same_lesson("Read the date.", "read the DATE")
     assert not same_lesson("Read the date.", "Read the second date of birth.")
