@@ -55,7 +55,7 @@ class Progress:
         update = update or {}
         if not namespace:  # task subgraphs' keys (results as {i: text}) are not the parent's
             for key, value in update.items():
-                if key not in ("results", "task_reports", "reflection_ids"):
+                if key not in ("results", "task_reports", "task_steps", "reflection_ids"):
                     self.state[key] = value
         line = self._describe(node, update) if len(namespace) <= 1 else None
         if line:

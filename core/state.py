@@ -64,7 +64,8 @@ class ReflectiveAgentState(InputState):
     `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
     `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
     `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
-    attempts never reach the aggregator. `answer` is the final answer itself, `final_output`
+    attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
+    run's trajectory is made of). `answer` is the final answer itself, `final_output`
     it with its explanation and sources; `answer_check` what check_answer compared (the
     research's answer, one direct reading's, the one chosen), absent when the answer was not
     checked. `recalled` lists the memories that reached this run's prompts (reflection ids,
@@ -89,6 +90,7 @@ class ReflectiveAgentState(InputState):
     current_tasks: NotRequired[list[int]]
     results: NotRequired[Annotated[list[str | None], put_slots]]
     task_reports: NotRequired[Annotated[list[TaskReport | None], put_slots]]
+    task_steps: NotRequired[Annotated[list[list[dict[str, Any]] | None], put_slots]]
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     recalled: NotRequired[Annotated[list[str], add_new]]
     answer: NotRequired[str]
@@ -120,9 +122,9 @@ class TaskState(TaskInput):
     `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
     `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
     `task_evidence` is what the attempt's own search found beyond the run's evidence (the
-    reflector judges against it). `results`, `task_reports`, `reflection_ids`, `recalled`,
-    `sources` and `read` (the hits of the last attempt's `task_evidence`) are what the task
-    hands back to the parent.
+    reflector judges against it). `results`, `task_reports`, `task_steps`, `reflection_ids`,
+    `recalled`, `sources` and `read` (the hits of the last attempt's `task_evidence`) are what
+    the task hands back to the parent.
     """
 
     attempt: NotRequired[int]
@@ -139,6 +141,7 @@ class TaskState(TaskInput):
     read: NotRequired[list[str]]
     results: NotRequired[dict[int, str]]
     task_reports: NotRequired[dict[int, TaskReport]]
+    task_steps: NotRequired[dict[int, list[dict[str, Any]]]]
 
 
 class TaskOutput(TypedDict):
@@ -146,6 +149,7 @@ class TaskOutput(TypedDict):
 
     results: dict[int, str]
     task_reports: dict[int, TaskReport]
+    task_steps: dict[int, list[dict[str, Any]]]
     reflection_ids: list[str]
     recalled: list[str]
     sources: list[str]

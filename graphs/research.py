@@ -102,6 +102,7 @@ def run_task_node(task_graph: TaskBuilder):
         return {
             "results": out["results"],
             "task_reports": out["task_reports"],
+            "task_steps": out.get("task_steps") or {},
             "reflection_ids": out.get("reflection_ids") or [],
             "recalled": out.get("recalled") or [],
             "sources": out.get("sources") or [],

@@ -45,7 +45,7 @@ class Trajectory:
     steps: list[Step]
     success: bool
     template_id: str | None = None
-    judged_by: str = ""  # "evaluator", "reflection" or "llm-judge"
+    judged_by: str = ""  # "evaluator", "reflection", "answer-check" or "llm-judge"
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     created: str = field(default_factory=now_iso)
 

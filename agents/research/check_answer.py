@@ -34,6 +34,7 @@ from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
 from prompts.untrusted import data
 
 _ARTICLES = {"a", "an", "the"}
+AGREED = "agreed"  # the `how` of a check whose two readings gave the same answer
 DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings differed
 
 
@@ -49,7 +50,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
     direct = _unless_echoed(clean_short_answer(reply.text), form)
-    chosen, how = agreed(research, direct), "agreed" if direct else "no direct answer"
+    chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
         chosen, how = _choose(model, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
@@ -69,7 +70,7 @@ def _choose(model: Any, start: str, request: str, direct: str, research: str) ->
     # as a choice grammar can hold them (core.structured.choice_text), each mapped back
     shown = {choice_text(direct): direct, choice_text(research): research}
     if len(shown) < 2:  # the same line: nothing to choose between
-        return direct, "agreed"
+        return direct, AGREED
     picks = []
     for options in (list(shown), list(shown)[::-1]):
         prompt = CHOOSE_ANSWER.format(

@@ -87,6 +87,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         # None empties the per-task lists: a new run on a thread that already ran one
         "results": None,
         "task_reports": None,
+        "task_steps": None,
         "reflection_ids": None,
         "recalled": Overwrite(memory.ids),  # this run's, not the last run's on the thread
         "sources": None,

@@ -1,6 +1,13 @@
-"""Online workflow induction from the agent's own runs (Agent Workflow Memory): every judged
-attempt leaves its trajectory in the store, and judged successes become workflows that later
-prompts retrieve. Unjudged attempts are kept as such and never taught from."""
+"""Online workflow induction from the agent's own runs (Agent Workflow Memory): judged
+attempts and judged runs leave their trajectories in the store, and judged successes become
+workflows that later prompts retrieve. Unjudged ones are kept as such and never taught from.
+
+Two trajectories, as AWM's episodes are one task's actions: a task's attempt (its tool
+steps: a workflow for the executor when it acts more than once) and the whole run (every
+task's final steps in plan order, under the request: a plan-level workflow, how a question
+like it was researched, for the planner). A run is judged by check_answer: its research and
+one direct reading of the evidence agreed (success) or not (failure).
+"""
 
 from __future__ import annotations
 
@@ -25,17 +32,46 @@ def record_attempt(
 ) -> None:
     """Store the attempt's trajectory under `trajectory_id` (a replay replaces it); after every
     `induction_every` judged successes, update the workflows from all successes so far."""
+    judged_by = "reflection" if verdict in ("pass", "retry") else "unjudged"
+    _record(memory, ctx, task, steps, verdict == "pass", judged_by, trajectory_id)
+
+
+def record_run(
+    memory: AgentMemory,
+    ctx: Context,
+    *,
+    request: str,
+    task_steps: list[list[dict[str, Any]] | None],
+    agreed: bool | None,
+    trajectory_id: str,
+) -> None:
+    """Store the run's trajectory (each task's final steps, in plan order) under
+    `trajectory_id`; `agreed` is check_answer's outcome (None: nothing was compared, the run
+    is unjudged). Successes update the workflows as an attempt's do. A run of one task is
+    that task's attempt, recorded already."""
+    if sum(bool(steps) for steps in task_steps) < 2:
+        return
+    steps = [step for steps in task_steps for step in steps or []]
+    judged_by = "unjudged" if agreed is None else "answer-check"
+    _record(memory, ctx, request, steps, bool(agreed), judged_by, trajectory_id)
+
+
+def _record(
+    memory: AgentMemory,
+    ctx: Context,
+    task: str,
+    steps: list[dict[str, Any]],
+    success: bool,
+    judged_by: str,
+    trajectory_id: str,
+) -> None:
     if ctx.induction == "off" or not steps or not memory.enabled:
         return
     from memory.trajectories import trajectory_from_tool_steps
     from memory.workflows.online import induce_from_memory
 
     trajectory = trajectory_from_tool_steps(
-        task,
-        steps,
-        website=WEBSITE,
-        success=verdict == "pass",
-        judged_by="reflection" if verdict in ("pass", "retry") else "unjudged",
+        task, steps, website=WEBSITE, success=success, judged_by=judged_by
     )
     trajectory.id = trajectory_id
     memory.record_trajectory(trajectory)

@@ -9,8 +9,9 @@ the same evidence either agree or not. Where they disagreed the final answer was
 often than where they agreed (3 of 8 against 8 of 12 on those 20; 8 of 23 against 18 of 37 at
 repeat 1.3), so a disagreement is the run's failure: the reflector is asked what went wrong
 and what to do instead, and that lesson is saved as one learned from a failure (kept apart from
-lessons of successes, retrieved by later runs as its strategy). An agreement teaches nothing
-new here: the tasks' reflections already hold what worked.
+lessons of successes, retrieved by later runs as its strategy). An agreement teaches no
+lesson here (the tasks' reflections already hold what worked); either way the run's trajectory
+is recorded, judged by the check, for plan-level workflows (agents.research.learning).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.check_answer import DISAGREED, answers_block, checked_evidence
+from agents.research.check_answer import AGREED, DISAGREED, answers_block, checked_evidence
+from agents.research.learning import record_run
 from agents.research.prompting import human, system
 from agents.research.reflect import FailureLesson, lesson_text
 from agents.research.tasks import memory_id
@@ -36,22 +38,36 @@ ANSWER_INDEX = -1  # the run's answer, in the ids of what the run's tasks leave 
 
 
 def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """After check_answer: when the research and the direct reading disagreed, save the
-    reflector's lesson on it as a failure; otherwise nothing."""
-    check = state.get("answer_check") or {}
-    if check.get("how") not in DISAGREED:
-        return {}
+    """After check_answer: record the run's trajectory, judged by the check; when the research
+    and the direct reading disagreed, also save the reflector's lesson on it as a failure."""
     ctx = runtime.context
-    model = ctx.models.chat(ctx.reflector_model)
-    out = ask_lesson(model, state, check)
+    check = state.get("answer_check") or {}
     info = runtime.execution_info
     run_id = state.get("run_id", "")
     rid = memory_id(info.thread_id if info else None, run_id, ANSWER_INDEX, 1)
-    reflection = disagreement(state["query"], check, out, rid)
     memory = resources.memory(runtime)
+    record_run(
+        memory,
+        ctx,
+        request=state["query"],
+        task_steps=state.get("task_steps") or [],
+        agreed=_agreed(check),
+        trajectory_id=rid,
+    )
+    if check.get("how") not in DISAGREED:
+        return {}
+    model = ctx.models.chat(ctx.reflector_model)
+    out = ask_lesson(model, state, check)
+    reflection = disagreement(state["query"], check, out, rid)
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
     memory.consolidate(model)
     return {"reflection_ids": [rid]}
+
+
+def _agreed(check: dict[str, str]) -> bool | None:
+    """Whether the check's two readings agreed; None when it compared nothing."""
+    how = check.get("how")
+    return True if how == AGREED else False if how in DISAGREED else None
 
 
 def ask_lesson(

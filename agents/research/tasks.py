@@ -67,6 +67,7 @@ def finish_task(state: TaskState) -> dict:
     return {
         "results": {index: state.get("result") or "(no result)"},
         "task_reports": {index: report},
+        "task_steps": {index: state.get("trajectory") or []},
         "read": hits(state.get("task_evidence", "")),
     }
 

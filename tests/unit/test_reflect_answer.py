@@ -1,5 +1,6 @@
 """reflect_on_answer: a run whose research and direct reading disagreed leaves a lesson learned
-from that failure, which later runs retrieve; an agreement leaves nothing."""
+from that failure, which later runs retrieve; an agreement leaves no lesson. Either way the
+run's trajectory is recorded, judged by the check; an agreed one becomes a plan workflow."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def test_a_later_question_retrieves_the_strategy_only(wire):
     assert "five bands" not in past  # another question: its strategy, not its particulars
 
 
-def test_agreeing_readings_leave_nothing(wire):
+def test_agreeing_readings_leave_no_lesson(wire):
     model = wire(Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County"))
     _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     assert state["answer_check"]["how"] == "agreed"
@@ -93,3 +94,59 @@ def test_progress_names_a_saved_lesson_and_is_silent_otherwise():
     line = printer._describe("reflect_on_answer", {"reflection_ids": ["r"]})
     assert line == "[reflect_on_answer] the readings disagreed: lesson saved"
     assert printer._describe("reflect_on_answer", None) is None
+
+
+def _trajectories(store) -> dict[str, dict]:
+    items = store.search(("trajectories", "research"), limit=50)
+    return {i.key: i.value for i in items}
+
+
+def _workflow_steps(store) -> list[list[str]]:
+    return [i.value["steps"] for i in store.search(("workflows", "research"), limit=50)]
+
+
+def test_a_run_whose_readings_agreed_is_recorded_whole_and_becomes_a_plan_workflow(wire):
+    wire(Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County"))
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    recorded = _trajectories(wire.store)
+    [whole] = [t for t in recorded.values() if t["judged_by"] == "answer-check"]
+    assert whole["success"] and whole["task"] == state["query"]
+    # every task's final steps, in plan order: one trajectory as long as theirs together
+    per_task = [len(s or []) for s in state["task_steps"]]
+    assert len(per_task) == len(state["tasks"]) and all(per_task)
+    assert len(whole["steps"]) == sum(per_task)
+    tasks_in_order = [s["action"] for s in whole["steps"] if "part0" in s["action"]]
+    assert [a.split("'")[1].removesuffix(" part0") for a in tasks_in_order] == state["tasks"]
+    assert len(recorded) == len(state["tasks"]) + 1  # each task's attempt, and the run
+    # the run's steps became a workflow as long as it (a task's attempt gives shorter ones)
+    assert len(whole["steps"]) in {len(steps) for steps in _workflow_steps(wire.store)}
+
+
+def test_a_run_whose_readings_disagreed_is_recorded_as_a_failure_and_teaches_no_workflow(wire):
+    wire(Disagreeing())
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    [whole] = [t for t in _trajectories(wire.store).values() if t["judged_by"] == "answer-check"]
+    assert not whole["success"] and whole["task"] == state["query"]
+    assert len(whole["steps"]) not in {len(steps) for steps in _workflow_steps(wire.store)}
+
+
+def test_a_later_question_plans_with_the_run_workflow(wire):
+    wire(Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County"))
+    run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    model = wire(Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County"))
+    ctx = wire.context(max_retries=0, min_relevance=-1.0)
+    run(build_reflective_graph(), ctx, query="Who was Ada?", store=wire.store, thread="u")
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    shown = plan.split("<workflows>")[1].split("</workflows>")[0]
+    assert "A successful run of: Who was Ada Lovelace?" in shown
+    assert "search('Find what Ada Lovelace wrote about the Analytical Engine')" in shown
+
+
+def test_a_run_of_one_task_is_recorded_once(wire):
+    script = Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County")
+    script.plan = []  # the request is the one task
+    wire(script)
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert len(state["tasks"]) == 1
+    [only] = _trajectories(wire.store).values()
+    assert only["judged_by"] == "reflection"

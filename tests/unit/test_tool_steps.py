@@ -57,7 +57,9 @@ def test_no_tool_steps_answer_from_the_search_for_the_task_in_one_call(wire):
         assert isinstance(messages[0], SystemMessage) and "1815" in messages[-1].text
     assert all(r.startswith("from evidence:") and "1815" in r for r in state["results"])
     runs = wire.store.search(("trajectories", "research"), limit=10)
-    assert runs and all(len(r.value["steps"]) == 1 for r in runs)  # the search for the task
+    steps = sorted((r.value["judged_by"], len(r.value["steps"])) for r in runs)
+    # each task's attempt is the search for the task; the run's, the three searches in order
+    assert steps == [("reflection", 1)] * 3 + [("unjudged", 3)]
 
 
 def test_no_tool_steps_and_no_search_tool_answer_on_their_own(wire, monkeypatch):
