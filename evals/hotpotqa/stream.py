@@ -43,8 +43,9 @@ ARMS: dict[str, dict[str, Any]] = {
 
 
 NO_WORKFLOWS = (
-    "note: with no tool steps every task is one search, and a workflow needs two actions: no "
-    "workflow can be learned, so carry-workflows runs as fresh does (give --max-tool-steps)"
+    "note: with no tool steps every task is one search and a workflow needs two actions; only "
+    "the reflective graph's checked runs of several tasks leave longer ones: no workflow can be "
+    "learned on this graph, so carry-workflows runs as fresh does (give --max-tool-steps)"
 )
 
 
@@ -79,7 +80,7 @@ def run_stream(
 ) -> dict[str, list[dict[str, Any]]]:
     """Run (or resume) every arm, one after the other; each arm's records in question order."""
     s.validate()
-    if "carry-workflows" in s.arms and s.tool_steps() == 0:
+    if "carry-workflows" in s.arms and s.tool_steps() == 0 and s.base.graph != "reflective":
         print(NO_WORKFLOWS, file=out or sys.stderr, flush=True)
     by_arm: dict[str, list[dict[str, Any]]] = {}
     for name in s.arms:

@@ -95,17 +95,19 @@ def test_carried_memory_reaches_later_questions_only_in_carry_arms(tmp_path):
     assert moved == [(arm, q.id, i) for arm in arms[1::2] for i, q in enumerate(QS) if i]
 
 
-def test_workflows_with_no_tool_steps_are_said_to_be_impossible(tmp_path):
+def test_workflows_with_no_tool_steps_are_said_to_be_impossible_off_the_reflective_graph(
+    tmp_path,
+):
     """A task of one search leaves a one-step trajectory, and induction keeps workflows of two
-    actions or more: the carried stream at --max-tool-steps 0 learned none (9408f7f)."""
-    s = StreamSettings(_base(tmp_path / "out"), arms=["carry-workflows"])
-    said = io.StringIO()
-    run_stream(s, QS[:1], out=said)
-    assert "no workflow can be learned" in said.getvalue()
-    s = StreamSettings(replace(_base(tmp_path / "other"), max_tool_steps=2), arms=s.arms)
-    said = io.StringIO()
-    run_stream(s, QS[:1], out=said)
-    assert "no workflow" not in said.getvalue()
+    actions or more: the carried stream at --max-tool-steps 0 learned none (9408f7f). From
+    8665fb1 the reflective graph's checked runs of several tasks leave longer ones."""
+    said = {}
+    for graph, steps in [("single-path", 0), ("single-path", 2), ("reflective", 0)]:
+        base = replace(_base(tmp_path / f"{graph}{steps}"), graph=graph, max_tool_steps=steps)
+        out = io.StringIO()
+        run_stream(StreamSettings(base, arms=["carry-workflows"]), QS[:1], out=out)
+        said[graph, steps] = "no workflow can be learned" in out.getvalue()
+    assert said == {("single-path", 0): True, ("single-path", 2): False, ("reflective", 0): False}
 
 
 def test_a_rerun_resumes_and_a_fresh_hotpotqa_run_stands_as_the_fresh_arm(tmp_path):
