@@ -61,6 +61,10 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     head = {"opening": opening(state["query"], state.get("evidence", "")), "memory": memory.text}
     with resources.open_tools(ctx) as tools:
         found, first = first_search(ctx, tools, search_query(state))
+        # recorded as the task's own search: the earlier results it carries are this run's
+        # particulars, not a step to learn (cut at a workflow's line length, such a step was no
+        # action, and every run with a dependency was dropped from induction at 8665fb1)
+        first = [{**step, "args": {"query": state["task"]}} for step in first]
         shown = beyond(found, state.get("evidence", ""))
         later: list[dict] = []
         if not ctx.tool_steps and found_something(found):  # the search is the evidence

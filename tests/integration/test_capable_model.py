@@ -69,6 +69,8 @@ def test_the_readme_command_answers_the_readme_question(tmp_path):
 
 
 def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
+    """...with its memory on, as a user runs it: the run leaves its trajectory, judged by its
+    check, beside its tasks' (agents/research/learning.py)."""
     questions = load_hotpotqa(DATA / "hotpotqa" / "distractor_dev60.json")
     (question,) = [q for q in questions if q.id == HOTPOTQA_ID]
     models = Models()  # one load of the model for both
@@ -79,12 +81,24 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
             max_retries=1,
             home=str(tmp_path / graph),
             graph_name=graph,
-            reflections=False,
+            reflections=graph == "reflective",
             models=models,
         )
         answers[graph] = answer_fn(question.question, question.paragraphs)[0]
     assert exact_match_score(answers["direct"], question.answer), answers
     assert exact_match_score(answers["reflective"], question.answer), answers
+    recorded = [
+        json.loads(line)
+        for path in (tmp_path / "reflective").rglob("trajectories/research.jsonl")
+        for line in path.read_text().splitlines()
+    ]
+    runs = [t for t in recorded if t["judged_by"] == "answer-check"]
+    tasks = [t for t in recorded if t["judged_by"] == "reflection"]
+    assert tasks and len(runs) == 1, [(t["task"], t["judged_by"]) for t in recorded]
+    # its readings agreed (Virginia), and its searches, one per task, became a plan workflow
+    assert runs[0]["success"] and len(runs[0]["steps"]) == len(tasks) > 1, runs
+    learned = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
+    assert "A successful run of: " in learned, learned
 
 
 def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from graphs import build_reflective_graph
 from memory.reflections.lessons import NO_LESSON
-from tests.unit.research_script import run, wire
+from tests.unit.research_script import TASKS, run, wire
 from tests.unit.test_check_answer import ShortScript
 
 __all__ = ["wire"]
@@ -150,3 +150,19 @@ def test_a_run_of_one_task_is_recorded_once(wire):
     assert len(state["tasks"]) == 1
     [only] = _trajectories(wire.store).values()
     assert only["judged_by"] == "reflection"
+
+
+def test_a_task_that_builds_on_another_is_learned_as_its_own_search(wire):
+    """The dependent task searches with the earlier results appended; the run's workflow keeps
+    the task's search (a step cut at the line length was no action: the run was dropped)."""
+    script = Disagreeing(research="Hawaii County, Hawaii", direct="Hawaii County")
+    script.plan = [TASKS[0], {"task": TASKS[1], "depends_on": [1]}]
+    wire(script)
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    searched = [c["prompt"] for c in wire.model.calls if c["tools"]]
+    assert any("attempt 1 for Find the birth year" in p for p in searched)  # the search carried it
+    [whole] = [t for t in _trajectories(wire.store).values() if t["judged_by"] == "answer-check"]
+    firsts = [s["action"] for s in whole["steps"] if s["action"].startswith("search(")]
+    assert firsts == [f"search({task!r})" for task in state["tasks"]]
+    [workflow] = [s for s in _workflow_steps(wire.store) if len(s) == len(whole["steps"])]
+    assert "attempt 1" not in " ".join(workflow)
