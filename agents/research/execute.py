@@ -62,8 +62,8 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     with resources.open_tools(ctx) as tools:
         found, first = first_search(ctx, tools, search_query(state))
         # recorded as the task's own search: the earlier results it carries are this run's
-        # particulars, not a step to learn (cut at a workflow's line length, such a step was no
-        # action, and every run with a dependency was dropped from induction at 8665fb1)
+        # particulars, not a step to learn (and cut at a workflow's line length, such a step
+        # is no action, so induction would drop the whole run)
         first = [{**step, "args": {"query": state["task"]}} for step in first]
         shown = beyond(found, state.get("evidence", ""))
         later: list[dict] = []

@@ -99,8 +99,8 @@ def test_workflows_with_no_tool_steps_are_said_to_be_impossible_off_the_reflecti
     tmp_path,
 ):
     """A task of one search leaves a one-step trajectory, and induction keeps workflows of two
-    actions or more: the carried stream at --max-tool-steps 0 learned none (9408f7f). From
-    8665fb1 the reflective graph's checked runs of several tasks leave longer ones."""
+    actions or more; only the reflective graph's checked runs of several tasks leave longer
+    ones."""
     said = {}
     for graph, steps in [("single-path", 0), ("single-path", 2), ("reflective", 0)]:
         base = replace(_base(tmp_path / f"{graph}{steps}"), graph=graph, max_tool_steps=steps)
