@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
@@ -189,18 +189,32 @@ class AgentMemory:
         return [workflow_from_value(dict(i.value)) for i in items]
 
     def relevant_workflows(
-        self, text: str, k: int, *, website: str | None = None, verified_only: bool = False
+        self,
+        text: str,
+        k: int,
+        *,
+        website: str | None = None,
+        verified_only: bool = False,
+        also: Sequence[str] = (),
     ) -> list[Workflow]:
         """Up to k workflows above the relevance floor, best generative score first: those of
         `website` and the general ones when it names a website that has any, else any; with
-        `verified_only`, only those whose replay where they were learned succeeded."""
+        `verified_only`, only those whose replay where they were learned succeeded. A workflow
+        near any of the `also` texts (another rendering of `text`) is a candidate too, at its
+        best similarity."""
         spaces: list[tuple[str, ...]] = [(WORKFLOWS,)]
         if website and self.store is not None:
             stems = dict.fromkeys((website_stem(website), GENERAL))
             own: list[tuple[str, ...]] = [(WORKFLOWS, stem) for stem in stems]
             if any(self.store.search(ns, limit=1) for ns in own):
                 spaces = own
-        hits = [h for ns in spaces for h in self._candidates(ns, text, k)]
+        best: dict[tuple[tuple[str, ...], str], SearchItem] = {}
+        for query in dict.fromkeys((text, *also)):
+            for h in (h for ns in spaces for h in self._candidates(ns, query, k)):
+                seen = best.get((h.namespace, h.key))
+                if seen is None or (h.score or 0.0) > (seen.score or 0.0):
+                    best[(h.namespace, h.key)] = h
+        hits = list(best.values())
         if verified_only:
             hits = [h for h in hits if workflow_from_value(dict(h.value)).provenance.verified]
         return [workflow_from_value(dict(h.value)) for h in self._best(hits, k)]

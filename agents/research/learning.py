@@ -86,6 +86,7 @@ def _record(
             model=model,
             spec=ctx.reflector_model,
             every=ctx.induction_every,
+            forms=True,
         )
     except (OSError, ValueError) as exc:  # learning must never fail the task itself
         log.warning("workflow induction failed; the trajectories are kept for later: %s", exc)

@@ -14,6 +14,7 @@ from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
+from memory.workflows.forms import form_text
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 from prompts.untrusted import data
 
@@ -63,7 +64,9 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     """
     outcomes = None if ctx.failure_lessons else {"success"}
     reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
-    workflows = memory.relevant_workflows(text, ctx.workflows_k)
+    # a learned workflow is a plan for questions of one form (names abstracted): found by
+    # form; one about this subject (written or imported with its names) by the text itself
+    workflows = memory.relevant_workflows(text, ctx.workflows_k, also=[form_text(text)])
     if not reflections and not workflows:
         return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])
     model = ctx.models.chat(model_spec)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from memory.labels import slugify, website_stem
 from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
 from memory.workflows.files import WorkflowFiles
+from memory.workflows.forms import abstract_run
 from memory.workflows.induction import InductionResult, filter_workflows, induce
 from memory.workflows.params import parameterize
 from memory.workflows.types import Provenance, Workflow
@@ -47,31 +48,43 @@ def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
     )
 
 
-def rule_workflows(trajectories: list[Trajectory]) -> list[Workflow]:
+def rule_workflows(trajectories: list[Trajectory], *, forms: bool = False) -> list[Workflow]:
     """Each de-duplicated success becomes a workflow (AWM's rule-based induction).
 
     Values the task states (the username to type, the checkbox to tick) become {placeholders}
     (memory.workflows.params), so the workflow fits the template's other tasks and can run as a
     callable action; the name comes from the task without them, so later runs of the same
-    template update one workflow instead of adding one per value.
+    template update one workflow instead of adding one per value. With `forms` (tasks that are
+    questions, steps that are searches), every name and number becomes a placeholder
+    (memory.workflows.forms): the workflow is a plan for questions of that form, and carries
+    no one question's entities, or its answer, to another.
     """
     out = []
     for t in trajectories:
-        try:
-            general = parameterize([t])
-            steps, task = general.steps, general.description
-        except ValueError:  # no steps to generalise: keep the run as it was
-            steps, task = [s.action for s in t.steps], t.task
+        steps, task = _general(t, forms)
         plain = re.sub(r"\{[^{}]*\}", "", task)
         out.append(
             Workflow(
                 name=slugify(plain, max_len=48) or f"run_{t.id}",
-                description=f"A successful run of: {_one_line(task)}",
+                description=f"A successful run of{' a question like' if forms else ''}: "
+                f"{_one_line(task)}",
                 steps=[_one_line(s) for s in steps],
                 provenance=Provenance(website=t.website, sources=[t.id], origin="online-rule"),
             )
         )
     return out
+
+
+def _general(t: Trajectory, forms: bool) -> tuple[list[str], str]:
+    """(steps, task) of one run with what varies between its uses as {placeholders}."""
+    if forms:
+        task, steps = abstract_run(t.task, [s.action for s in t.steps])
+        return steps, task
+    try:
+        general = parameterize([t])
+        return general.steps, general.description
+    except ValueError:  # no steps to generalise: keep the run as it was
+        return [s.action for s in t.steps], t.task
 
 
 def induce_site(
@@ -81,10 +94,13 @@ def induce_site(
     mode: str,
     model: Any,
     spec: str | None,
+    *,
+    forms: bool = False,
 ) -> InductionResult:
-    """Workflows from one website's de-duplicated successes, minus those `existing` covers."""
+    """Workflows from one website's de-duplicated successes, minus those `existing` covers
+    (`forms`: rule mode abstracts every name, see rule_workflows)."""
     if mode == "rule":
-        kept, dropped = filter_workflows(rule_workflows(trajs), existing=existing)
+        kept, dropped = filter_workflows(rule_workflows(trajs, forms=forms), existing=existing)
         return InductionResult(
             kept=kept, dropped=dropped, examples_used=len(trajs), examples_total=len(trajs)
         )
@@ -127,14 +143,16 @@ def induce_from_memory(
     model: Any,
     spec: str | None,
     every: int = 1,
+    forms: bool = False,
 ) -> InductionResult | None:
     """After a success of `website`: at every `every`-th success, its workflows are induced
-    again from all its successes so far and stored. None when this success is not such a one."""
+    again from all its successes so far and stored (`forms`: see rule_workflows). None when
+    this success is not such a one."""
     successes = memory.trajectories(website)
     if len(successes) % max(1, every):
         return None
     result = induce_site(
-        memory.workflows(website), website, deduplicate(successes), mode, model, spec
+        memory.workflows(website), website, deduplicate(successes), mode, model, spec, forms=forms
     )
     if result.kept:
         memory.put_workflows(website, result.kept)

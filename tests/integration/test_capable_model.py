@@ -26,6 +26,7 @@ from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.direct import paragraphs_text
 from evals.hotpotqa.metrics import exact_match_score
 from memory.reflections.lessons import states_lesson, strategy
+from memory.workflows.forms import entities
 from tests.conftest import DATA, ROOT
 
 pytestmark = pytest.mark.integration
@@ -96,9 +97,12 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
     tasks = [t for t in recorded if t["judged_by"] == "reflection"]
     assert tasks and len(runs) == 1, [(t["task"], t["judged_by"]) for t in recorded]
     # its readings agreed (Virginia), and its searches, one per task, became a plan workflow
+    # for questions of its form: no name of this question in it
     assert runs[0]["success"] and len(runs[0]["steps"]) == len(tasks) > 1, runs
     learned = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
-    assert "A successful run of: " in learned, learned
+    assert "A successful run of a question like: " in learned, learned
+    named = [e for e in entities(question.question) if len(e) > 3]
+    assert "{name}" in learned and named and not [e for e in named if e in learned], learned
 
 
 def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):

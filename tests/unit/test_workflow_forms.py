@@ -1,0 +1,100 @@
+"""Question forms: names and numbers abstracted, so a plan learned from one question fits
+another of the same form and carries none of its entities (memory/workflows/forms.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.trajectories import trajectory_from_tool_steps
+from memory.workflows.forms import abstract_run, entities, form_text, question_form
+from memory.workflows.online import induce_site, rule_workflows
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        (
+            "Are Darren Benjamin Shepherd and Rémi Lange both American?",
+            "Are {name} and {name_2} both {name_3}?",
+        ),
+        (  # an article is not part of a name; a sentence's opener names nothing
+            "Where was the first governor after the The Missouri Compromise from?",
+            "Where was the first governor after the The {name} from?",
+        ),
+        (  # a quoted title is one name, "and" and all
+            'The creator of "Wallace and Gromit" also created what animation comedy?',
+            'The creator of "{name}" also created what animation comedy?',
+        ),
+        (
+            "What team was led to victory in 1939 by a two-time All-American player?",
+            "What team was led to victory in {name} by a two-time {name_2} player?",
+        ),
+        (
+            "What year did it end? Which of the two was first?",
+            "What year did it end? Which of the two was first?",
+        ),  # fmt: skip
+    ],
+)
+def test_a_question_form_abstracts_each_name_and_number(question, form):
+    assert question_form(question) == form
+
+
+def test_a_name_said_twice_is_one_placeholder_and_digits_inside_a_word_are_no_number():
+    assert question_form("Did Ada Lovelace meet Babbage before Ada Lovelace turned 20?") == (
+        "Did {name} meet {name_2} before {name} turned {name_3}?"
+    )
+    assert entities("corpus_search('Find the birth year of {name} part0')", quoted=False) == []
+
+
+def test_a_run_is_abstracted_with_its_questions_names_and_what_it_found_becomes_found():
+    form, steps = abstract_run(
+        "Where was the first governor after the Missouri Compromise from?",
+        [
+            "search('Find the Missouri Compromise')",
+            "search('Find when William King became the first governor of Maine')",
+            "search('Find where William King was born')",
+        ],
+    )
+    assert form == "Where was the first governor after the {name} from?"
+    assert steps == [
+        "search('Find the {name}')",
+        "search('Find when {found} became the first governor of {found_2}')",
+        "search('Find where {found} was born')",
+    ]
+
+
+def test_a_search_by_form_embeds_no_name_and_no_placeholder_syntax():
+    assert form_text("Are Darren Shepherd and Rémi Lange both American?") == ("Are … and … both …?")
+
+
+def _run(question: str, searches: list[str]):
+    steps = [{"tool": "search", "args": {"query": q}} for q in searches]
+    return trajectory_from_tool_steps(
+        question, steps, website="research", success=True, judged_by="answer-check"
+    )
+
+
+def test_two_questions_of_one_form_teach_one_workflow_and_no_answer_leaks():
+    first = _run(
+        "Are Darren Shepherd and Rémi Lange both American?",
+        ["Find the nationality of Darren Shepherd", "Find the nationality of Rémi Lange"],
+    )
+    second = _run(
+        "Are Scott Derrickson and Ed Wood both American?",
+        ["Find the nationality of Scott Derrickson", "Find the nationality of Ed Wood"],
+    )
+    [workflow] = rule_workflows([first], forms=True)
+    assert workflow.name == "are_and_both"
+    assert workflow.description == (
+        "A successful run of a question like: Are {name} and {name_2} both {name_3}?"
+    )
+    assert workflow.steps == [
+        "search('Find the nationality of {name}')",
+        "search('Find the nationality of {name_2}')",
+    ]
+    result = induce_site([workflow], "research", [first, second], "rule", None, None, forms=True)
+    assert result.kept == [] and all("duplicate" in d for d in result.dropped)
+    # without forms each question is its own worked example, names and all
+    concrete = rule_workflows([first, second])
+    assert len({w.name for w in concrete}) == 2
+    assert "Ed Wood" in concrete[1].steps[1] and "Ed Wood" in concrete[1].description
