@@ -154,7 +154,7 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     query = state["query"]
     goal = state.get("optimized_goal") or query
     model = ctx.models.chat(ctx.planner_model)
-    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
+    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model, plan=True)
     prompt = DECOMPOSER.format(
         opening=opening(query, state.get("evidence", "")), memory=memory.text, goal=data(goal)
     )

@@ -71,7 +71,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.planner_model))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model)
+    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model, plan=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
     out = ask_structured(
         model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]

@@ -4,7 +4,9 @@ those were (the run's `recalled`: what memory did to an answer can be traced).""
 
 from __future__ import annotations
 
+import ast
 import logging
+from dataclasses import replace
 from typing import NamedTuple
 
 from agents.research.learning import WEBSITE
@@ -15,6 +17,7 @@ from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
 from memory.workflows.forms import form_text
+from memory.workflows.types import Workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 from prompts.untrusted import data
 
@@ -54,8 +57,32 @@ def from_before(memory: AgentMemory, recalled: list[str], saved: list[str]) -> l
     return [i for i in recalled if i not in own and i not in learned_here]
 
 
-def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) -> MemoryBlock:
-    """The <past_reflections> and <workflows> sections for a prompt about `text`.
+def as_plan(workflow: Workflow) -> Workflow:
+    """`workflow` with each search call shown as the task it researched: `search('Find the
+    nationality of {name}')` -> `Find the nationality of {name}`. A planner writes tasks, and
+    shown calls it copies them into its tasks (on the stream, 16 of 80 tasks were
+    `search('…')` once plan workflows reached 11 of 20 questions)."""
+    return replace(workflow, steps=[_call_argument(s) or s for s in workflow.steps])
+
+
+def _call_argument(step: str) -> str | None:
+    """The text argument of a one-argument call, `name('text')`; None for anything else."""
+    try:
+        call = ast.parse(step.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords:
+        arg = call.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+    return None
+
+
+def memory_block(
+    memory: AgentMemory, ctx: Context, text: str, model_spec: str, *, plan: bool = False
+) -> MemoryBlock:
+    """The <past_reflections> and <workflows> sections for a prompt about `text` (`plan`: a
+    planner's prompt, whose workflows show their steps as tasks, see as_plan).
 
     Only memories above the relevance floor are candidates (lessons learned from failures
     only when `ctx.failure_lessons`). Workflows are packed first, then
@@ -70,9 +97,10 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     if not reflections and not workflows:
         return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])
     model = ctx.models.chat(model_spec)
+    show = as_plan if plan else (lambda w: w)
     result = pack(
         [
-            MemoryGroup("workflows", workflows, lambda w: data(format_workflow(w))),
+            MemoryGroup("workflows", workflows, lambda w: data(format_workflow(show(w)))),
             MemoryGroup("reflections", as_data(reflections), lambda r: format_reflections([r])),
         ],
         system="",
@@ -87,6 +115,6 @@ def memory_block(memory: AgentMemory, ctx: Context, text: str, model_spec: str) 
     lessons, flows = used.get("reflections", []), used.get("workflows", [])
     text = MEMORY_SECTIONS.format(
         reflections=format_reflections(lessons) or NO_MEMORY,
-        workflows="\n\n".join(data(format_workflow(w)) for w in flows) or NO_MEMORY,
+        workflows="\n\n".join(data(format_workflow(show(w))) for w in flows) or NO_MEMORY,
     )
     return MemoryBlock(text, [r.id for r in lessons] + [workflow_ref(w.name) for w in flows])

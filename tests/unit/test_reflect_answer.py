@@ -139,7 +139,8 @@ def test_a_later_question_of_the_same_form_plans_with_the_run_workflow_abstracte
     plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
     shown = plan.split("<workflows>")[1].split("</workflows>")[0]
     assert "A successful run of a question like: Who was {name}?" in shown
-    assert "search('Find what {name} wrote about the {found}')" in shown
+    # a planner sees the tasks the run researched, not the search calls (it would copy them)
+    assert "\nFind what {name} wrote about the {found}\n" in shown and "search(" not in shown
     # a plan for questions of that form: no entity of the question it was learned from
     assert "Ada" not in shown and "Lovelace" not in shown and "Analytical" not in shown
 
@@ -168,3 +169,14 @@ def test_a_task_that_builds_on_another_is_learned_as_its_own_search(wire):
     assert firsts == [f"search({task!r})" for task in state["tasks"]]
     [workflow] = [s for s in _workflow_steps(wire.store) if len(s) == len(whole["steps"])]
     assert "attempt 1" not in " ".join(workflow)
+
+
+def test_a_workflow_shown_as_a_plan_turns_one_argument_calls_into_tasks_and_keeps_the_rest():
+    from agents.research.memory_context import as_plan
+    from memory.workflows.types import Workflow
+
+    workflow = Workflow(
+        "w", "d", ["search('Find {name}')", "click('12', 'x')", "stop [done]", "search("]
+    )
+    assert as_plan(workflow).steps == ["Find {name}", "click('12', 'x')", "stop [done]", "search("]
+    assert workflow.steps[0] == "search('Find {name}')"  # the stored workflow is untouched
