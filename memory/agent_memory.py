@@ -168,7 +168,10 @@ class AgentMemory:
         ns = (TRAJECTORIES, website_stem(website)) if website else (TRAJECTORIES,)
         wanted = {"success": True} if successful_only else None
         items = self.store.search(ns, filter=wanted, limit=LIST_LIMIT)
-        return [Trajectory.from_dict(dict(i.value)) for i in items]
+        # a store lists in its own order (PostgreSQL's is not insertion order): the run's
+        # own timestamp decides, so "the first run of a template" means the same everywhere
+        runs = [Trajectory.from_dict(dict(i.value)) for i in items]
+        return sorted(runs, key=lambda t: t.created)
 
     # -- workflows -----------------------------------------------------------------------------
 

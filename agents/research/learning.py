@@ -33,7 +33,7 @@ def record_attempt(
     """Store the attempt's trajectory under `trajectory_id` (a replay replaces it); after every
     `induction_every` judged successes, update the workflows from all successes so far."""
     judged_by = "reflection" if verdict in ("pass", "retry") else "unjudged"
-    _record(memory, ctx, task, steps, verdict == "pass", judged_by, trajectory_id)
+    _record(memory, ctx, task, steps, verdict == "pass", judged_by, trajectory_id, "task")
 
 
 def record_run(
@@ -53,7 +53,7 @@ def record_run(
         return
     steps = [step for steps in task_steps for step in steps or []]
     judged_by = "unjudged" if agreed is None else "answer-check"
-    _record(memory, ctx, request, steps, bool(agreed), judged_by, trajectory_id)
+    _record(memory, ctx, request, steps, bool(agreed), judged_by, trajectory_id, "plan")
 
 
 def _record(
@@ -64,16 +64,23 @@ def _record(
     success: bool,
     judged_by: str,
     trajectory_id: str,
+    kind: str,
 ) -> None:
     if ctx.induction == "off" or not steps or not memory.enabled:
         return
     from memory.trajectories import trajectory_from_tool_steps
+    from memory.workflows.forms import question_form
     from memory.workflows.online import induce_from_memory
 
     trajectory = trajectory_from_tool_steps(
         task, steps, website=WEBSITE, success=success, judged_by=judged_by
     )
     trajectory.id = trajectory_id
+    # A research run's searches are free text, so every run of n searches shares one abstract
+    # trajectory; its template is the question's form (AWM de-duplicates by template first),
+    # of a task's attempt or of a whole run's plan (the request is also the plan's last task,
+    # and the template names the workflow: the two must not share a name).
+    trajectory.template_id = f"{kind}: {question_form(task)}"
     memory.record_trajectory(trajectory)
     if not trajectory.success:
         return

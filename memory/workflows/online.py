@@ -1,6 +1,7 @@
 """Online induction (AWM): turn the agent's own successful runs into workflows, run after run.
 
-Successful trajectories are de-duplicated (template id, then abstract trajectory) and either
+Successful trajectories are de-duplicated (template id, then abstract trajectory; a research
+run's template is its question's form, and only that counts, see induce_from_memory) and either
 kept as concrete worked examples (`rule` mode) or abstracted by an LLM (`llm` mode). Memory is
 updated after every run or every N successful runs. The agents learn through their memory API
 (`induce_from_memory`); `induce_online` and OnlineInduction work on a home's files directly and
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memory.labels import slugify, website_stem
-from memory.trajectories import Trajectory, TrajectoryLog, deduplicate
+from memory.trajectories import Trajectory, TrajectoryLog, dedup_by_template, deduplicate
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.forms import abstract_run
 from memory.workflows.induction import InductionResult, filter_workflows, induce
@@ -57,12 +58,13 @@ def rule_workflows(trajectories: list[Trajectory], *, forms: bool = False) -> li
     template update one workflow instead of adding one per value. With `forms` (tasks that are
     questions, steps that are searches), every name and number becomes a placeholder
     (memory.workflows.forms): the workflow is a plan for questions of that form, and carries
-    no one question's entities, or its answer, to another.
+    no one question's entities, or its answer, to another, and is named by its template id
+    where it has one (a task's attempt and a whole run's plan for one request differ).
     """
     out = []
     for t in trajectories:
         steps, task = _general(t, forms)
-        plain = re.sub(r"\{[^{}]*\}", "", task)
+        plain = re.sub(r"\{[^{}]*\}", "", t.template_id if forms and t.template_id else task)
         out.append(
             Workflow(
                 name=slugify(plain, max_len=48) or f"run_{t.id}",
@@ -146,14 +148,16 @@ def induce_from_memory(
     forms: bool = False,
 ) -> InductionResult | None:
     """After a success of `website`: at every `every`-th success, its workflows are induced
-    again from all its successes so far and stored (`forms`: see rule_workflows). None when
-    this success is not such a one."""
+    again from all its successes so far and stored. None when this success is not such a one.
+
+    With `forms` (see rule_workflows) a run's template is its question's form, and runs are
+    de-duplicated by it alone: two forms planned with the same number of free-text searches
+    share an abstract trajectory and are still two plans."""
     successes = memory.trajectories(website)
     if len(successes) % max(1, every):
         return None
-    result = induce_site(
-        memory.workflows(website), website, deduplicate(successes), mode, model, spec, forms=forms
-    )
+    unique = dedup_by_template(successes) if forms else deduplicate(successes)
+    result = induce_site(memory.workflows(website), website, unique, mode, model, spec, forms=forms)
     if result.kept:
         memory.put_workflows(website, result.kept)
     return result

@@ -4,10 +4,14 @@ another of the same form and carries none of its entities (memory/workflows/form
 from __future__ import annotations
 
 import pytest
+from langgraph.store.memory import InMemoryStore
 
+from agents.research.learning import record_run
+from core.context import Context
+from memory.agent_memory import AgentMemory
 from memory.trajectories import trajectory_from_tool_steps
 from memory.workflows.forms import abstract_run, entities, form_text, question_form
-from memory.workflows.online import induce_site, rule_workflows
+from memory.workflows.online import induce_from_memory, induce_site, rule_workflows
 
 
 @pytest.mark.parametrize(
@@ -98,3 +102,34 @@ def test_two_questions_of_one_form_teach_one_workflow_and_no_answer_leaks():
     concrete = rule_workflows([first, second])
     assert len({w.name for w in concrete}) == 2
     assert "Ed Wood" in concrete[1].steps[1] and "Ed Wood" in concrete[1].description
+
+
+def test_two_forms_planned_with_as_many_searches_are_two_workflows_the_oldest_run_teaches():
+    """Every run of n free-text searches shares one abstract trajectory, search(_)×n: a
+    research run's template is its question's form, and only that de-duplicates."""
+    memory = AgentMemory(InMemoryStore())
+    later = Context(induction_every=10)  # record now, induce once all three are in
+    runs = [
+        ("Are Darren Shepherd and Rémi Lange both American?", ["Darren Shepherd", "Rémi Lange"]),
+        ("Who directed the film that starred Ed Wood?", ["Ed Wood films", "director of Glen"]),
+        ("Are Scott Derrickson and Ed Wood both American?", ["Scott Derrickson", "Ed Wood"]),
+    ]
+    # recorded newest first: the store's listing order must not decide which run teaches
+    for n, (request, searches) in reversed(list(enumerate(runs))):
+        steps = [[{"tool": "search", "args": {"q": s}, "observation": "..."}] for s in searches]
+        record_run(
+            memory, later, request=request, task_steps=steps, agreed=True, trajectory_id=f"r{n}"
+        )
+        memory.store.put(  # the runs were made a minute apart, the first one first
+            ("trajectories", "research"),
+            f"r{n}",
+            {**memory.store.get(("trajectories", "research"), f"r{n}").value,
+             "created": f"2026-11-27T10:0{n}:00+00:00"},
+        )  # fmt: skip
+    induce_from_memory(memory, "research", mode="rule", model=None, spec=None, forms=True)
+    by_name = {w.name: w for w in memory.workflows("research")}
+    assert sorted(by_name) == ["plan_are_and_both", "plan_who_directed_the_film_that_starred"]
+    assert by_name["plan_are_and_both"].provenance.sources == ["r0"]
+    runs_listed = memory.trajectories("research")
+    assert [t.id for t in runs_listed] == ["r0", "r1", "r2"]
+    assert runs_listed[2].template_id == "plan: Are {name} and {name_2} both {name_3}?"
