@@ -77,6 +77,14 @@ def register_hotpotqa(benchmarks: Any) -> None:
         help="fresh (default): each question starts with empty memory; carry: one memory for "
         "the questions in order, so lessons from one reach the next; off: no memory at all.",
     )
+    hot.add_argument(
+        "--verdict",
+        choices=("check", "gold"),
+        default="check",
+        help="Who judges each finished run for memory: check (default), its own answer check, "
+        "as a user's run is judged; gold, the true answer once the run is scored (ExpeL's "
+        "training phase: a run that agreed on a wrong answer teaches no workflow).",
+    )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -108,6 +116,7 @@ def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
         max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
         max_tool_steps=args.max_tool_steps,
         memory=getattr(args, "memory", "fresh"),
+        verdict=getattr(args, "verdict", "check"),
         workers=args.workers,
         ray_address=args.ray_address,
         memory_url=getattr(args, "memory_url", None) or os.environ.get("AGENT_MEMORY_URL"),

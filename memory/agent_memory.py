@@ -36,7 +36,7 @@ from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
-from memory.workflows.types import Provenance, Workflow
+from memory.workflows.types import Workflow, workflow_from_value, workflow_value
 
 log = logging.getLogger(__name__)
 
@@ -47,24 +47,6 @@ REFLECTION_FIELDS = ["text"]
 WORKFLOW_FIELDS = ["search_text"]  # name + description, as AWM embedded them
 POOL = 5  # candidates fetched per wanted item, before the floor and the re-ranking
 LIST_LIMIT = 10_000
-
-
-def workflow_value(workflow: Workflow) -> dict[str, Any]:
-    """A workflow as a Store value (JSON): its fields, provenance and the text search embeds."""
-    return {
-        **workflow.to_json(),
-        "provenance": workflow.provenance.to_dict(),
-        "search_text": workflow.search_text(),
-    }
-
-
-def workflow_from_value(value: dict[str, Any]) -> Workflow:
-    return Workflow(
-        name=str(value["name"]),
-        description=str(value.get("description", "")),
-        steps=[str(s) for s in value.get("steps", [])],
-        provenance=Provenance.from_dict(dict(value.get("provenance") or {})),
-    )
 
 
 class AgentMemory:
@@ -173,6 +155,13 @@ class AgentMemory:
         runs = [Trajectory.from_dict(dict(i.value)) for i in items]
         return sorted(runs, key=lambda t: t.created)
 
+    def trajectory(self, website: str, trajectory_id: str) -> Trajectory | None:
+        """One recorded run of `website` by id (None: no such run, or memory is off)."""
+        if self.store is None:
+            return None
+        item = self.store.get((TRAJECTORIES, website_stem(website)), trajectory_id)
+        return None if item is None else Trajectory.from_dict(dict(item.value))
+
     # -- workflows -----------------------------------------------------------------------------
 
     def put_workflows(self, website: str, workflows: Iterable[Workflow]) -> int:
@@ -190,6 +179,15 @@ class AgentMemory:
             return []
         items = self.store.search((WORKFLOWS, website_stem(website)), limit=LIST_LIMIT)
         return [workflow_from_value(dict(i.value)) for i in items]
+
+    def forget_workflows_from(self, website: str, trajectory_id: str) -> list[str]:
+        """Delete the workflows of `website` induced from the run `trajectory_id` (it was
+        judged a failure after it taught them); returns their names."""
+        ns = (WORKFLOWS, website_stem(website))
+        names = [w.name for w in self.workflows(website) if trajectory_id in w.provenance.sources]
+        for name in names:
+            self.store.delete(ns, name)  # type: ignore[union-attr]  # workflows() found some
+        return names
 
     def relevant_workflows(
         self,

@@ -12,6 +12,7 @@ one direct reading of the evidence agreed (success) or not (failure).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.context import Context
@@ -70,7 +71,6 @@ def _record(
         return
     from memory.trajectories import trajectory_from_tool_steps
     from memory.workflows.forms import question_form
-    from memory.workflows.online import induce_from_memory
 
     trajectory = trajectory_from_tool_steps(
         task, steps, website=WEBSITE, success=success, judged_by=judged_by
@@ -82,8 +82,15 @@ def _record(
     # and the template names the workflow: the two must not share a name).
     trajectory.template_id = f"{kind}: {question_form(task)}"
     memory.record_trajectory(trajectory)
-    if not trajectory.success:
-        return
+    if trajectory.success:
+        _induce(memory, ctx, ctx.induction_every)
+
+
+def _induce(memory: AgentMemory, ctx: Context, every: int) -> list[str]:
+    """Update the research workflows from every success so far (at every `every`-th success);
+    the names of the workflows added."""
+    from memory.workflows.online import induce_from_memory
+
     model = ctx.models.chat(ctx.reflector_model) if ctx.induction == "llm" else None
     try:
         result = induce_from_memory(
@@ -92,11 +99,42 @@ def _record(
             mode=ctx.induction,
             model=model,
             spec=ctx.reflector_model,
-            every=ctx.induction_every,
+            every=every,
             forms=True,
         )
     except (OSError, ValueError) as exc:  # learning must never fail the task itself
         log.warning("workflow induction failed; the trajectories are kept for later: %s", exc)
-        return
-    if result is not None and result.kept:
-        log.info("workflow memory updated: %s", [w.name for w in result.kept])
+        return []
+    if result is None or not result.kept:
+        return []
+    log.info("workflow memory updated: %s", [w.name for w in result.kept])
+    return [w.name for w in result.kept]
+
+
+@dataclass
+class Verdict:
+    """What a judgment of a finished run changed: the workflows it took back (taught by a run
+    now judged wrong) and those it added (from a run now judged right, or the next run of a
+    form whose workflow was taken back)."""
+
+    forgotten: list[str] = field(default_factory=list)
+    learned: list[str] = field(default_factory=list)
+
+
+def judge_run(
+    memory: AgentMemory, ctx: Context, trajectory_id: str, *, right: bool, judged_by: str
+) -> Verdict:
+    """Relabel a recorded run with a verdict from outside the run (a person's, or a
+    benchmark's true answer), as ExpeL's training phase learns from its environment's reward:
+    check_answer's agreement is no proof (two readings can agree on a wrong answer), and a run
+    it judged a success taught workflows. A run judged wrong takes back what it taught; then
+    workflows are induced again from every success, so another run of that form, or this one
+    judged right, teaches. LookupError when no run of that id is recorded."""
+    run = memory.trajectory(WEBSITE, trajectory_id)
+    if run is None:
+        raise LookupError(f"no recorded run {trajectory_id!r} in this memory")
+    run.success, run.judged_by = right, judged_by
+    memory.record_trajectory(run)
+    forgotten = [] if right else memory.forget_workflows_from(WEBSITE, trajectory_id)
+    learned = _induce(memory, ctx, every=1) if ctx.induction != "off" else []
+    return Verdict(forgotten, learned)

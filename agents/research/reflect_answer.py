@@ -44,7 +44,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     check = state.get("answer_check") or {}
     info = runtime.execution_info
     run_id = state.get("run_id", "")
-    rid = memory_id(info.thread_id if info else None, run_id, ANSWER_INDEX, 1)
+    rid = run_record_id(info.thread_id if info else None, run_id)
     memory = resources.memory(runtime)
     record_run(
         memory,
@@ -62,6 +62,12 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
     memory.consolidate(model)
     return {"reflection_ids": [rid]}
+
+
+def run_record_id(thread_id: str | None, run_id: str) -> str:
+    """The id of what a run leaves in memory for its answer: its trajectory, and its lesson
+    when the readings disagreed (agents.research.learning.judge_run relabels the run by it)."""
+    return memory_id(thread_id, run_id, ANSWER_INDEX, 1)
 
 
 def _agreed(check: dict[str, str]) -> bool | None:

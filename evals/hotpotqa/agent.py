@@ -14,6 +14,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.memory_context import from_before
+from agents.research.reflect_answer import run_record_id
 from core.context import Context
 from core.models import Models
 from evals.common.memory_store import project_store
@@ -146,13 +147,11 @@ def _graph_answer_fn(
     shared: SharedMemory | None,
     job: str | None,
 ):
-    if graph_name == "single-path":
-        from graphs.research import build_single_path_graph as build
-    else:
-        from graphs.research import build_reflective_graph as build
+    build = _builder(graph_name)
     config: RunnableConfig = {"callbacks": list(callbacks)}
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
     recalled: list[str] = []  # what earlier runs left that reached its prompts
+    runs: list[str] = []  # the last run's trajectory id (agents.research.learning.judge_run)
     roles: dict[str, Any] = dict.fromkeys(ROLES, model)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
@@ -175,13 +174,21 @@ def _graph_answer_fn(
             recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
         checks.clear()
         checks.update(out.get("answer_check") or {})
+        runs[:] = [run_record_id(None, out["run_id"])] if out.get("run_id") else []
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
             answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
         return answer, [answer]
 
-    return GraphAnswerFn(answer_fn, checks, recalled)
+    return GraphAnswerFn(answer_fn, checks, recalled, runs)
+
+
+def _builder(graph_name: str) -> Any:
+    from graphs import research
+
+    single = graph_name == "single-path"
+    return research.build_single_path_graph if single else research.build_reflective_graph
 
 
 def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) -> str:
@@ -193,11 +200,19 @@ def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) 
 
 class GraphAnswerFn:
     """A graph's AnswerFn that also tells what check_answer did on its last question
-    (`last_check`: research, direct, chosen, how; empty when nothing was checked) and which
-    memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`)."""
+    (`last_check`: research, direct, chosen, how; empty when nothing was checked), which
+    memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`) and
+    the id its run was recorded under in memory (`last_run`; None before any run)."""
 
-    def __init__(self, answer: AnswerFn, checks: dict[str, Any], recalled: list[str]) -> None:
+    def __init__(
+        self, answer: AnswerFn, checks: dict[str, Any], recalled: list[str], runs: list[str]
+    ) -> None:
         self._answer, self.last_check, self.last_recalled = answer, checks, recalled
+        self._runs = runs
+
+    @property
+    def last_run(self) -> str | None:
+        return self._runs[0] if self._runs else None
 
     def __call__(self, question: str, paragraphs: Sequence[Any]) -> tuple[str, Sequence[str]]:
         return self._answer(question, paragraphs)

@@ -93,9 +93,12 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
             answer, _ = answer_fn(q.question, q.paragraphs)
         check = getattr(answer_fn, "last_check", None)  # the graphs' check_answer, if it ran
         recalled = getattr(answer_fn, "last_recalled", None)  # the graphs' memory from before
+        run = getattr(answer_fn, "last_run", None)  # the id its run was recorded under
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
-        error = f"{type(exc).__name__}: {exc}"
+        error, run = f"{type(exc).__name__}: {exc}", None
     record = _scored(payload, q, answer, counter.calls, time.perf_counter() - started, error)
+    if payload.get("verdict") == "gold" and error is None:  # after its answer was scored
+        record["verdict"] = gold_verdict(payload, resources.models, run, record["em"], job)
     if check:
         record["answer_check"] = dict(check)
     if recalled is not None:  # memories of earlier runs that reached its prompts
@@ -108,6 +111,31 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     if lesson_error is not None:  # the retry ran without the lesson
         record["reflection_error"] = lesson_error
     return record
+
+
+def gold_verdict(
+    payload: dict[str, Any], models: Models, run: str | None, right: bool, job: str
+) -> dict[str, Any]:
+    """Judge the question's run by its true answer in the memory it was recorded in (journaled
+    as the job's own writes, so a cut job's verdict is undone with its run): what the verdict
+    took back and taught (agents.research.learning.judge_run), or why it could not."""
+    from agents.research.learning import judge_run
+    from core.context import Context
+    from evals.common.memory_store import project_store
+    from memory.agent_memory import AgentMemory
+
+    if run is None:
+        return {"right": right, "error": "the run recorded no trajectory to judge"}
+    ctx = Context(models=models, reflector_model=payload["model"])
+    embedding_model = payload.get("embedding_model", "local")
+    with project_store(
+        payload["home"], embedding_model, models, shared=shared_of(payload), job=job
+    ) as store:
+        try:
+            verdict = judge_run(AgentMemory(store), ctx, run, right=right, judged_by="gold")
+        except LookupError as exc:  # a run of one task, or memory off: nothing to relabel
+            return {"right": right, "error": str(exc)}
+    return {"right": right, "forgotten": verdict.forgotten, "learned": verdict.learned}
 
 
 def _scored(

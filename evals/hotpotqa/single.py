@@ -21,6 +21,9 @@ from evals.report.tables import format_table
 MEMORY_MODES = ("fresh", "carry", "off")
 # what of memory reaches the prompts, per run (Context fields): the stream experiment's arms
 MEMORY_KNOBS = ("reflections_k", "workflows_k", "failure_lessons")
+# who judges a finished run for memory: its own answer check (as a user's run is judged), or
+# the true answer after it is scored (ExpeL's training phase: the environment's reward)
+VERDICTS = ("check", "gold")
 
 
 @dataclass
@@ -34,6 +37,7 @@ class HotpotSettings:
     max_tool_steps: int | None = None  # None: the Context's default for `model`
     memory: str = "fresh"  # MEMORY_MODES
     context: dict[str, Any] = field(default_factory=dict)  # MEMORY_KNOBS for every run
+    verdict: str = "check"  # VERDICTS
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa.agent:default_runner"
@@ -54,6 +58,11 @@ class HotpotSettings:
             raise ValueError(
                 f"--memory must be one of {', '.join(MEMORY_MODES)}, not {self.memory!r}"
             )
+        if self.verdict not in VERDICTS:
+            known = ", ".join(VERDICTS)
+            raise ValueError(f"--verdict must be one of {known}, not {self.verdict!r}")
+        if self.verdict == "gold" and self.memory == "off":
+            raise ValueError("--verdict gold relabels what a run taught memory: it needs memory")
         unknown = sorted(set(self.context) - set(MEMORY_KNOBS))
         if unknown:
             raise ValueError(f"unknown memory setting(s) {unknown}; known: {MEMORY_KNOBS}")
@@ -77,6 +86,8 @@ class HotpotSettings:
         }
         if self.memory_url:  # shared memory changes what a run sees: say so, without the URL
             settings["shared_memory"] = True
+        if self.verdict != "check":  # (a run of before the setting was judged by its check)
+            settings["verdict"] = self.verdict
         return {**settings, "context": self.context} if self.context else settings
 
     def home_for(self, question_id: str) -> str:
@@ -114,6 +125,7 @@ def run_single(
                 "reflections": s.memory != "off",
                 "runner": s.runner,
                 **({"context": s.context} if s.context else {}),
+                **({"verdict": s.verdict} if s.verdict != "check" else {}),
                 **(
                     {"memory_url": s.memory_url, "memory_scope": s.scope_for(q.id)}
                     if s.memory_url

@@ -9,7 +9,10 @@ arm is one `eval hotpotqa` run with its own memory setting:
 - `carry-reflections` / `carry-workflows`: carried, with only reflections / only workflows
   reaching the prompts;
 - `carry-successes`: carried, with lessons learned from failed attempts kept out of prompts
-  (does adding failure lessons help? ReasoningBank says it should).
+  (does adding failure lessons help? ReasoningBank says it should);
+- `carry-gold` / `carry-workflows-gold`: `carry` / `carry-workflows` where each run, once
+  answered and scored, is judged by its true answer instead of its own answer check (ExpeL's
+  training phase: a run that agreed on a wrong answer teaches no workflow).
 
 Each arm's answers are OUT/ARM/results.jsonl (resumable, and identical in settings to the
 same `eval hotpotqa` run, so a finished `eval hotpotqa --memory fresh` run can stand as the
@@ -39,6 +42,8 @@ ARMS: dict[str, dict[str, Any]] = {
     "carry-reflections": {"memory": "carry", "context": {"workflows_k": 0}},
     "carry-workflows": {"memory": "carry", "context": {"reflections_k": 0}},
     "carry-successes": {"memory": "carry", "context": {"failure_lessons": False}},
+    "carry-gold": {"memory": "carry", "verdict": "gold"},
+    "carry-workflows-gold": {"memory": "carry", "context": {"reflections_k": 0}, "verdict": "gold"},
 }
 
 

@@ -30,11 +30,12 @@ from langgraph.store.base import (
 )
 from langgraph.store.memory import _compare_values, _does_match
 
-from memory.agent_memory import TRAJECTORIES, WORKFLOWS, workflow_from_value, workflow_value
+from memory.agent_memory import TRAJECTORIES, WORKFLOWS
 from memory.labels import GENERAL, website_stem
 from memory.trajectories import Trajectory, TrajectoryLog
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.retrieval import WorkflowIndex
+from memory.workflows.types import workflow_from_value, workflow_value
 
 
 def _parse_time(text: str) -> datetime:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from memory.labels import now_iso
 
@@ -121,3 +122,21 @@ class Workflow:
 
 def _verification(value: object) -> dict[str, object] | None:
     return dict(value) if isinstance(value, dict) else None
+
+
+def workflow_value(workflow: Workflow) -> dict[str, Any]:
+    """A workflow as a Store value (JSON): its fields, provenance and the text search embeds."""
+    return {
+        **workflow.to_json(),
+        "provenance": workflow.provenance.to_dict(),
+        "search_text": workflow.search_text(),
+    }
+
+
+def workflow_from_value(value: dict[str, Any]) -> Workflow:
+    return Workflow(
+        name=str(value["name"]),
+        description=str(value.get("description", "")),
+        steps=[str(s) for s in value.get("steps", [])],
+        provenance=Provenance.from_dict(dict(value.get("provenance") or {})),
+    )

@@ -250,6 +250,9 @@ def test_hotpotqa_bad_input(tmp_path, capsys):
     argv = ["eval", "hotpotqa", "--file", str(DEV60), "--max-tool-steps", "51"]
     assert run_cli(argv, tmp_path) == 2
     assert "--max-tool-steps must be between 0 and 50" in capsys.readouterr().err
+    argv = ["eval", "hotpotqa", "--file", str(DEV60), "--memory", "off", "--verdict", "gold"]
+    assert run_cli(argv, tmp_path) == 2
+    assert "--verdict gold relabels what a run taught memory" in capsys.readouterr().err
 
 
 def test_other_benchmarks_share_the_eval_command_in_any_order():

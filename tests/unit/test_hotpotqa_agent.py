@@ -190,3 +190,37 @@ def test_the_answer_fn_tells_what_the_check_did(wire, isolated_home):  # noqa: F
         "chosen": "Hawaii County",
         "how": "agreed",
     }
+
+
+def test_a_gold_verdict_relabels_the_run_the_answer_fn_names(wire, isolated_home):  # noqa: F811
+    """`eval hotpotqa --verdict gold`: the true answer, not the run's agreeing readings,
+    judges what the run taught (evals.hotpotqa.jobs.gold_verdict)."""
+    from evals.hotpotqa.jobs import gold_verdict
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import ProjectStore
+    from tests.unit.fakes import HashEmbeddings
+    from tests.unit.test_check_answer import ShortScript
+
+    wire(ShortScript("Hawaii County, Hawaii", "Hawaii County"))
+    fn = make_answer_fn(model="local", models=wire.models, max_retries=0, home=str(isolated_home))
+    assert fn.last_run is None
+    fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
+    payload = {"home": str(isolated_home), "model": "local"}
+
+    def recorded():
+        store = ProjectStore.open(isolated_home, HashEmbeddings(384))
+        try:
+            memory = AgentMemory(store)
+            return memory.trajectory("research", fn.last_run), memory.workflows("research")
+        finally:
+            store.close()
+
+    run, taught = recorded()
+    assert run.success and run.judged_by == "answer-check"  # the readings agreed
+    assert [w.provenance.sources for w in taught] == [[fn.last_run]]
+    verdict = gold_verdict(payload, wire.models, fn.last_run, False, "hotpotqa/1/q")
+    assert verdict == {"right": False, "forgotten": [taught[0].name], "learned": []}
+    run, taught = recorded()
+    assert not run.success and run.judged_by == "gold" and taught == []
+    missing = gold_verdict(payload, wire.models, None, True, "hotpotqa/1/q")
+    assert missing == {"right": True, "error": "the run recorded no trajectory to judge"}

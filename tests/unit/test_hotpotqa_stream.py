@@ -159,3 +159,19 @@ def test_a_runner_that_cannot_share_memory_is_refused(tmp_path):
     base.memory_url = "postgresql://db/agent"
     with pytest.raises(ValueError, match="cannot keep memory shared"):  # the CLI: exit 2
         run_single(base, QS[:1], out=io.StringIO())
+
+
+def test_gold_arms_judge_each_scored_run_by_its_true_answer(tmp_path):
+    s = StreamSettings(_base(tmp_path / "out"), arms=["carry-workflows-gold"])
+    arm = s.arm("carry-workflows-gold")
+    assert arm.identity()["verdict"] == "gold" and "verdict" not in s.arm("carry").identity()
+    by_arm = run_stream(s, QS, out=io.StringIO())
+    # the scripted answerer records no run, and its records say so rather than pass silently
+    verdicts = [r["verdict"] for r in by_arm["carry-workflows-gold"]]
+    assert verdicts == [{"right": False, "error": "the run recorded no trajectory to judge"}] * len(
+        QS
+    )
+    with pytest.raises(ValueError, match="needs memory"):
+        replace(arm, memory="off").validate()
+    with pytest.raises(ValueError, match="--verdict must be one of check, gold"):
+        replace(arm, verdict="vibes").validate()
