@@ -39,6 +39,7 @@ class Command:
 
 COMMANDS: dict[str, Command] = {
     "run": Command("cli.run", "run the agent on a task"),
+    "judge": Command("cli.judge", "tell memory whether a finished run's answer was right"),
     "memory": Command("cli.memory", "inspect and manage reflection memory"),
     "workflows": Command("cli.workflows", "induce, inspect and search workflow memory (AWM)"),
     "eval": Command("cli.evals", "run a benchmark and write a report"),

@@ -218,15 +218,18 @@ def _run_file(home: str, thread_id: str) -> Path:
 
 
 def _load_saved(args: argparse.Namespace) -> dict[str, Any]:
-    if not args.resume:
-        return {}
-    path = _run_file(args.home, validate.thread_id(args.resume))
+    return saved_run(args.home, args.resume) if args.resume else {}
+
+
+def saved_run(home: str, thread: str) -> dict[str, Any]:
+    """What `run` recorded of the run `thread` under `home` (its task, graph and settings)."""
+    path = _run_file(home, validate.thread_id(thread))
     if not path.exists():
-        raise UsageError(f"no run {args.resume!r} in {args.home} (see {path.parent})")
+        raise UsageError(f"no run {thread!r} in {home} (see {path.parent})")
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"cannot read run {args.resume!r} from {path}: {exc}") from exc
+        raise UsageError(f"cannot read run {thread!r} from {path}: {exc}") from exc
     return validate.saved_run(path, saved)
 
 

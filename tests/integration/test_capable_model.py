@@ -24,6 +24,7 @@ from core.models import Models
 from evals.hotpotqa.agent import make_answer_fn
 from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.direct import paragraphs_text
+from evals.hotpotqa.jobs import gold_verdict
 from evals.hotpotqa.metrics import exact_match_score
 from memory.reflections.lessons import states_lesson, strategy
 from memory.workflows.forms import entities
@@ -103,6 +104,12 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
     assert "A successful run of a question like: " in learned, learned
     named = [e for e in entities(question.question) if len(e) > 3]
     assert "{name}" in learned and named and not [e for e in named if e in learned], learned
+    # a verdict from outside the run (here: as if its answer were wrong) takes that back
+    home = str(tmp_path / "reflective")
+    said = gold_verdict({"home": home, "model": "local"}, models, answer_fn.last_run, False, "j")
+    assert said["forgotten"] and said["learned"] == [], said
+    left = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
+    assert "A successful run of a question like: " not in left, left
 
 
 def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):

@@ -1,0 +1,107 @@
+"""`main.py judge THREAD_ID right|wrong`: tell memory whether a finished run's answer was right.
+
+A run judges itself (its answer check: the research and one direct reading of the evidence
+agree or not), and a run that agreed teaches a workflow. Two readings can agree on a wrong
+answer; a person who knows better says so here. The run's recorded trajectory is relabelled
+(judged by "person"): judged wrong, the workflows it taught are taken back and the next run
+of its question's form teaches instead; judged right, it teaches though its readings
+disagreed (agents.research.learning.judge_run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from cli.commands import models_of
+from cli.errors import UsageError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "judge",
+        help="tell memory whether a finished run's answer was right",
+        description="Relabel a finished run in memory by your verdict. Wrong: the workflows "
+        "it taught are taken back (another run of that form of question teaches instead). "
+        "Right: it teaches, though its own answer check doubted it.",
+    )
+    p.add_argument("thread_id", help="the id `run` printed")
+    p.add_argument("verdict", choices=("right", "wrong"), help="was the run's answer right?")
+    p.add_argument(
+        "--memory-url",
+        metavar="URL",
+        default=None,
+        help="the PostgreSQL memory the run used (default $AGENT_MEMORY_URL, else the home's)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from agents.research.learning import judge_run
+    from cli.run import saved_run
+    from core.context import Context
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import open_memory_store
+
+    saved = saved_run(args.home, args.thread_id)
+    run_id, tasks = _finished(Path(args.home), args.thread_id)
+    known = {f.name for f in fields(Context)}
+    settings = {k: v for k, v in saved.get("context", {}).items() if k in known}
+    ctx = Context(**{**settings, "home": args.home, "models": models_of(args)})
+    url = args.memory_url or os.environ.get("AGENT_MEMORY_URL")
+    with open_memory_store(ctx.home, ctx.embedding_model, models=ctx.models, memory_url=url) as s:
+        memory = AgentMemory(s, ctx.memory_namespace)
+        trajectory = _recorded(memory, args.thread_id, run_id, tasks, ctx.max_retries)
+        right = args.verdict == "right"
+        verdict = judge_run(memory, ctx, trajectory, right=right, judged_by="person")
+    out = {"thread_id": args.thread_id, "verdict": args.verdict, "trajectory": trajectory}
+    out |= {"forgotten": verdict.forgotten, "learned": verdict.learned}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"run {args.thread_id} judged {args.verdict}")
+    print(f"workflows taken back: {', '.join(verdict.forgotten) or 'none'}")
+    print(f"workflows learned: {', '.join(verdict.learned) or 'none'}")
+    return 0
+
+
+def _finished(home: Path, thread: str) -> tuple[str, int]:
+    """(run id, number of tasks) of the run's last checkpoint; UsageError unless it answered."""
+    from cli.execution import open_checkpoints
+
+    conn, saver = open_checkpoints(home)
+    try:
+        last = saver.get_tuple({"configurable": {"thread_id": thread}})
+    finally:
+        conn.close()
+    values = last.checkpoint["channel_values"] if last else {}
+    if not values.get("final_output") or not values.get("run_id"):
+        raise UsageError(
+            f"run {thread!r} has not finished: resume it (main.py run --resume {thread}), "
+            "then judge its answer"
+        )
+    return str(values["run_id"]), len(values.get("tasks") or [])
+
+
+def _recorded(memory: Any, thread: str, run_id: str, tasks: int, retries: int) -> str:
+    """The id of the run's trajectory in memory: the whole run's, or for a run of one task
+    that task's last attempt (its attempt is the run)."""
+    from agents.research.learning import WEBSITE
+    from agents.research.reflect_answer import run_record_id
+    from agents.research.tasks import memory_id
+
+    ids = [run_record_id(thread, run_id)]
+    if tasks == 1:
+        ids += [memory_id(thread, run_id, 0, a) for a in range(retries + 1, 0, -1)]
+    for trajectory in ids:
+        if memory.trajectory(WEBSITE, trajectory) is not None:
+            return trajectory
+    raise UsageError(
+        f"run {thread!r} left no trajectory in this memory (was memory off, or another "
+        "--memory-url?): nothing to judge"
+    )
