@@ -1,11 +1,13 @@
 """`main.py judge THREAD_ID right|wrong`: tell memory whether a finished run's answer was right.
 
 A run judges itself (its answer check: the research and one direct reading of the evidence
-agree or not), and a run that agreed teaches a workflow. Two readings can agree on a wrong
+agree or not), and a run that agreed teaches a plan workflow. Two readings can agree on a wrong
 answer; a person who knows better says so here. The run's recorded trajectory is relabelled
 (judged by "person"): judged wrong, the workflows it taught are taken back and the next run
 of its question's form teaches instead; judged right, it teaches though its readings
-disagreed (agents.research.learning.judge_run).
+disagreed (agents.research.learning.judge_run). The workflows its tasks' attempts taught stay:
+each was judged by its own task's reflection, and a wrong answer does not make every step of
+the way there wrong.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "judge",
         help="tell memory whether a finished run's answer was right",
-        description="Relabel a finished run in memory by your verdict. Wrong: the workflows "
-        "it taught are taken back (another run of that form of question teaches instead). "
+        description="Relabel a finished run in memory by your verdict. Wrong: the plan workflow "
+        "it taught is taken back (another run of that form of question teaches instead). "
         "Right: it teaches, though its own answer check doubted it.",
     )
     p.add_argument("thread_id", help="the id `run` printed")
@@ -89,19 +91,13 @@ def _finished(home: Path, thread: str) -> tuple[str, int]:
 
 
 def _recorded(memory: Any, thread: str, run_id: str, tasks: int, retries: int) -> str:
-    """The id of the run's trajectory in memory: the whole run's, or for a run of one task
-    that task's last attempt (its attempt is the run)."""
-    from agents.research.learning import WEBSITE
-    from agents.research.reflect_answer import run_record_id
-    from agents.research.tasks import memory_id
+    """The id of the run's trajectory in memory (agents.research.reflect_answer.recorded_run)."""
+    from agents.research.reflect_answer import recorded_run
 
-    ids = [run_record_id(thread, run_id)]
-    if tasks == 1:
-        ids += [memory_id(thread, run_id, 0, a) for a in range(retries + 1, 0, -1)]
-    for trajectory in ids:
-        if memory.trajectory(WEBSITE, trajectory) is not None:
-            return trajectory
-    raise UsageError(
-        f"run {thread!r} left no trajectory in this memory (was memory off, or another "
-        "--memory-url?): nothing to judge"
-    )
+    found = recorded_run(memory, thread, run_id, tasks, retries)
+    if found is None:
+        raise UsageError(
+            f"run {thread!r} left no trajectory of its own in this memory (memory off, another "
+            "--memory-url, or fewer than two of its tasks searched): nothing to judge"
+        )
+    return found

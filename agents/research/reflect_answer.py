@@ -16,12 +16,14 @@ is recorded, judged by the check, for plan-level workflows (agents.research.lear
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.check_answer import AGREED, DISAGREED, answers_block, checked_evidence
-from agents.research.learning import record_run
+from agents.research.learning import WEBSITE, record_run
 from agents.research.prompting import human, system
 from agents.research.reflect import FailureLesson, lesson_text
 from agents.research.tasks import memory_id
@@ -68,6 +70,18 @@ def run_record_id(thread_id: str | None, run_id: str) -> str:
     """The id of what a run leaves in memory for its answer: its trajectory, and its lesson
     when the readings disagreed (agents.research.learning.judge_run relabels the run by it)."""
     return memory_id(thread_id, run_id, ANSWER_INDEX, 1)
+
+
+def recorded_run(
+    memory: Any, thread_id: str | None, run_id: str, tasks: int, retries: int
+) -> str | None:
+    """The id a run's trajectory is recorded under in `memory` (an AgentMemory): its whole
+    run's, or for a run of one task, that task's last attempt (its attempt is the run; a run
+    leaves no whole trajectory apart from it). None when neither is there."""
+    ids = [run_record_id(thread_id, run_id)]
+    if tasks == 1:
+        ids += [memory_id(thread_id, run_id, 0, a) for a in range(retries + 1, 0, -1)]
+    return next((i for i in ids if memory.trajectory(WEBSITE, i) is not None), None)
 
 
 def _agreed(check: dict[str, str]) -> bool | None:

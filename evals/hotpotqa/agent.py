@@ -14,7 +14,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.memory_context import from_before
-from agents.research.reflect_answer import run_record_id
+from agents.research.reflect_answer import recorded_run
 from core.context import Context
 from core.models import Models
 from evals.common.memory_store import project_store
@@ -172,9 +172,9 @@ def _graph_answer_fn(
             out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
             saved = out.get("reflection_ids", [])
             recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
+            runs[:] = _recorded(store, out, max_retries)
         checks.clear()
         checks.update(out.get("answer_check") or {})
-        runs[:] = [run_record_id(None, out["run_id"])] if out.get("run_id") else []
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
@@ -182,6 +182,15 @@ def _graph_answer_fn(
         return answer, [answer]
 
     return GraphAnswerFn(answer_fn, checks, recalled, runs)
+
+
+def _recorded(store: Any, out: dict[str, Any], max_retries: int) -> list[str]:
+    """[the id the run's trajectory is in memory under], or [] (memory off, nothing recorded)."""
+    if store is None or not out.get("run_id"):
+        return []
+    tasks = len(out.get("tasks") or [])
+    found = recorded_run(AgentMemory(store), None, out["run_id"], tasks, max_retries)
+    return [found] if found else []
 
 
 def _builder(graph_name: str) -> Any:

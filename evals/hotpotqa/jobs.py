@@ -128,13 +128,13 @@ def gold_verdict(
         return {"right": right, "error": "the run recorded no trajectory to judge"}
     ctx = Context(models=models, reflector_model=payload["model"])
     embedding_model = payload.get("embedding_model", "local")
-    with project_store(
-        payload["home"], embedding_model, models, shared=shared_of(payload), job=job
-    ) as store:
-        try:
+    try:
+        with project_store(
+            payload["home"], embedding_model, models, shared=shared_of(payload), job=job
+        ) as store:
             verdict = judge_run(AgentMemory(store), ctx, run, right=right, judged_by="gold")
-        except LookupError as exc:  # a run of one task, or memory off: nothing to relabel
-            return {"right": right, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - the scored answer is kept; the record says why
+        return {"right": right, "error": f"{type(exc).__name__}: {exc}"}
     return {"right": right, "forgotten": verdict.forgotten, "learned": verdict.learned}
 
 

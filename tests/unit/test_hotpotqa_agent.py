@@ -224,3 +224,24 @@ def test_a_gold_verdict_relabels_the_run_the_answer_fn_names(wire, isolated_home
     assert not run.success and run.judged_by == "gold" and taught == []
     missing = gold_verdict(payload, wire.models, None, True, "hotpotqa/1/q")
     assert missing == {"right": True, "error": "the run recorded no trajectory to judge"}
+    # whatever goes wrong in the verdict, the scored answer stands and its record says why
+    gone = gold_verdict(payload, wire.models, "no-such-run", True, "hotpotqa/1/q")
+    assert gone == {
+        "right": True,
+        "error": "LookupError: no recorded run 'no-such-run' in this memory",
+    }
+
+
+def test_a_run_of_one_task_is_judged_by_its_attempt(wire, isolated_home):  # noqa: F811
+    from evals.hotpotqa.jobs import gold_verdict
+    from tests.unit.test_check_answer import ShortScript
+
+    script = ShortScript("Hawaii County, Hawaii", "Hawaii County")
+    script.plan = []  # the request is the one task: its attempt is the run
+    wire(script)
+    fn = make_answer_fn(model="local", models=wire.models, max_retries=1, home=str(isolated_home))
+    fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
+    payload = {"home": str(isolated_home), "model": "local"}
+    assert fn.last_run is not None
+    verdict = gold_verdict(payload, wire.models, fn.last_run, False, "hotpotqa/1/q")
+    assert "error" not in verdict and verdict["right"] is False
