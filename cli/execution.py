@@ -40,16 +40,6 @@ def recursion_limit(max_retries: int, max_tasks: int | None = None) -> int:
     return FIXED_STEPS + max_tasks * (attempts * STEPS_PER_ATTEMPT + STEPS_PER_TASK)
 
 
-def _builder(graph_name: str):
-    if graph_name == "single-path":
-        from graphs.research import build_single_path_graph
-
-        return build_single_path_graph()
-    from graphs.research import build_reflective_graph
-
-    return build_reflective_graph()
-
-
 def _reflections(ctx: Context, store: Any, ids: list[str]) -> list[dict[str, Any]]:
     from memory.agent_memory import AgentMemory
 
@@ -78,6 +68,7 @@ def open_checkpoints(home: Path) -> tuple[sqlite3.Connection, SqliteSaver]:
 
 
 def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_id: str) -> int:
+    from graphs.research import build_graph
     from memory.stores.project_store import open_memory_store
 
     conn, saver = open_checkpoints(Path(args.home))
@@ -88,7 +79,7 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
         with open_memory_store(
             ctx.home, ctx.embedding_model, models=ctx.models, memory_url=memory_url
         ) as store:
-            graph = _builder(graph_name).compile(checkpointer=saver, store=store)
+            graph = build_graph(graph_name).compile(checkpointer=saver, store=store)
             return _stream(args, ctx, graph, thread_id)
     finally:
         conn.close()

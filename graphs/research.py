@@ -177,6 +177,11 @@ def build_single_path_graph() -> ResearchBuilder:
     return build_research_graph(build_single_path_task_graph())
 
 
+def build_graph(name: str) -> ResearchBuilder:
+    """The builder a command names with `--graph`: `single-path`, else the reflective graph."""
+    return build_single_path_graph() if name == "single-path" else build_reflective_graph()
+
+
 # Compiled without a checkpointer or store: `langgraph dev` and embedding apps bring their own.
 reflective_graph = build_reflective_graph().compile(name="reflective_agent")
 single_path_graph = build_single_path_graph().compile(name="single_path_agent")

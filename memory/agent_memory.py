@@ -183,10 +183,12 @@ class AgentMemory:
     def forget_workflows_from(self, website: str, trajectory_id: str) -> list[str]:
         """Delete the workflows of `website` induced from the run `trajectory_id` (it was
         judged a failure after it taught them); returns their names."""
+        if self.store is None:
+            return []
         ns = (WORKFLOWS, website_stem(website))
         names = [w.name for w in self.workflows(website) if trajectory_id in w.provenance.sources]
         for name in names:
-            self.store.delete(ns, name)  # type: ignore[union-attr]  # workflows() found some
+            self.store.delete(ns, name)
         return names
 
     def relevant_workflows(

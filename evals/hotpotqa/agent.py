@@ -22,6 +22,7 @@ from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import direct_answer, lessons_section, paragraphs_text
 from evals.hotpotqa.short_answer import chosen_answer, short_answer
+from graphs.research import build_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
@@ -147,7 +148,6 @@ def _graph_answer_fn(
     shared: SharedMemory | None,
     job: str | None,
 ):
-    build = _builder(graph_name)
     config: RunnableConfig = {"callbacks": list(callbacks)}
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
     recalled: list[str] = []  # what earlier runs left that reached its prompts
@@ -169,7 +169,8 @@ def _graph_answer_fn(
         with project_store(
             home, ctx.embedding_model, models, on=reflections, shared=shared, job=job
         ) as store:
-            out = build().compile(store=store).invoke({"query": question}, config, context=ctx)
+            graph = build_graph(graph_name).compile(store=store)
+            out = graph.invoke({"query": question}, config, context=ctx)
             saved = out.get("reflection_ids", [])
             recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
             runs[:] = _recorded(store, out, max_retries)
@@ -191,13 +192,6 @@ def _recorded(store: Any, out: dict[str, Any], max_retries: int) -> list[str]:
     tasks = len(out.get("tasks") or [])
     found = recorded_run(AgentMemory(store), None, out["run_id"], tasks, max_retries)
     return [found] if found else []
-
-
-def _builder(graph_name: str) -> Any:
-    from graphs import research
-
-    single = graph_name == "single-path"
-    return research.build_single_path_graph if single else research.build_reflective_graph
 
 
 def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) -> str:
