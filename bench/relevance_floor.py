@@ -8,6 +8,11 @@ and its distractors are the paragraphs HotpotQA placed beside it to mislead (nea
 not about it). Prints the cosine similarity distributions and the floor that best separates
 related from unrelated pairs (fewest errors, both kinds weighted equally), with the share of
 each kind that passes it.
+
+`--forms N` instead prints the N nearest pairs of question forms (memory.workflows.forms: the
+questions with their names as ellipses, as a plan workflow is searched for), and how many
+questions share a form exactly: is there a floor at which a near form is the same kind of
+question, so that one's plan fits the other?
 """
 
 from __future__ import annotations
@@ -84,19 +89,40 @@ def summary(sims: dict[str, np.ndarray], floor: float) -> dict[str, Any]:
     return {"floor": floor, **{k: stats(v) for k, v in sims.items()}}
 
 
+def nearest_forms(embeddings: Any, records: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    """How many questions share another's form exactly, and the n nearest pairs of forms."""
+    from memory.workflows.forms import form_text, question_form
+
+    questions = [r["question"] for r in records]
+    forms = [form_text(q) for q in questions]
+    sims = _unit(embeddings.embed_documents(forms))
+    sims = sims @ sims.T
+    pairs = sorted(
+        ((float(sims[i, j]), forms[i], forms[j]) for i in range(len(forms)) for j in range(i)),
+        reverse=True,
+    )
+    shared = len(questions) - len({question_form(q) for q in questions})
+    return {"same_form": shared, "nearest": [[round(s, 3), a, b] for s, a, b in pairs[:n]]}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedding-model", default="local", help="'local' (MiniLM) or 'hashing'")
     parser.add_argument("--limit", type=int, default=60, help="questions to use (default all 60)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--forms", type=int, metavar="N", help="the N nearest question forms")
     args = parser.parse_args(argv)
     from core.models import Models
 
     records = json.loads(DATA.read_text(encoding="utf-8"))[: args.limit]
-    sims = similarities(Models().embeddings(args.embedding_model), records)
-    result = {"embedding_model": args.embedding_model, "questions": len(records)}
-    result |= summary(sims, best_floor(sims["related"], sims["unrelated"]))
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+    embeddings = Models().embeddings(args.embedding_model)
+    result: dict[str, Any] = {"embedding_model": args.embedding_model, "questions": len(records)}
+    if args.forms:
+        result |= nearest_forms(embeddings, records, args.forms)
+    else:
+        sims = similarities(embeddings, records)
+        result |= summary(sims, best_floor(sims["related"], sims["unrelated"]))
+    print(json.dumps(result, ensure_ascii=False, indent=None if args.json else 2))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
@@ -199,12 +199,13 @@ class AgentMemory:
         website: str | None = None,
         verified_only: bool = False,
         also: Sequence[str] = (),
+        where: Callable[[Workflow], bool] | None = None,
     ) -> list[Workflow]:
         """Up to k workflows above the relevance floor, best generative score first: those of
         `website` and the general ones when it names a website that has any, else any; with
-        `verified_only`, only those whose replay where they were learned succeeded. A workflow
-        near any of the `also` texts (another rendering of `text`) is a candidate too, at its
-        best similarity."""
+        `verified_only`, only those whose replay where they were learned succeeded; with
+        `where`, only those it accepts. A workflow near any of the `also` texts (another
+        rendering of `text`) is a candidate too, at its best similarity."""
         spaces: list[tuple[str, ...]] = [(WORKFLOWS,)]
         if website and self.store is not None:
             stems = dict.fromkeys((website_stem(website), GENERAL))
@@ -217,9 +218,11 @@ class AgentMemory:
                 seen = best.get((h.namespace, h.key))
                 if seen is None or (h.score or 0.0) > (seen.score or 0.0):
                     best[(h.namespace, h.key)] = h
-        hits = list(best.values())
-        if verified_only:
-            hits = [h for h in hits if workflow_from_value(dict(h.value)).provenance.verified]
+
+        def fits(w: Workflow) -> bool:
+            return (w.provenance.verified or not verified_only) and (where is None or where(w))
+
+        hits = [h for h in best.values() if fits(workflow_from_value(dict(h.value)))]
         return [workflow_from_value(dict(h.value)) for h in self._best(hits, k)]
 
     # -- retrieval -----------------------------------------------------------------------------

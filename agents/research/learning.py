@@ -17,6 +17,7 @@ from typing import Any
 
 from core.context import Context
 from memory.agent_memory import AgentMemory
+from memory.workflows.forms import question_form
 
 log = logging.getLogger(__name__)
 WEBSITE = "research"  # tool-level workflows of the research agent share one website
@@ -70,7 +71,6 @@ def _record(
     if ctx.induction == "off" or not steps or not memory.enabled:
         return
     from memory.trajectories import trajectory_from_tool_steps
-    from memory.workflows.forms import question_form
 
     trajectory = trajectory_from_tool_steps(
         task, steps, website=WEBSITE, success=success, judged_by=judged_by
@@ -80,10 +80,16 @@ def _record(
     # trajectory; its template is the question's form (AWM de-duplicates by template first),
     # of a task's attempt or of a whole run's plan (the request is also the plan's last task,
     # and the template names the workflow: the two must not share a name).
-    trajectory.template_id = f"{kind}: {question_form(task)}"
+    trajectory.template_id = template_of(kind, task)
     memory.record_trajectory(trajectory)
     if trajectory.success:
         _induce(memory, ctx, ctx.induction_every)
+
+
+def template_of(kind: str, request: str) -> str:
+    """The template of a research trajectory, "plan: <form>" or "task: <form>": its kind and
+    its request's form (memory.workflows.forms), which its workflow's provenance keeps."""
+    return f"{kind}: {question_form(request)}"
 
 
 def _induce(memory: AgentMemory, ctx: Context, every: int) -> list[str]:

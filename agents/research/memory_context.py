@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import ast
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
-from agents.research.learning import WEBSITE
+from agents.research.learning import WEBSITE, template_of
 from core.context import Context
 from memory.agent_memory import AgentMemory
 from memory.budget import MemoryGroup, context_window, pack, token_counter
@@ -78,6 +79,21 @@ def _call_argument(step: str) -> str | None:
     return None
 
 
+def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
+    """Which workflows may reach a prompt about `text`: a whole run's plan (how a request of
+    one form was researched) only a planner's prompt (`plan`), for a request of its very form;
+    any other by relevance alone. A plan is no step of a task, and a plan of another form
+    misleads: on the HotpotQA stream (no two questions share a form) plans of other forms
+    reached 12 of 20 questions by the relevance floor and took two right answers."""
+    own = template_of("plan", text)
+
+    def fits(workflow: Workflow) -> bool:
+        template = workflow.provenance.template
+        return not template.startswith("plan: ") or (plan and template == own)
+
+    return fits
+
+
 def memory_block(
     memory: AgentMemory, ctx: Context, text: str, model_spec: str, *, plan: bool = False
 ) -> MemoryBlock:
@@ -93,7 +109,9 @@ def memory_block(
     reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
     # a learned workflow is a plan for questions of one form (names abstracted): found by
     # form; one about this subject (written or imported with its names) by the text itself
-    workflows = memory.relevant_workflows(text, ctx.workflows_k, also=[form_text(text)])
+    workflows = memory.relevant_workflows(
+        text, ctx.workflows_k, also=[form_text(text)], where=fits_prompt(text, plan=plan)
+    )
     if not reflections and not workflows:
         return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])
     model = ctx.models.chat(model_spec)

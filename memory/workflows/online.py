@@ -71,7 +71,12 @@ def rule_workflows(trajectories: list[Trajectory], *, forms: bool = False) -> li
                 description=f"A successful run of{' a question like' if forms else ''}: "
                 f"{_one_line(task)}",
                 steps=[_one_line(s) for s in steps],
-                provenance=Provenance(website=t.website, sources=[t.id], origin="online-rule"),
+                provenance=Provenance(
+                    website=t.website,
+                    sources=[t.id],
+                    origin="online-rule",
+                    template=(t.template_id or "") if forms else "",
+                ),
             )
         )
     return out

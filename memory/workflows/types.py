@@ -38,6 +38,9 @@ class Provenance:
     # ASI's admission check: the workflow replayed where it was learned, {"at", "where",
     # "passed", "detail"} (memory/workflows/verify.py); None = never replayed
     verification: dict[str, object] | None = None
+    # the template of the runs it was learned from ("plan: Are {name} and {name_2} both
+    # {name_3}?"): the kind of request it fits; "" where none was known
+    template: str = ""
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -52,6 +55,8 @@ class Provenance:
         }
         if self.verification is not None:
             out["verification"] = dict(self.verification)
+        if self.template:
+            out["template"] = self.template
         return out
 
     @property
@@ -79,6 +84,7 @@ class Provenance:
             trusted=data.get("trusted", True) is not False,
             file=str(data.get("file") or ""),
             verification=_verification(data.get("verification")),
+            template=str(data.get("template") or ""),
         )
 
 

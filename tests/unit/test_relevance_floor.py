@@ -104,6 +104,17 @@ def test_the_calibration_bench_runs_on_real_questions(capsys):
     assert result["related"]["mean"] > result["distractor"]["mean"] > result["unrelated"]["mean"]
 
 
+def test_the_bench_lists_the_nearest_question_forms(capsys):
+    from bench import relevance_floor
+
+    relevance_floor.main(["--json", "--embedding-model", "hashing", "--limit", "8", "--forms", "3"])
+    result = json.loads(capsys.readouterr().out)
+    assert result["questions"] == 8 and result["same_form"] == 0  # 8 questions, 8 forms
+    sims = [s for s, _, _ in result["nearest"]]
+    assert len(sims) == 3 and sims == sorted(sims, reverse=True)
+    assert all("…" in a and "…" in b for _, a, b in result["nearest"])
+
+
 def test_best_floor_separates_two_clean_groups():
     from bench.relevance_floor import best_floor
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from agents.research.learning import record_run
+from agents.research.learning import record_run, template_of
+from agents.research.memory_context import fits_prompt
 from core.context import Context
 from memory.agent_memory import AgentMemory
 from memory.trajectories import trajectory_from_tool_steps
 from memory.workflows.forms import abstract_run, entities, form_text, question_form
 from memory.workflows.online import induce_from_memory, induce_site, rule_workflows
+from memory.workflows.types import Workflow
+from tests.unit.fakes import HashEmbeddings
 
 
 @pytest.mark.parametrize(
@@ -133,3 +136,32 @@ def test_two_forms_planned_with_as_many_searches_are_two_workflows_the_oldest_ru
     runs_listed = memory.trajectories("research")
     assert [t.id for t in runs_listed] == ["r0", "r1", "r2"]
     assert runs_listed[2].template_id == "plan: Are {name} and {name_2} both {name_3}?"
+
+
+def test_a_plan_reaches_only_a_planners_prompt_and_only_for_a_request_of_its_form():
+    """On the HotpotQA stream, plans of other forms passed the relevance floor into 12 of 20
+    questions' prompts, planners' and tasks' alike, and took two right answers."""
+    store = InMemoryStore(index={"dims": 256, "embed": HashEmbeddings(256)})
+    memory = AgentMemory(store, min_relevance=-1.0)  # every workflow passes the floor
+    request = "Are Darren Shepherd and Rémi Lange both American?"
+    plan = _run(request, ["Find the nationality of Darren Shepherd", "Find Rémi Lange"])
+    task = _run("Find the nationality of Darren Shepherd", ["Darren Shepherd", "nationality"])
+    plan.template_id, task.template_id = (
+        template_of("plan", request),
+        template_of("task", task.task),
+    )
+    learned = rule_workflows([plan, task], forms=True)
+    assert [w.provenance.template for w in learned] == [plan.template_id, task.template_id]
+    manual = Workflow("cite_sources", "Quote where each fact was found", ["search('{x}')"])
+    memory.put_workflows("research", [*learned, manual])
+
+    def reach(text: str, *, plan: bool) -> set[str]:
+        found = memory.relevant_workflows(text, 5, where=fits_prompt(text, plan=plan))
+        return {w.name for w in found}
+
+    everything_else = {"task_find_the_nationality_of", "cite_sources"}
+    same_form = "Are Scott Derrickson and Ed Wood both American?"
+    assert reach(same_form, plan=True) == {"plan_are_and_both", *everything_else}
+    assert reach(same_form, plan=False) == everything_else  # an executor's, a judge's prompt
+    near_form = "Are both Scott Derrickson and Ed Wood from the same country?"
+    assert reach(near_form, plan=True) == everything_else
