@@ -17,7 +17,7 @@ from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
-from memory.workflows.forms import form_text
+from memory.workflows.forms import form_key, form_text
 from memory.workflows.types import Workflow
 from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
 from prompts.untrusted import data
@@ -85,11 +85,11 @@ def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
     any other by relevance alone. A plan is no step of a task, and a plan of another form
     misleads: on the HotpotQA stream (no two questions share a form) plans of other forms
     reached 12 of 20 questions by the relevance floor and took two right answers."""
-    own = template_of("plan", text)
+    own = form_key(template_of("plan", text))
 
     def fits(workflow: Workflow) -> bool:
         template = workflow.provenance.template
-        return not template.startswith("plan: ") or (plan and template == own)
+        return not template.startswith("plan: ") or (plan and form_key(template) == own)
 
     return fits
 

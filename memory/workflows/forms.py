@@ -104,3 +104,10 @@ def form_text(text: str) -> str:
     """What a search by form embeds: `text`'s form with each placeholder an ellipsis (a
     placeholder's braces and name are syntax that every form shares)."""
     return _PLACEHOLDER.sub("…", question_form(text))
+
+
+def form_key(template: str) -> str:
+    """What decides that two templates are one kind of question: their words and placeholders,
+    without case or punctuation ('Who was born first, {name} or {name_2}?' and the same with a
+    colon for the comma are one form)."""
+    return " ".join(re.findall(r"\{[a-z_0-9]+\}|\w+", template.lower()))

@@ -10,6 +10,7 @@ log each update (the `workflows induce` command, the AWM experiment).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -21,7 +22,7 @@ from typing import Any, Protocol
 from memory.labels import slugify, website_stem
 from memory.trajectories import Trajectory, TrajectoryLog, dedup_by_template, deduplicate
 from memory.workflows.files import WorkflowFiles
-from memory.workflows.forms import abstract_run
+from memory.workflows.forms import abstract_run, form_key
 from memory.workflows.induction import InductionResult, filter_workflows, induce
 from memory.workflows.params import parameterize
 from memory.workflows.types import Provenance, Workflow
@@ -94,6 +95,19 @@ def _general(t: Trajectory, forms: bool) -> tuple[list[str], str]:
         return [s.action for s in t.steps], t.task
 
 
+def _named_apart(candidates: list[Workflow], existing: list[Workflow]) -> list[Workflow]:
+    """A workflow of one form named as another form's (a name is cut at 48 characters and
+    drops the placeholders) gets its form's digest appended: as a duplicate by name, that
+    form would never get a workflow of its own."""
+    owners = {w.name: form_key(w.provenance.template) for w in existing}
+    for w in candidates:
+        key = form_key(w.provenance.template)
+        if key and owners.setdefault(w.name, key) != key:
+            w.name = f"{w.name[:41]}_{hashlib.sha1(key.encode()).hexdigest()[:6]}"
+            owners[w.name] = key
+    return candidates
+
+
 def induce_site(
     existing: list[Workflow],
     site: str,
@@ -107,7 +121,8 @@ def induce_site(
     """Workflows from one website's de-duplicated successes, minus those `existing` covers
     (`forms`: rule mode abstracts every name, see rule_workflows)."""
     if mode == "rule":
-        kept, dropped = filter_workflows(rule_workflows(trajs, forms=forms), existing=existing)
+        candidates = _named_apart(rule_workflows(trajs, forms=forms), existing)
+        kept, dropped = filter_workflows(candidates, existing=existing)
         return InductionResult(
             kept=kept, dropped=dropped, examples_used=len(trajs), examples_total=len(trajs)
         )

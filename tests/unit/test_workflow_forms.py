@@ -165,3 +165,29 @@ def test_a_plan_reaches_only_a_planners_prompt_and_only_for_a_request_of_its_for
     assert reach(same_form, plan=False) == everything_else  # an executor's, a judge's prompt
     near_form = "Are both Scott Derrickson and Ed Wood from the same country?"
     assert reach(near_form, plan=True) == everything_else
+
+
+def test_forms_that_one_name_would_hide_are_two_workflows_and_punctuation_is_no_new_form():
+    memory = AgentMemory(InMemoryStore(), min_relevance=-1.0)
+    requests = [
+        "Who was Ada Lovelace?",
+        "Who was Ada Lovelace, Countess of Lovelace?",  # the name drops placeholders
+        "Who was born first, Ada Lovelace or Charles Babbage?",
+        "Who was born first: Grace Hopper or Alan Turing?",  # the same form
+    ]
+    for n, request in enumerate(requests):
+        steps = [[{"tool": "search", "args": {"q": f"{request} {i}"}, "observation": "..."}]
+                 for i in range(2)]  # fmt: skip
+        record_run(memory, Context(), request=request, task_steps=steps, agreed=True,
+                   trajectory_id=f"r{n}")  # fmt: skip
+    learned = memory.workflows("research")
+    by_name = {w.name: w.provenance.template for w in learned}
+    assert len(by_name) == 3 and by_name["plan_who_was"] == "plan: Who was {name}?"
+    [apart] = [n for n in by_name if n.startswith("plan_who_was_") and "born" not in n]
+    assert by_name[apart] == "plan: Who was {name}, {name_2}?"
+
+    def planned_with(request: str) -> list[str]:
+        return [w.name for w in learned if fits_prompt(request, plan=True)(w)]
+
+    assert planned_with("Who was Charles Babbage?") == ["plan_who_was"]
+    assert planned_with("Who was born first; Hopper or Turing?") == ["plan_who_was_born_first_or"]
