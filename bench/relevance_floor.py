@@ -11,7 +11,7 @@ each kind that passes it.
 
 `--forms N` instead prints the N nearest pairs of question forms (memory.workflows.forms: the
 questions with their names as ellipses, as a plan workflow is searched for), and how many
-questions share a form exactly: is there a floor at which a near form is the same kind of
+questions share another's form (form_key, which decides where a plan workflow may go): is there a floor at which a near form is the same kind of
 question, so that one's plan fits the other?
 """
 
@@ -91,7 +91,7 @@ def summary(sims: dict[str, np.ndarray], floor: float) -> dict[str, Any]:
 
 def nearest_forms(embeddings: Any, records: list[dict[str, Any]], n: int) -> dict[str, Any]:
     """How many questions share another's form exactly, and the n nearest pairs of forms."""
-    from memory.workflows.forms import form_text, question_form
+    from memory.workflows.forms import form_key, form_text, question_form
 
     questions = [r["question"] for r in records]
     forms = [form_text(q) for q in questions]
@@ -101,7 +101,7 @@ def nearest_forms(embeddings: Any, records: list[dict[str, Any]], n: int) -> dic
         ((float(sims[i, j]), forms[i], forms[j]) for i in range(len(forms)) for j in range(i)),
         reverse=True,
     )
-    shared = len(questions) - len({question_form(q) for q in questions})
+    shared = len(questions) - len({form_key(question_form(q)) for q in questions})
     return {"same_form": shared, "nearest": [[round(s, 3), a, b] for s, a, b in pairs[:n]]}
 
 
