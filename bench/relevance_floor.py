@@ -11,8 +11,8 @@ each kind that passes it.
 
 `--forms N` instead prints the N nearest pairs of question forms (memory.workflows.forms: the
 questions with their names as ellipses, as a plan workflow is searched for), and how many
-questions share another's form (form_key, which decides where a plan workflow may go): is there a floor at which a near form is the same kind of
-question, so that one's plan fits the other?
+questions share another's form (form_key, which decides where a plan workflow may go): is
+there a floor at which a near form is the same kind of question, so one's plan fits the other?
 """
 
 from __future__ import annotations
