@@ -25,6 +25,7 @@ words as it needs, then one sentence naming the source it comes from."""
 
 def direct_call(question: str, corpus: str, model_spec: str) -> dict[str, Any]:
     from agents.research.evidence import ground
+    from agents.research.goal import EVIDENCE_CHARS, EVIDENCE_HITS
     from agents.tools import build_tools
     from core.context import RunCache
     from core.models import Models
@@ -32,16 +33,18 @@ def direct_call(question: str, corpus: str, model_spec: str) -> dict[str, Any]:
     model = Models().chat(model_spec)
     tools, toolset = build_tools(corpus_dir=corpus, use_browser=False, cache=RunCache())
     try:
-        evidence = ground(question, tools, max_chars=6000)  # goal_setting's search budget
+        # the run's first search: goal_setting's hits and budget
+        evidence = ground(question, tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS)
     finally:
         toolset.close()
     prompt = f"<search_results>\n{evidence}\n</search_results>\n<request>{question}</request>"
     reply = model.invoke([SystemMessage(DIRECT_SYSTEM), HumanMessage(prompt)])
     usage: dict[str, Any] = dict(reply.usage_metadata or {})
+    tokens = {"input": usage.get("input_tokens"), "cached": 0, "output": usage.get("output_tokens")}
     return {
         "final_output": reply.text.strip(),
         "llm_calls": 1,
-        "tokens": {"input": usage.get("input_tokens"), "output": usage.get("output_tokens")},
+        "tokens": tokens,
         "elapsed_s": round(time.perf_counter() - STARTED, 2),
     }
 

@@ -1,14 +1,13 @@
 """Parallel vs one-at-a-time tasks on the reflective graph: `python bench/parallel_tasks.py --json`.
 
-Four independent steps over a small local corpus (the real corpus_search tool), then the request
-itself (a run's last task, which waits for them), on a scripted model that answers by role and
-sleeps a fixed latency per call, as a remote model would. The same graph runs twice in one
-invocation: fan-out (max_concurrency=4) and sequential (max_concurrency=1, both in the Context
+Four independent steps (on four subjects) over a small local corpus (the real corpus_search tool),
+then the request itself (a run's last task, which waits for them), on a scripted model that answers
+by role and sleeps a fixed latency per call, as a remote model would. The same graph runs twice in
+one invocation: fan-out (max_concurrency=4) and sequential (max_concurrency=1, both in the Context
 and in the run config). Each task makes `searches` tool calls, then answers, then is judged:
 searches + 2 model calls per task; the plan costs 2 calls on the critical path (goal setting,
-decomposition), the request's task its own and the final answer 1. Prints one
-JSON object with `fanout_s`, `sequential_s` and `ratio` (fan-out ÷ sequential; the target is
-≤ 0.4).
+decomposition), the request's task its own and the final answer 1. Prints one JSON object with
+`fanout_s`, `sequential_s` and `ratio` (fan-out ÷ sequential; the target is ≤ 0.4).
 """
 
 from __future__ import annotations
@@ -31,19 +30,23 @@ from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 from langgraph.store.memory import InMemoryStore  # noqa: E402
 
+# four steps on four subjects: no step's search finds a passage another step read, so each runs
 TASKS = [
-    "Find the year the Analytical Engine was first described",
-    "Find who wrote the notes on the Analytical Engine",
-    "Find which engine Babbage built before the Analytical Engine",
+    "Find the year Jacquard demonstrated his loom",
+    "Find who composed the Moonlight Sonata",
+    "Find how high Kilimanjaro rises",
     "Find where Ada Lovelace was born",
 ]
 CORPUS = {
-    "engine.md": "Charles Babbage first described the Analytical Engine in 1837.",
-    "notes.md": "Ada Lovelace wrote the notes on the Analytical Engine in 1843.",
-    "difference.md": "Before it, Babbage designed the Difference Engine.",
+    "loom.md": "Joseph Marie Jacquard demonstrated his loom in 1804.",
+    "sonata.md": "Beethoven composed the Moonlight Sonata in 1801.",
+    "kilimanjaro.md": "Kilimanjaro rises 5,895 metres above the sea.",
     "ada.md": "Ada Lovelace was born in London in 1815.",
 }
 TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
+# shares no word with the corpus: the run's first search finds nothing, so every step's search
+# finds passages the run has not read, and every step runs
+REQUEST = "Summarise this collection for me"
 
 
 class LatencyModel(BaseChatModel):
@@ -140,7 +143,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
     )
     started = time.perf_counter()
     out = graph.invoke(
-        {"query": "Tell me about the Analytical Engine"},
+        {"query": REQUEST},
         {"max_concurrency": max_concurrency},
         context=ctx,
     )

@@ -21,6 +21,16 @@ from typing import Any
 
 from cli.errors import CommandFailed, UsageError
 
+GRAPH_CHOICES = (
+    "reflective",
+    "single-path",
+    "closed",
+    "rag",
+    "react",
+    "direct",
+    "direct-candidates",
+)
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", required=True, help="HotpotQA JSON (e.g. distractor_dev60.json).")
@@ -28,11 +38,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="Model spec for the agent (default: local).")
     p.add_argument(
         "--graph",
-        choices=("reflective", "single-path", "direct", "direct-candidates"),
+        choices=GRAPH_CHOICES,
         default="reflective",
-        help="The product's graph, or `direct`: one model call over the paragraphs in free text "
-        "(the baseline); `direct-candidates` makes that call choose among the paragraphs' "
-        "candidate spans by grammar (for a model too small to write a short answer).",
+        help="The product's graph (reflective, single-path), or a baseline: `closed`, one call "
+        "with no evidence; `rag`, one BM25 retrieval (top 5) and one call; `react`, LangChain's "
+        "create_agent with the same corpus search tool; `direct`, one call over the question's "
+        "own paragraphs (distractor only); `direct-candidates`, that call choosing among the "
+        "paragraphs' candidate spans by grammar (for a model too small to write a short answer).",
     )
     p.add_argument("--out", default=None, help="Results folder; the same one resumes a run.")
     p.add_argument("--report", default=None, help="Write an HTML report with plots here.")
@@ -71,6 +83,14 @@ def register_hotpotqa(benchmarks: Any) -> None:
     hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
     graph_options(hot)
     hot.add_argument(
+        "--setting",
+        choices=("distractor", "pooled"),
+        default="distractor",
+        help="distractor (default): each question searches its own 10 paragraphs; pooled: "
+        "every question searches one corpus of all the file's paragraphs (OUT/corpus, built "
+        "once), so the evidence has to be found.",
+    )
+    hot.add_argument(
         "--memory",
         choices=("fresh", "carry", "off"),
         default="fresh",
@@ -84,6 +104,14 @@ def register_hotpotqa(benchmarks: Any) -> None:
         help="Who judges each finished run for memory: check (default), its own answer check, "
         "as a user's run is judged; gold, the true answer once the run is scored (ExpeL's "
         "training phase: a run that agreed on a wrong answer teaches no workflow).",
+    )
+    hot.add_argument(
+        "--graphs",
+        metavar="G1,G2,...",
+        default=None,
+        help="Several graphs (names as --graph) on the same questions, each under OUT/GRAPH "
+        "(each resumable), printed side by side: EM with its 95%% interval, F1, and calls, "
+        "prompt tokens and seconds per question.",
     )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
@@ -116,6 +144,7 @@ def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
         max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
         max_tool_steps=args.max_tool_steps,
         memory=getattr(args, "memory", "fresh"),
+        setting=getattr(args, "setting", "distractor"),
         verdict=getattr(args, "verdict", "check"),
         workers=args.workers,
         ray_address=args.ray_address,
@@ -128,6 +157,8 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
     from evals.hotpotqa.single import run_single, summary
 
     s = hotpot_settings(args)
+    if getattr(args, "graphs", None):
+        return _side_by_side(args, s)
     try:
         s.validate()
         questions = load_hotpotqa(s.file, s.limit)
@@ -150,10 +181,38 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
     return 0
 
 
+def _side_by_side(args: argparse.Namespace, s: Any) -> int:
+    from evals.hotpotqa.compare import run_graphs, side_by_side
+    from evals.hotpotqa.dataset import load_hotpotqa
+
+    graphs = [g.strip() for g in args.graphs.split(",") if g.strip()]
+    unknown = [g for g in graphs if g not in GRAPH_CHOICES]
+    if not graphs or unknown or len(set(graphs)) < len(graphs):
+        raise UsageError(
+            f"--graphs takes distinct names among {', '.join(GRAPH_CHOICES)}, got {args.graphs!r}"
+        )
+    try:
+        questions = load_hotpotqa(s.file, s.limit)
+        body = side_by_side(run_graphs(s, graphs, questions))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    except (RuntimeError, OSError) as exc:
+        raise CommandFailed(
+            f"eval hotpotqa failed: {exc} (rerun with --out {s.out} to resume)"
+        ) from exc
+    if args.json:
+        print(json.dumps({"setting": s.setting, "model": s.model, "by_graph": body["by_graph"]}))
+    else:
+        print(body["table"])
+        print(f"\nsetting: {s.setting}   model: {s.model}   results: {s.out}/GRAPH/results.jsonl")
+    return 0
+
+
 def _print_single(body: dict[str, Any], s: Any) -> None:
     print(body["table"])
     print(
-        f"\nmodel: {s.model}   graph: {s.graph}   questions: {body['questions']}   "
+        f"\nmodel: {s.model}   graph: {s.graph}   setting: {s.setting}   "
+        f"questions: {body['questions']}   "
         f"EM: {body['em']:.3f}   F1: {body['f1']:.3f}   calls: {body['calls']}   "
         f"errors: {body['errors']}   time: {body['seconds']:.1f}s"
     )
@@ -168,7 +227,7 @@ def _report_single(folder: str, rows: list[dict[str, Any]], s: Any) -> str:
     from evals.report.page import ReportSpec, write_report_dir
 
     spec = ReportSpec(
-        title=f"HotpotQA, graph {s.graph}, model {s.model}",
+        title=f"HotpotQA ({s.setting}), graph {s.graph}, model {s.model}",
         arm_key="graph",
         group_key=None,
         success_label="exact match",

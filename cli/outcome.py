@@ -33,6 +33,38 @@ def awaiting(args: argparse.Namespace, thread_id: str, plan: dict[str, Any]) -> 
     return EXIT_AWAITING_APPROVAL
 
 
+def _json_outcome(
+    thread_id: str,
+    state: dict[str, Any],
+    counter: Any,
+    elapsed: float,
+    reflections: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """`run --json`'s object: the answer, what the run did, and what it cost."""
+    stopped = state.get("stopped")
+    return {
+        "thread_id": thread_id,
+        "final_output": state.get("final_output", ""),
+        "answer": state.get("answer", ""),
+        "sources": sources(state),
+        "answer_check": state.get("answer_check") or None,
+        "tasks": state.get("tasks", []),
+        "results": state.get("results", []),
+        "reflections": reflections,
+        "recalled": state.get("recalled") or [],
+        "llm_calls": counter.llm_calls,
+        "tokens": {
+            "input": counter.input_tokens,
+            "cached": counter.cached_tokens,
+            "output": counter.output_tokens,
+        },
+        "calls": counter.calls,  # each model call: node, tokens, seconds
+        "elapsed_s": elapsed,
+        "stopped": stopped,
+        "partial": stopped in CAPS,
+    }
+
+
 def finished(
     args: argparse.Namespace,
     thread_id: str,
@@ -44,23 +76,8 @@ def finished(
     """Print the run's outcome; the exit code says whether it is complete."""
     stopped = state.get("stopped")
     if args.json:
-        out = {
-            "thread_id": thread_id,
-            "final_output": state.get("final_output", ""),
-            "answer": state.get("answer", ""),
-            "sources": sources(state),
-            "answer_check": state.get("answer_check") or None,
-            "tasks": state.get("tasks", []),
-            "results": state.get("results", []),
-            "reflections": reflections,
-            "recalled": state.get("recalled") or [],
-            "llm_calls": counter.llm_calls,
-            "tokens": {"input": counter.input_tokens, "output": counter.output_tokens},
-            "elapsed_s": elapsed,
-            "stopped": stopped,
-            "partial": stopped in CAPS,
-        }
-        print(json.dumps(out, ensure_ascii=False))
+        outcome = _json_outcome(thread_id, state, counter, elapsed, reflections)
+        print(json.dumps(outcome, ensure_ascii=False))
     else:
         print(state.get("final_output", ""))
         print(f"({counter.llm_calls} model calls, {elapsed}s)", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from typing import Any
 from uuid import UUID
 
@@ -12,22 +13,44 @@ from langchain_core.callbacks import BaseCallbackHandler
 
 
 class CallCounter(BaseCallbackHandler):
-    """Counts chat-model calls and tokens across every node, nested agents included."""
+    """Counts chat-model calls and tokens across every node, nested agents included, and keeps
+    each call's profile (`calls`: its node, prompt tokens, of those read from the model's cache,
+    output tokens and seconds): where a run's time goes."""
 
     def __init__(self) -> None:
         self.llm_calls = 0
         self.input_tokens = 0
+        self.cached_tokens = 0
         self.output_tokens = 0
+        self.calls: list[dict[str, Any]] = []
+        self._started: dict[Any, tuple[float, str]] = {}
+        self._lock = threading.Lock()
 
     def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
-        self.llm_calls += 1
+        node = (kwargs.get("metadata") or {}).get("langgraph_node", "")
+        with self._lock:
+            self.llm_calls += 1
+            self._started[kwargs.get("run_id")] = (time.perf_counter(), str(node))
 
     def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-        for generations in response.generations:
-            for gen in generations:
-                usage = getattr(getattr(gen, "message", None), "usage_metadata", None) or {}
-                self.input_tokens += usage.get("input_tokens", 0)
-                self.output_tokens += usage.get("output_tokens", 0)
+        with self._lock:
+            started, node = self._started.pop(kwargs.get("run_id"), (time.perf_counter(), ""))
+            for generations in response.generations:
+                for gen in generations:
+                    usage = getattr(getattr(gen, "message", None), "usage_metadata", None) or {}
+                    cached = (usage.get("input_token_details") or {}).get("cache_read") or 0
+                    self.input_tokens += usage.get("input_tokens", 0)
+                    self.cached_tokens += cached
+                    self.output_tokens += usage.get("output_tokens", 0)
+                    self.calls.append(
+                        {
+                            "node": node,
+                            "prompt_tokens": usage.get("input_tokens", 0),
+                            "cached_tokens": cached,
+                            "output_tokens": usage.get("output_tokens", 0),
+                            "seconds": round(time.perf_counter() - started, 2),
+                        }
+                    )
 
 
 def _short(text: str, n: int = 110) -> str:

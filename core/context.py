@@ -126,6 +126,14 @@ class Context(MemorySettings):
     aggregator_model: str = field(
         default=DEFAULT_MODEL, metadata={"description": "Model that writes the final answer."}
     )
+    answer_first: bool = field(
+        default=True,
+        metadata={
+            "description": "A short answer the request's first search already states is"
+            " checked by one direct reading and, confirmed, is the answer: no plan, no tasks"
+            " (false: every request is planned and researched)."
+        },
+    )
     max_retries: int = field(
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
     )

@@ -130,6 +130,7 @@ class CheckedGrammarLlama(Llama):
     grammar_first_check: bool = True
     last_sampler: GrammarCheckedSampler | None = None
     last_usage: tuple[int, int] = (0, 0)  # (prompt tokens, generated tokens) of the last call
+    last_cached: int = 0  # prompt tokens of the last call already in the context (not read)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -163,7 +164,18 @@ class CheckedGrammarLlama(Llama):
     def generate(self, tokens: Sequence[int], *args: Any, **kwargs: Any) -> Iterator[int]:  # type: ignore[override]
         # Streamed completions report no usage; counting here gives exact numbers for both modes.
         prompt = len(tokens)
-        self.last_usage = (prompt, 0)
+        self.last_usage, self.last_cached = (prompt, 0), self._kept_prefix(tokens)
         for n, token in enumerate(super().generate(tokens, *args, **kwargs), start=1):
             self.last_usage = (prompt, n)
             yield token
+
+    def _kept_prefix(self, tokens: Sequence[int]) -> int:
+        """How many of `tokens` the context already holds from the last call: the prefix
+        llama-cpp-python's generate keeps instead of reading again (it compares the same
+        way, leaving the last prompt token to be read)."""
+        kept = 0
+        for held, new in zip(self.input_ids.tolist(), list(tokens)[:-1], strict=False):
+            if held != new:
+                break
+            kept += 1
+        return kept

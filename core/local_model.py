@@ -177,7 +177,9 @@ class LocalChatModel(BaseChatModel):
         text = choice["message"]["content"] or ""
         message = tool_message(text) if request.tools else AIMessage(content=text)
         message.usage_metadata = _usage(
-            usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+            usage.get("prompt_tokens", 0),
+            usage.get("completion_tokens", 0),
+            getattr(self._llama, "last_cached", 0),
         )
         message.response_metadata = {
             "finish_reason": choice.get("finish_reason"),
@@ -218,8 +220,9 @@ class LocalChatModel(BaseChatModel):
                 if close is not None:
                     close()  # ends llama.cpp's generation before the lock is released
             prompt_tokens, output_tokens = self._llama.last_usage
+            cached = getattr(self._llama, "last_cached", 0)
         last = answer.finish(tool_message(text)) if request.tools else AIMessageChunk(content="")
-        last.usage_metadata = _usage(prompt_tokens, output_tokens)
+        last.usage_metadata = _usage(prompt_tokens, output_tokens, cached)
         last.response_metadata = {
             "finish_reason": finish,
             "max_tokens": request.params["max_tokens"],
@@ -250,9 +253,11 @@ class LocalChatModel(BaseChatModel):
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
 
 
-def _usage(prompt_tokens: int, output_tokens: int) -> Any:
+def _usage(prompt_tokens: int, output_tokens: int, cached: int = 0) -> Any:
+    """LangChain's usage record; `cached`: prompt tokens the model kept from its last call."""
     return {
         "input_tokens": prompt_tokens,
         "output_tokens": output_tokens,
         "total_tokens": prompt_tokens + output_tokens,
+        "input_token_details": {"cache_read": cached},
     }

@@ -46,7 +46,8 @@ class InputState(TypedDict):
 
 class TaskReport(TypedDict):
     """How one task went: attempts made, retries granted and the last attempt's verdict
-    ('pass', 'fail' = retries ran out, 'unjudged' = no usable verdict, 'done' = not judged)."""
+    ('pass', 'fail' = retries ran out, 'unjudged' = no usable verdict, 'done' = not judged,
+    'skipped' = its search found nothing the run had not read, so it was not run)."""
 
     task: str
     attempts: int
@@ -57,24 +58,26 @@ class TaskReport(TypedDict):
 class ReflectiveAgentState(InputState):
     """State of the research graphs (reflective and single-path).
 
-    `evidence` is what the first search for the request found (from `evidence_sources`);
-    every prompt of the run opens with the request and it. `sources` lists the documents and
-    pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
-    attempts found beyond the evidence, each once (what check_answer reads besides it).
-    `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
-    `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
-    `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
-    attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
-    run's trajectory is made of). `answer` is the final answer itself, `final_output`
-    it with its explanation and sources; `answer_check` what check_answer compared (the
-    research's answer, one direct reading's, the one chosen), absent when the answer was not
-    checked. `recalled` lists the memories that reached this run's prompts (reflection ids,
-    `workflow:NAME`), each once: what memory did to the answer can be traced. `run_id` names
-    this run: memory ids derive from it. `stopped` says why the run ended early: "cancelled"
-    at plan approval (no answer), or the budget cap it reached ("max_calls", "max_tokens",
-    "max_seconds"; the answer is then partial). `approval` says the plan waits for a person
-    (Context.approve_plan when it was made): kept in the state, so a resume whose context
-    lacks the setting still reads the person's answer.
+        `evidence` is what the first search for the request found (from `evidence_sources`);
+        every prompt of the run opens with the request and it. `sources` lists the documents and
+        pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
+        attempts found beyond the evidence, each once (what check_answer reads besides it).
+        `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
+        `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
+        `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
+        attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
+        run's trajectory is made of). `answer` is the final answer itself, `final_output`
+        it with its explanation and sources; `answer_check` what check_answer compared (the
+        research's answer, one direct reading's, the one chosen), absent when the answer was not
+        checked; `first_check` the same for the answer goal setting read in the evidence before any
+    plan (its `how` "disagreed" when the reading did not confirm it and the run researched).
+    `recalled` lists the memories that reached this run's prompts (reflection ids,
+        `workflow:NAME`), each once: what memory did to the answer can be traced. `run_id` names
+        this run: memory ids derive from it. `stopped` says why the run ended early: "cancelled"
+        at plan approval (no answer), or the budget cap it reached ("max_calls", "max_tokens",
+        "max_seconds"; the answer is then partial). `approval` says the plan waits for a person
+        (Context.approve_plan when it was made): kept in the state, so a resume whose context
+        lacks the setting still reads the person's answer.
     """
 
     run_id: NotRequired[str]
@@ -96,6 +99,7 @@ class ReflectiveAgentState(InputState):
     answer: NotRequired[str]
     final_output: NotRequired[str]
     answer_check: NotRequired[dict[str, str]]
+    first_check: NotRequired[dict[str, str]]
     stopped: NotRequired[str | None]
 
 
@@ -105,7 +109,8 @@ class Dependency(TypedDict):
 
 
 class TaskInput(TypedDict):
-    """What the scheduler sends to one task's subgraph (`evidence`: the run's, see above)."""
+    """What the scheduler sends to one task's subgraph (`evidence`: the run's, see above;
+    `known`: the passages the run's finished tasks read beyond it, the parent's `read`)."""
 
     run_id: str
     query: str
@@ -114,17 +119,19 @@ class TaskInput(TypedDict):
     task_index: int
     task: str
     dependencies: list[Dependency]
+    known: NotRequired[list[str]]
 
 
 class TaskState(TaskInput):
     """One task's own loop: execute → reflect → retry, with its own counters.
 
-    `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees
-    `result` (its previous attempt) and `last_reflection` (the lesson that rejected it).
-    `task_evidence` is what the attempt's own search found beyond the run's evidence (the
-    reflector judges against it). `results`, `task_reports`, `task_steps`, `reflection_ids`,
-    `recalled`, `sources` and `read` (the hits of the last attempt's `task_evidence`) are what
-    the task hands back to the parent.
+    `attempt` counts attempts made; `retry_count` the retries granted so far. A retry sees `result`
+    (its previous attempt) and `last_reflection` (the lesson that rejected it). `task_evidence` is
+    what the attempt's own search found beyond the run's evidence (the reflector judges against
+    it). `skipped`: a step whose search found only passages the run had read was not run (no model
+    call; the request's own task always runs). `results`, `task_reports`, `task_steps`,
+    `reflection_ids`, `recalled`, `sources` and `read` (the hits of the last attempt's
+    `task_evidence`) are what the task hands back to the parent.
     """
 
     attempt: NotRequired[int]
@@ -134,6 +141,7 @@ class TaskState(TaskInput):
     sources: NotRequired[Annotated[list[str], add_new]]
     trajectory: NotRequired[list[dict[str, Any]]]
     needs_retry: NotRequired[bool]
+    skipped: NotRequired[bool]
     verdict: NotRequired[str]
     last_reflection: NotRequired[str]
     reflection_ids: NotRequired[Annotated[list[str], operator.add]]

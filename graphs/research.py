@@ -1,9 +1,12 @@
 """The research graphs: plan the request, run its tasks in parallel, write the answer.
 
-Both graphs share the outer wiring (goal → plan → tasks in waves → aggregate);
-they differ in the per-task subgraph: the reflective one judges each attempt and may retry it,
-and checks a short final answer against one direct reading of the evidence; the single-path
-baseline makes one attempt and answers unchecked. Each node is a function of the same name in
+Both graphs share the outer wiring (goal → plan → tasks in waves → aggregate); they differ in the
+per-task subgraph: the reflective one judges each attempt and may retry it, and checks a short
+final answer against one direct reading of the evidence; the single-path baseline makes one attempt
+and answers unchecked. The reflective graph answers first: a short answer goal setting already read
+in the request's first search goes straight to the check, and confirmed there it is the answer,
+with no plan (a lookup costs about one retrieval and two calls); only an answer the evidence does
+not hold, or the check does not confirm, is researched. Each node is a function of the same name in
 agents/research/, its prompt in the same-named module of prompts/.
 """
 
@@ -46,7 +49,9 @@ def build_reflective_task_graph() -> TaskBuilder:
     builder.add_node("reflect_on_task", reflect_on_task, retry_policy=TRANSIENT)  # judge it
     builder.add_edge(START, "execute_task")  # every task starts with an attempt
     builder.add_edge("finish_task", END)  # the parent receives TaskOutput's keys
-    builder.add_edge("execute_task", "reflect_on_task")  # each attempt is judged
+    builder.add_conditional_edges(  # each attempt is judged; a step not run has nothing to judge
+        "execute_task", route_attempt, ["reflect_on_task", "finish_task"]
+    )
     builder.add_conditional_edges(  # retry while needed and allowed, else hand it back
         "reflect_on_task",
         should_retry_or_continue,
@@ -64,6 +69,11 @@ def build_single_path_task_graph() -> TaskBuilder:
     builder.add_edge("finish_task", END)  # the parent receives TaskOutput's keys
     builder.add_edge("execute_task", "finish_task")  # no judge: the attempt is the result
     return builder
+
+
+def route_attempt(state: TaskState) -> Literal["reflect_on_task", "finish_task"]:
+    """After an attempt: judge it, or hand back a step that was not run (nothing new to read)."""
+    return "finish_task" if state.get("skipped") else "reflect_on_task"
 
 
 def decide(*, needs_retry: bool, attempt: int, max_retries: int) -> Route:
@@ -114,10 +124,12 @@ def run_task_node(task_graph: TaskBuilder):
 
 # -- the whole request ---------------------------------------------------------------------------
 def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> ResearchBuilder:
-    """goal_setting → decompose_query → approve_plan → schedule_tasks ⇉ run_task (one
-    `task_graph` per task, in parallel) → schedule_tasks … → aggregate_results → END, or with
-    `check` → check_answer → reflect_on_answer → END (a short answer checked against one reading
-    of the evidence; where the two disagreed, a lesson learned from that failure).
+    """goal_setting → (with `check`: an answer it read in the evidence → check_answer, kept when one
+    direct reading confirms it → reflect_on_answer → END; else) decompose_query → approve_plan →
+    schedule_tasks ⇉ run_task (one `task_graph` per task, in parallel) → schedule_tasks … →
+    aggregate_results → END, or with `check` → check_answer → reflect_on_answer → END (a short
+    answer checked against one reading of the evidence; where the two disagreed, a lesson learned
+    from that failure).
 
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
@@ -131,7 +143,12 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
     builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
     builder.add_node("aggregate_results", aggregate_results, retry_policy=TRANSIENT)  # answer
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
-    builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it
+    if check:  # an answer the evidence already states is checked before anything is planned
+        builder.add_conditional_edges(
+            "goal_setting", route_goal, ["check_answer", "decompose_query"]
+        )
+    else:
+        builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it
     builder.add_edge("decompose_query", "approve_plan")  # the plan, before it spends anything
     builder.add_conditional_edges(  # the first wave, or the end of a cancelled run
         "approve_plan", route_plan, ["schedule_tasks", END]
@@ -145,11 +162,25 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
         # readings that disagreed: the run failed, and the reflector says what to do instead
         builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
         builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-        builder.add_edge("check_answer", "reflect_on_answer")  # learn from a disagreement
+        builder.add_conditional_edges(  # a first answer not confirmed: research the request
+            "check_answer", route_check, ["reflect_on_answer", "decompose_query"]
+        )
         builder.add_edge("reflect_on_answer", END)  # the final answer
     else:
         builder.add_edge("aggregate_results", END)  # the final answer
     return builder
+
+
+def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
+    """After goal setting: check the answer it read in the evidence, or plan research."""
+    return "check_answer" if state.get("answer") else "decompose_query"
+
+
+def route_check(state: ReflectiveAgentState) -> Literal["reflect_on_answer", "decompose_query"]:
+    """After a check: a first answer it dropped (nothing planned yet) sends the run to plan
+    research; otherwise the run ends with what it learned."""
+    dropped = not state.get("answer") and not state.get("tasks")
+    return "decompose_query" if dropped else "reflect_on_answer"
 
 
 def route_plan(state: ReflectiveAgentState) -> Literal["schedule_tasks", "__end__"]:

@@ -3,8 +3,8 @@
 
 # the instructions alone: decompose_query drops a step that copies them
 PLANNER_INSTRUCTIONS = """\
-List the steps (0 to 4) that find what the request needs before it can be answered, each done
-with a document search, web search or a browser: a person, work or place the request names
+List the steps that find what the request needs before it can be answered, each done with a
+document search, web search or a browser: a person, work or place the request names
 only by description, each side of a comparison, each part of a report. The request itself is
 answered after them as the last task, so no step restates it; a request about one fact needs
 no step at all: []. Each step is one sentence starting with a verb, says what to find, and
@@ -17,10 +17,19 @@ DECOMPOSER = (
     """{opening}{memory}
 <goal>
 {goal}
-</goal>
+</goal>{readings}
 <instructions>
 """
     + PLANNER_INSTRUCTIONS
-    + """
+    + """ At most {steps} steps.
 </instructions>"""
 )
+
+# shown when two readings of the evidence gave different short answers: the plan's steps then
+# find what the evidence lacks to decide
+READINGS = """
+<readings_that_disagree>
+Two readings of the evidence above answered the request differently:
+{answers}
+Plan the steps that find what decides between them, or the missing fact they both lack.
+</readings_that_disagree>"""

@@ -39,7 +39,9 @@ DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings
 
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """Keep, shorten or replace a short answer after one direct reading of the evidence."""
+    """Keep, shorten or replace a short answer after one direct reading of the evidence; a
+    first answer (read by goal setting, nothing researched yet) that the reading does not
+    confirm is dropped, and the run researches the request."""
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
@@ -50,6 +52,8 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
     direct = _unless_echoed(clean_short_answer(reply.text), form)
+    if answered_first(state):
+        return _first_checked(research, direct, state.get("final_output", ""))
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
         chosen, how = _choose(model, start, request, direct, research)
@@ -59,6 +63,27 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     return {
         "answer": chosen,
         "final_output": _replaced(state.get("final_output", ""), research, chosen),
+        "answer_check": check,
+    }
+
+
+def answered_first(state: ReflectiveAgentState) -> bool:
+    """Is the answer the one goal setting read in the evidence (no plan made yet)?"""
+    return not state.get("tasks")
+
+
+def _first_checked(first: str, direct: str, final_output: str) -> dict:
+    """The first answer kept when the direct reading gives it too (the shorter wording stands,
+    with the first answer's sources); else dropped, so the run plans research."""
+    chosen = agreed(first, direct) if direct else None
+    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
+    if chosen is None:
+        return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
+    rest = final_output.split("\n\n", 1)[1:]  # the first answer's sources line
+    return {
+        "answer": chosen,
+        "final_output": "\n\n".join([chosen, *rest]),
+        "first_check": check,
         "answer_check": check,
     }
 

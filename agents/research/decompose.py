@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
+from agents.research.goal import SHORT_FORM
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
 from agents.research.topic import copies_placeholder
@@ -28,10 +29,11 @@ from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS
+from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS
 from prompts.untrusted import data
 
 MAX_TASKS = 5
+SHORT_STEPS = 2  # steps planned for a short answer: the hops of a two-hop question, or the sides
 log = logging.getLogger(__name__)
 
 
@@ -110,16 +112,21 @@ def _runs(text: str) -> set[tuple[str, ...]]:
 
 
 def clean_tasks(
-    candidates: list[PlannedTask], request: str, *, memory: str = "", read: str = ""
+    candidates: list[PlannedTask],
+    request: str,
+    *,
+    memory: str = "",
+    read: str = "",
+    max_steps: int = MAX_TASKS - 1,
 ) -> tuple[list[str], list[list[int]]]:
     """Usable steps, then the request itself, and their dependencies as 0-based indices of
     earlier kept tasks.
 
     Drops empty, junk (fewer than 3 words, no letters, a schema placeholder copied), duplicate
-    steps, a step that is the request, a step copied from the `memory` the planner was shown
-    and one copied from its instructions (`read`: the request and its evidence: the 1.5B once
-    planned "List the steps (0 to 4) that find what the request needs…"), keeps at most 4,
-    and drops dependencies on dropped, later or the same steps (the model numbers from 1). The
+    steps, a step that is the request, a step copied from the `memory` the planner was shown and
+    one copied from its instructions (`read`: the request and its evidence: the 1.5B once planned
+    "List the steps (0 to 4) that find what the request needs…"), keeps at most `max_steps`, and
+    drops dependencies on dropped, later or the same steps (the model numbers from 1). The
     request comes last, depending on every step kept.
     """
     tasks: list[str] = []
@@ -139,7 +146,7 @@ def clean_tasks(
         if copied(task, PLANNER_INSTRUCTIONS, f"{request}\n{read}"):
             log.info("plan step copied from the planner's instructions, dropped: %s", task)
             continue
-        if len(tasks) == MAX_TASKS - 1:
+        if len(tasks) == max_steps:
             break
         seen.add(key)
         deps = sorted({kept_at[d] for d in planned.depends_on if d < number and d in kept_at})
@@ -155,17 +162,35 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     goal = state.get("optimized_goal") or query
     model = ctx.models.chat(ctx.planner_model)
     memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model, plan=True)
+    short = state.get("optimized_response") == SHORT_FORM
+    steps = SHORT_STEPS if short else MAX_TASKS - 1
     prompt = DECOMPOSER.format(
-        opening=opening(query, state.get("evidence", "")), memory=memory.text, goal=data(goal)
+        opening=opening(query, state.get("evidence", "")),
+        memory=memory.text,
+        goal=data(goal),
+        readings=_readings(state.get("first_check") or {}),
+        steps=steps,
     )
     out = ask_structured(
         model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
     )
     read = f"{goal}\n{state.get('evidence', '')}"  # what the planner read besides memory
-    tasks, depends_on = clean_tasks(out.tasks if out else [], query, memory=memory.text, read=read)
+    candidates = out.tasks if out else []
+    tasks, depends_on = clean_tasks(
+        candidates, query, memory=memory.text, read=read, max_steps=steps
+    )
     return {
         "tasks": tasks,
         "depends_on": depends_on,
         "approval": ctx.approve_plan,
         "recalled": memory.ids,
     }
+
+
+def _readings(first_check: dict[str, str]) -> str:
+    """The two readings of the evidence that disagreed on a first answer, as the planner's
+    section ("" when there were none): the steps then look for what decides between them."""
+    if first_check.get("how") != "disagreed":
+        return ""
+    answers = [a for a in (first_check.get("research"), first_check.get("direct")) if a]
+    return READINGS.format(answers="\n".join(f"<answer>{data(a)}</answer>" for a in answers))

@@ -3,7 +3,8 @@
 The attempt, in order:
 1. search first: every search tool is queried with the task (and what the tasks it builds on
    found), so the agent's prompt already holds evidence; only passages the run's evidence does
-   not already show are added (agents.research.sources);
+   not already show are added (agents.research.sources); a step (not the request's own task)
+   whose search finds only passages the run has read is not run: no call, no judgment;
 2. with no tool steps (SmolLM2's default: its own search queries are noise) and a search that
    found something, the attempt is one call that answers from the evidence;
 3. otherwise the executor agent (agents.research.executor_agent) looks further with its tools,
@@ -37,7 +38,7 @@ from agents.research.evidence import (
 from agents.research.executor_agent import EXECUTOR, ExecutorRun, run_executor
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
-from agents.research.sources import beyond, sources_in, unique
+from agents.research.sources import beyond, says_only_known, sources_in, unique
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import TaskState
@@ -66,6 +67,8 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         # is no action, so induction would drop the whole run)
         first = [{**step, "args": {"query": state["task"]}} for step in first]
         shown = beyond(found, state.get("evidence", ""))
+        if nothing_new(state, found, shown):  # a step that would read what the run read
+            return _skipped(state, first)
         later: list[dict] = []
         if not ctx.tool_steps and found_something(found):  # the search is the evidence
             answer, evidence = "", shown
@@ -87,6 +90,29 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
         "sources": unique(sources_in(found) + step_sources(later)),
         "attempt": state.get("attempt", 0) + 1,
         "recalled": memory.ids,
+    }
+
+
+NOTHING_NEW = "(not run: its search found only passages the run had already read)"
+
+
+def nothing_new(state: TaskState, found: str, shown: str) -> bool:
+    """Is this a step (not the request's own task, nor a retry) whose search found passages,
+    every one of them in the run's evidence or read by an earlier task? Its answer would
+    repeat what the run knows, at the cost of a call and a judgment."""
+    if state["task"] == state["query"] or state.get("attempt") or not found_something(found):
+        return False
+    return says_only_known(beyond(shown, "", state.get("known") or []))
+
+
+def _skipped(state: TaskState, steps: list[dict]) -> dict:
+    return {
+        "task_index": state["task_index"],
+        "result": NOTHING_NEW,
+        "task_evidence": "",
+        "trajectory": steps,
+        "attempt": 1,
+        "skipped": True,
     }
 
 

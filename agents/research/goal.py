@@ -16,10 +16,12 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.research.evidence import ground
+from agents.research.answer_text import clean_short_answer
+from agents.research.evidence import found_something, ground
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
-from agents.research.sources import sources_in
+from agents.research.sources import hits, sources_in, unique
+from agents.research.support import unsupported
 from agents.research.tasks import new_run_id
 from agents.research.topic import grounded, keywords
 from core.context import Context
@@ -43,16 +45,26 @@ EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the
 # hits of the request's first search: on HotpotQA dev-20 both gold paragraphs are among the
 # first 3 for 9 questions, the first 5 for 14 (`python -m evals.hotpotqa.coverage FILE --hits`)
 EVIDENCE_HITS = 5
+SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it
 
 
 class GoalSetting(BaseModel):
-    """The three roles' answers; the fields a run cannot do without come first (output cut at
-    its budget is closed and validated, so it loses the end)."""
+    """The three roles' answers, then the answer itself when the evidence already states it (the
+    run then checks it instead of planning). The fields a run cannot do without come first
+    (output cut at its budget is closed and validated, so it loses the end); the answer comes
+    last, written after the goal has named what the request asks for (asked before it, the
+    1.5B answered with the bridge entity of a two-hop question, the creator and not his film)."""
 
     goal: str = Field(description="What a complete answer must establish, in one sentence.")
     answer_form: AnswerForm = Field(description="The form of the final answer.")
     criteria: list[str] = Field(
         default_factory=list, description="1-3 checks that the answer is complete.", max_length=3
+    )
+    answer: str = Field(
+        default="",
+        description="For a short answer: the answer itself if the evidence states it; "
+        "empty if it does not.",
+        max_length=200,
     )
 
     def goal_text(self) -> str:
@@ -78,6 +90,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     )
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
+    draft = first_answer(out, query, evidence) if ctx.answer_first else ""
     return {
         "run_id": new_run_id(),
         "evidence": evidence,
@@ -93,10 +106,32 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "sources": None,
         "read": None,
         "current_tasks": [],
-        "answer": "",
-        "final_output": "",
+        "tasks": [],
+        "answer": draft,
+        "final_output": cited(draft, evidence),
         "answer_check": {},
+        "first_check": {},
     }
+
+
+def first_answer(out: GoalSetting | None, query: str, evidence: str) -> str:
+    """The short answer the goal setter read in the evidence, when every name and number in it
+    is there (a made-up name sends the run to research); "" otherwise."""
+    if out is None or out.answer_form != SHORT_FORM:
+        return ""
+    answer = clean_short_answer(out.answer)
+    if not found_something(evidence) or len(answer.split()) > SHORT_WORDS:
+        return ""
+    return answer if answer and not unsupported(answer, f"{query}\n{evidence}") else ""
+
+
+def cited(answer: str, evidence: str) -> str:
+    """`answer` with the sources of the passages that hold its words (none: the answer alone)."""
+    if not answer:
+        return ""
+    holding = [hit for hit in hits(evidence) if not unsupported(answer, hit)]
+    sources = unique(sources_in("\n\n".join(f"[{i}] {h}" for i, h in enumerate(holding, 1))))
+    return f"{answer}\n\nSources: {', '.join(sources)}" if sources else answer
 
 
 def _usable(text: str, *, fallback: str, topic: str = "") -> str:

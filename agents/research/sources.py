@@ -38,10 +38,10 @@ def unique(items: Iterable[str]) -> list[str]:
     return out
 
 
-def beyond(found: str, shown: str) -> str:
-    """`found` (search sections) without the hits `shown` already holds; a section left with
-    no hit says so."""
-    known = set(headers(shown))
+def beyond(found: str, shown: str, read: Iterable[str] = ()) -> str:
+    """`found` (search sections) without the hits `shown` already holds, nor those in `read`
+    (whole hits, as `hits` gives them); a section left with no hit says so."""
+    known = set(headers(shown)) | {hit.split("\n", 1)[0].strip() for hit in read}
 
     def keep_new(match: re.Match[str]) -> str:
         opening, _, body, closing = match.groups()

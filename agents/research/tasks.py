@@ -52,6 +52,7 @@ def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:
         "task_index": index,
         "task": tasks[index],
         "dependencies": [{"task": tasks[d], "result": results[d] or ""} for d in deps],
+        "known": state.get("read") or [],
     }
 
 
@@ -62,7 +63,9 @@ def finish_task(state: TaskState) -> dict:
         "task": state["task"],
         "attempts": state.get("attempt", 0),
         "retries": max(0, state.get("attempt", 0) - 1),
-        "verdict": _final_verdict(state.get("verdict", "done")),
+        "verdict": "skipped"
+        if state.get("skipped")
+        else _final_verdict(state.get("verdict", "done")),
     }
     return {
         "results": {index: state.get("result") or "(no result)"},

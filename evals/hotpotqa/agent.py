@@ -1,6 +1,8 @@
 """The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
-own 10 paragraphs, and its answer (the run's `answer`) is scored in HotpotQA's short form;
-`direct` answers in one call over the paragraphs, `direct-candidates` chooses among their spans."""
+own 10 paragraphs (distractor) or over every question's paragraphs pooled in one corpus
+(`corpus`, evals.hotpotqa.pooled), and its answer (the run's `answer`) is scored in HotpotQA's
+short form; `direct` answers in one call over the paragraphs, `direct-candidates` chooses among
+their spans; `closed`, `rag` and `react` are the baselines of evals.hotpotqa.baselines."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from agents.research.reflect_answer import recorded_run
 from core.context import Context
 from core.models import Models
 from evals.common.memory_store import project_store
+from evals.hotpotqa.baselines import BASELINES, baseline_answer_fn
 from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
 from evals.hotpotqa.direct import direct_answer, lessons_section, paragraphs_text
@@ -45,7 +48,9 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 # chain-of-thought-with-context baseline. "direct-candidates" makes that call choose among the
 # paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
 # write a short answer.
-GRAPHS = ("reflective", "single-path", "direct", "direct-candidates")
+GRAPHS = ("reflective", "single-path", "direct", "direct-candidates", *BASELINES)
+# graphs that read the question's own paragraphs, whatever corpus the setting pools
+OWN_PARAGRAPHS = ("direct", "direct-candidates")
 
 
 def default_runner(
@@ -62,6 +67,7 @@ def default_runner(
     context: Mapping[str, Any] | None = None,
     shared: SharedMemory | None = None,
     job: str | None = None,
+    corpus: str | None = None,
 ) -> AnswerFn:
     """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
     `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
@@ -71,7 +77,8 @@ def default_runner(
     `models` are the worker's (built here when not given); `context` sets more of each run's
     Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS);
     `shared` keeps memory in a PostgreSQL database shared by the workers; `job` names the
-    job in its memory's journal (memory.stores.journal)."""
+    job in its memory's journal (memory.stores.journal); `corpus` is the folder every question
+    searches (the pooled setting; None: each question's own paragraphs)."""
     return make_answer_fn(
         model=model,
         max_retries=max_retries,
@@ -85,6 +92,7 @@ def default_runner(
         context=context,
         shared=shared,
         job=job,
+        corpus=corpus,
     )
 
 
@@ -102,6 +110,7 @@ def make_answer_fn(
     context: Mapping[str, Any] | None = None,
     shared: SharedMemory | None = None,
     job: str | None = None,
+    corpus: str | None = None,
 ):
     """An AnswerFn(question, paragraphs) -> (answer, trials) over one of the product's graphs.
 
@@ -114,6 +123,10 @@ def make_answer_fn(
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
     models = models or Models()
+    if graph_name in BASELINES:
+        return baseline_answer_fn(
+            graph_name, models.chat(model), corpus=corpus, callbacks=callbacks
+        )
     if graph_name.startswith("direct"):
         return _direct_answer_fn(
             model, home, reflections, callbacks, embedding_model, models, graph_name, shared
@@ -131,6 +144,7 @@ def make_answer_fn(
         dict(context or {}),
         shared,
         job,
+        corpus,
     )
 
 
@@ -147,6 +161,7 @@ def _graph_answer_fn(
     settings: dict[str, Any],
     shared: SharedMemory | None,
     job: str | None,
+    corpus: str | None = None,
 ):
     config: RunnableConfig = {"callbacks": list(callbacks)}
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
@@ -160,7 +175,7 @@ def _graph_answer_fn(
             max_retries=max_retries,
             use_browser=False,
             home=home,
-            corpus_dir=_corpus_for(question, paragraphs, home),
+            corpus_dir=corpus or _corpus_for(question, paragraphs, home),
             embedding_model=embedding_model,
             max_tool_steps=max_tool_steps,
             models=models,

@@ -15,6 +15,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
 
 from core.local_seed import sample_round
 from core.models import Models
@@ -30,16 +31,35 @@ DEFAULT_RUNNER = "evals.hotpotqa.agent:default_runner"
 
 
 class CallCounter(BaseCallbackHandler):
-    """Counts model calls (chat and completion) in everything it is passed to."""
+    """Counts model calls (chat and completion) in everything it is passed to, and the tokens
+    they report: read (prompt), of those read from the model's cache, and written."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.prompt_tokens = self.cached_tokens = self.output_tokens = 0
 
     def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
         self.calls += 1
 
     def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
         self.calls += 1
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if usage:
+                    self.prompt_tokens += int(usage.get("input_tokens") or 0)
+                    self.output_tokens += int(usage.get("output_tokens") or 0)
+                    details = usage.get("input_token_details") or {}
+                    self.cached_tokens += int(details.get("cache_read") or 0)
+
+    def tokens(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "cached_tokens": self.cached_tokens,
+            "output_tokens": self.output_tokens,
+        }
 
 
 def _questions(path: str, resources: WorkerResources) -> dict[str, HotpotQuestion]:
@@ -97,6 +117,7 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
         error, run = f"{type(exc).__name__}: {exc}", None
     record = _scored(payload, q, answer, counter.calls, time.perf_counter() - started, error)
+    record.update(counter.tokens())
     if payload.get("verdict") == "gold" and error is None:  # after its answer was scored
         record["verdict"] = gold_verdict(payload, resources.models, run, record["em"], job)
     if check:
@@ -170,7 +191,7 @@ def _builder_kwargs(
     """What the answer-function builder gets: the payload's settings, each optional one only
     when the builder takes it (a plugged-in builder need not take every one)."""
     kwargs = {k: payload[k] for k in ("model", "max_retries", "home", "graph", "reflections")}
-    for optional in ("embedding_model", "max_tool_steps", "context"):
+    for optional in ("embedding_model", "max_tool_steps", "context", "corpus"):
         if optional in payload and _accepts(build, optional):
             kwargs[optional] = payload[optional]
     if _accepts(build, "models"):  # the worker's models, loaded once for all its questions

@@ -12,8 +12,9 @@ from core.context import MAX_TOOL_STEPS, Context
 from evals.common.progress import ProgressMeter
 from evals.common.results_log import ResultsLog
 from evals.common.workers import Job, run_jobs
-from evals.hotpotqa.agent import GRAPHS
+from evals.hotpotqa.agent import GRAPHS, OWN_PARAGRAPHS
 from evals.hotpotqa.dataset import HotpotQuestion
+from evals.hotpotqa.pooled import SETTINGS, pooled_corpus
 from evals.report.tables import format_table
 
 # fresh: every question starts with empty memory (as separate users would); carry: one memory
@@ -21,6 +22,7 @@ from evals.report.tables import format_table
 MEMORY_MODES = ("fresh", "carry", "off")
 # what of memory reaches the prompts, per run (Context fields): the stream experiment's arms
 MEMORY_KNOBS = ("reflections_k", "workflows_k", "failure_lessons")
+TOKENS = ("prompt_tokens", "cached_tokens", "output_tokens")  # per record, when measured
 # who judges a finished run for memory: its own answer check (as a user's run is judged), or
 # the true answer after it is scored (ExpeL's training phase: the environment's reward)
 VERDICTS = ("check", "gold")
@@ -36,6 +38,7 @@ class HotpotSettings:
     max_retries: int = 2
     max_tool_steps: int | None = None  # None: the Context's default for `model`
     memory: str = "fresh"  # MEMORY_MODES
+    setting: str = "distractor"  # SETTINGS: each question's own paragraphs, or all pooled
     context: dict[str, Any] = field(default_factory=dict)  # MEMORY_KNOBS for every run
     verdict: str = "check"  # VERDICTS
     workers: int = 1
@@ -54,6 +57,14 @@ class HotpotSettings:
     def validate(self) -> None:
         if self.graph not in GRAPHS:
             raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
+        if self.setting not in SETTINGS:
+            known = ", ".join(SETTINGS)
+            raise ValueError(f"--setting must be one of {known}, not {self.setting!r}")
+        if self.setting == "pooled" and self.graph in OWN_PARAGRAPHS:
+            raise ValueError(
+                f"--graph {self.graph} reads the question's own paragraphs: run it with "
+                "--setting distractor (for one retrieval from the pooled corpus: --graph rag)"
+            )
         if self.memory not in MEMORY_MODES:
             raise ValueError(
                 f"--memory must be one of {', '.join(MEMORY_MODES)}, not {self.memory!r}"
@@ -84,6 +95,8 @@ class HotpotSettings:
             "memory": self.memory,
             "runner": self.runner,
         }
+        if self.setting != "distractor":  # (runs of before the setting were distractor runs)
+            settings["setting"] = self.setting
         if self.memory_url:  # shared memory changes what a run sees: say so, without the URL
             settings["shared_memory"] = True
         if self.verdict != "check":  # (a run of before the setting was judged by its check)
@@ -110,6 +123,7 @@ def run_single(
 ) -> ResultsLog:
     """Answer every question not already in OUT/results.jsonl; one line per answer."""
     log = ResultsLog(s.out / "results.jsonl", s.identity())
+    corpus = str(pooled_corpus(s.file, s.out).resolve()) if s.setting == "pooled" else None
     jobs = [
         Job(
             q.id,
@@ -124,6 +138,7 @@ def run_single(
                 "home": s.home_for(q.id),
                 "reflections": s.memory != "off",
                 "runner": s.runner,
+                **({"corpus": corpus} if corpus else {}),
                 **({"context": s.context} if s.context else {}),
                 **({"verdict": s.verdict} if s.verdict != "check" else {}),
                 **(
@@ -201,6 +216,7 @@ def summary(log: ResultsLog, questions: list[HotpotQuestion]) -> dict[str, Any]:
         "calls": sum(int(r["calls"]) for r in rows),
         "errors": sum(r.get("error") is not None for r in rows),
         "seconds": sum(float(r["seconds"]) for r in rows),
+        **{t: sum(int(r.get(t) or 0) for r in rows) for t in TOKENS},
         "seconds_per_question": sum(float(r["seconds"]) for r in rows) / n if n else 0.0,
         "table": table,
         "rows": rows,

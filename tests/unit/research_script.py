@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import zlib
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,6 +31,18 @@ DOCS = {
     "ada": "[1] Ada Lovelace (source: ada.md)\n"
     "Ada Lovelace was born in 1815. She wrote notes on Babbage's Analytical Engine."
 }
+NOTES = "\n\n[2] Notes {number} (source: notes.md)\nAda Lovelace, born in 1815, wrote notes."
+
+
+def found_for(query: str, k: int) -> str:
+    """The fake corpus: Ada's passage, and for a search besides the request's own, a passage
+    of notes of that search's own (so a task's search finds something the run has not read;
+    numbered, not titled with the query's words, which a later search would then repeat)."""
+    return DOCS["ada"] + (
+        "" if query == QUESTION else NOTES.format(number=zlib.crc32(query.encode()))
+    )
+
+
 TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
 
 
@@ -134,7 +147,7 @@ class Wiring:
         self.models = _Scripted(self)
         self.store = new_store()
         tool = make_search_tool(
-            lambda q, k: DOCS["ada"],
+            found_for,
             name="corpus_search",
             description="Search local documents.",
             k=3,

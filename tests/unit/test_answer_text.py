@@ -121,7 +121,9 @@ def test_aggregate_results_cleans_the_final_answer(wire):
     _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     assert state["answer"] == "The mathematician was born in 1815."
     # the made-up source is dropped: the sources the run read stand in
-    assert state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada.md"
+    assert (
+        state["final_output"] == "The mathematician was born in 1815.\n\nSources: ada.md, notes.md"
+    )
 
 
 class Echoing(Script):

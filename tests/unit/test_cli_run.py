@@ -125,6 +125,12 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     assert len(out["reflections"]) == 4
     assert sum(r["judgment"]["needs_retry"] for r in out["reflections"]) == 1
     assert out["llm_calls"] > 10
+    # each call profiled, under the node that made it
+    assert len(out["calls"]) == out["llm_calls"]
+    assert {"goal_setting", "decompose_query", "reflect_on_task"} <= {
+        c["node"] for c in out["calls"]
+    }
+    assert all(c["seconds"] >= 0 and "prompt_tokens" in c for c in out["calls"])
     # a new home: what reached its prompts, it learned itself (its lessons, its workflow)
     own = {r["id"] for r in out["reflections"]}
     assert out["recalled"] and {i for i in out["recalled"] if ":" not in i} <= own

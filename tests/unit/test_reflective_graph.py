@@ -21,7 +21,7 @@ def test_retry_once_then_pass(wire):
     assert [r["attempts"] for r in state["task_reports"]] == [2, 1, 1]
     assert [r["verdict"] for r in state["task_reports"]] == ["pass"] * 3
     assert len(state["reflection_ids"]) == 4
-    assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md"
+    assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md, notes.md"
     retry_prompt = next(p for p in script.executor_prompts if "<previous_attempt>" in p)
     assert "attempt 1 for Find the birth year" in retry_prompt
     assert "Verdict true: cite the source." in retry_prompt
@@ -132,7 +132,7 @@ def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
     wire(Script())
     with caplog.at_level("INFO"):
         _, _, state = run(build_reflective_graph(), wire.context(max_retries=0))
-    assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md"
+    assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md, notes.md"
     assert len(state["reflection_ids"]) == 3  # judged, though nothing could be saved
     assert sum("memory is off" in r.getMessage() for r in caplog.records) == 1
 

@@ -1,0 +1,116 @@
+"""Answer first: a short answer goal setting reads in the request's first search is checked by one
+direct reading and, confirmed, ends the run with no plan; one not confirmed, or naming what the
+evidence does not hold, is researched, the planner shown both readings. A step whose search
+finds only passages the run has read is not run."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.research.goal import SHORT_FORM
+from graphs import build_reflective_graph
+from graphs.research import route_check, route_goal
+from tests.unit.research_script import QUESTION, TASKS, Script, run, wire
+
+__all__ = ["wire"]
+DIRECT = "Reply with the answer only"  # the direct reading's prompt
+
+
+class FirstScript(Script):
+    """Goal setting reads `first` in the evidence; the direct reading says `direct`."""
+
+    def __init__(self, first: str, direct: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.first, self.direct = first, direct
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "GoalSetting":
+            return {"goal": "Name her birth year", "answer_form": SHORT_FORM, "answer": self.first}
+        if title == "FinalAnswer":
+            return {"answer": "1815", "explanation": "Born then.", "sources": ["ada.md"]}
+        if DIRECT in prompt:
+            return self.direct
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_a_first_answer_the_direct_reading_confirms_ends_the_run_in_two_calls(wire):
+    model = wire(FirstScript("1815", "1815."))
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]
+    assert len(model.calls) == 2 and state["answer"] == "1815"
+    assert state["final_output"] == "1815\n\nSources: ada.md"  # the passage that holds it
+    assert state["first_check"]["how"] == "agreed" and not state["tasks"]
+
+
+def test_the_shorter_wording_of_a_confirmed_answer_stands_with_its_sources(wire):
+    wire(FirstScript("born in 1815", "1815"))
+    _, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert state["final_output"] == "1815\n\nSources: ada.md"
+
+
+def test_a_first_answer_the_reading_contradicts_is_researched_with_both_readings(wire):
+    model = wire(FirstScript("1815", "1816"))
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert nodes[:3] == ["goal_setting", "check_answer", "decompose_query"]
+    assert state["first_check"] == {
+        "research": "1815",
+        "direct": "1816",
+        "chosen": "",
+        "how": "disagreed",
+    }
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    assert "<readings_that_disagree>" in plan and "<answer>1816</answer>" in plan
+    assert nodes.count("check_answer") == 2 and state["tasks"][-1] == QUESTION
+
+
+def test_a_first_answer_naming_what_no_passage_holds_is_not_checked(wire):
+    model = wire(FirstScript("Lord Byron", "Lord Byron"))  # not in the evidence: made up
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert nodes[:2] == ["goal_setting", "decompose_query"]
+    assert state["tasks"] and not state.get("first_check")
+    planned = [c for c in model.calls if c["title"] == "DecomposedTasks"]
+    assert "<readings_that_disagree>" not in planned[0]["prompt"]
+
+
+def test_answer_first_off_plans_every_request(wire):
+    wire(FirstScript("1815", "1815"))
+    ctx = wire.context(max_retries=0, answer_first=False)
+    nodes, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert nodes[:2] == ["goal_setting", "decompose_query"] and state["tasks"]
+
+
+@pytest.mark.parametrize(
+    ("state", "route"),
+    [
+        ({"answer": "1815", "tasks": []}, "check_answer"),
+        ({"answer": "", "tasks": []}, "decompose_query"),
+    ],
+)
+def test_route_goal(state, route):
+    assert route_goal(state) == route
+
+
+@pytest.mark.parametrize(
+    ("state", "route"),
+    [
+        ({"answer": "", "tasks": []}, "decompose_query"),  # the first answer was dropped
+        ({"answer": "1815", "tasks": []}, "reflect_on_answer"),  # confirmed
+        ({"answer": "", "tasks": ["a", "b"]}, "reflect_on_answer"),  # researched: never again
+        ({"answer": "1815", "tasks": ["a"]}, "reflect_on_answer"),
+    ],
+)
+def test_route_check(state, route):
+    assert route_check(state) == route
+
+
+def test_a_step_whose_search_finds_only_read_passages_is_not_run(wire, monkeypatch):
+    """Ada's passage is the run's evidence; a step whose search finds only it costs nothing,
+    while the request's own task always runs."""
+    from tests.unit import research_script
+
+    monkeypatch.setattr(research_script, "NOTES", "")  # every search finds Ada's passage only
+    wire(Script())
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert [r["verdict"] for r in state["task_reports"]] == ["skipped", "skipped", "pass"]
+    assert nodes.count("execute_task") == 3 and nodes.count("reflect_on_task") == 1
+    assert state["results"][0].startswith("(not run:") and state["tasks"] == TASKS
