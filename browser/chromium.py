@@ -1,15 +1,21 @@
 """Launch Debian's chromium through Playwright the way this machine allows (no download), with
 every network channel the guard's proxy cannot see switched off.
 
-Two layers, both applied to every browser and context the project starts:
-1. `CHROMIUM_ARGS` (every launch): no QUIC, no browser-side DNS (the guard's proxy resolves a
-   name only after the policy allows it, so a prefetch cannot leak a name to DNS), WebRTC kept
-   to proxied routes, no Cast discovery (MediaRouter: mDNS and SSDP over UDP).
+Two layers, both applied to every browser and context the project starts (`launch_browser` is
+the one launch; the env, the research tools and `browse` all go through it):
+1. `CHROMIUM_ARGS` (every launch): no QUIC; no browser-side DNS (the guard's proxy resolves a
+   name only after the policy allows it, so a prefetch cannot leak a name to DNS); WebRTC may
+   use proxied routes only (`--webrtc-ip-handling-policy=disable_non_proxied_udp`: chromium
+   proxies no UDP, so it gathers no UDP candidates and sends no STUN or TURN-over-UDP packet, in
+   every document, sandboxed and opaque-origin ones included); no Cast discovery (MediaRouter:
+   mDNS and SSDP over UDP). WebTransport (HTTP/3 over QUIC) cannot go through an HTTP proxy,
+   so the guard's per-context proxy makes every one fail before a packet leaves.
 2. `NO_WEBRTC_SCRIPT` (every guarded context, `harden`): removes the WebRTC and WebTransport
-   constructors from every frame and popup before the page's own scripts run. The flags alone
-   do not stop their UDP: with `disable_non_proxied_udp` and `--disable-quic`, a page's STUN and
-   TURN packets and a WebTransport's QUIC packets still reach a loopback UDP port, with a
-   browser-wide proxy too (tests/integration/test_browser_udp.py's controls show it).
+   constructors from every frame and popup before the page's own scripts run, so a page is
+   told no rather than relying on layer 1 alone. Sandboxed frames and popups are kept in their
+   opener's renderer (IsolateSandboxedIframes off): in a renderer of their own, the init
+   script can run after their scripts.
+tests/integration/test_browser_udp.py checks each layer on its own against a real UDP listener.
 Every other request (pings, beacons, preconnects, websockets, workers) goes through the proxy.
 """
 
@@ -20,26 +26,37 @@ import shutil
 
 from playwright.async_api import Browser, BrowserContext, Playwright
 
+# Chromium's own calls home (autofill, hints, translate) would show up as refused requests.
+QUIET_FEATURES = ("AutofillServerCommunication", "OptimizationHints", "Translate")
+# Cast discovery sends UDP; a sandboxed document in a renderer of its own can escape `harden`.
+LOCKDOWN_FEATURES = ("MediaRouter", "IsolateSandboxedIframes")
+
+
+def _disable_features(*names: str) -> str:
+    """One --disable-features switch: chromium reads only the last one on its command line."""
+    return "--disable-features=" + ",".join(names)
+
+
 # Without the background-networking flags chromium floods a closed network with connections.
-BASE_ARGS = [
+_SWITCHES = [
     "--no-sandbox",
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
     "--disable-gpu",
-    # Chromium's own calls home (autofill, hints, translate) would show up as refused requests.
-    "--disable-features=AutofillServerCommunication,OptimizationHints,Translate,MediaRouter",
 ]
-# Channels that do not go through a context's proxy: UDP (QUIC, WebRTC, WebTransport) and DNS.
+BASE_ARGS = _SWITCHES + [_disable_features(*QUIET_FEATURES)]
+# Channels that do not go through a context's proxy: UDP (QUIC, WebRTC, Cast) and DNS.
 LOCKDOWN_ARGS = [
     "--disable-quic",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    # The switch chromium reads; `--force-webrtc-ip-handling-policy` is not one it knows.
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     # Every name goes to the proxy unresolved; only the proxy's own address stays reachable.
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
     "--disable-domain-reliability",
 ]
-CHROMIUM_ARGS = BASE_ARGS + LOCKDOWN_ARGS
+CHROMIUM_ARGS = _SWITCHES + LOCKDOWN_ARGS + [_disable_features(*QUIET_FEATURES, *LOCKDOWN_FEATURES)]
 
 # Interfaces a page could open a UDP path with. Defined as non-configurable `undefined` on every
 # window the page can reach before that window's own copy of this script has run: a new

@@ -12,7 +12,8 @@
    next hop out unchecked), preconnects and websockets opened by workers. Each is checked
    against the same policy, with host names resolved and re-checked.
 Service workers are blocked by a context option, as their requests bypass routing; channels
-that need no proxy at all (WebRTC, WebTransport) are removed from every frame (browser.chromium).
+that need no proxy at all (WebRTC, WebTransport) are closed by the launch and removed from every
+frame (browser.chromium).
 """
 
 from __future__ import annotations

@@ -25,15 +25,23 @@ EDIT_HEADER = "# One task per line; lines starting with '#' are ignored. Save an
 
 def read_plan(path: str) -> dict[str, Any]:
     """The resume value in FILE: JSON as it is, plain text as one task per line."""
+    from core.jsonfile import JsonTooDeep, loads
+
     file = Path(path).expanduser()
+    if file.is_dir():
+        raise UsageError(f"--plan {file} is a folder: give a file")
     try:
         text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"--plan {file}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"--plan: cannot read {file}: {exc}") from exc
     try:
-        value = json.loads(text)
+        value = loads(text)
     except json.JSONDecodeError:
         return {"tasks": tasks_in(text)}
+    except JsonTooDeep as exc:
+        raise UsageError(f"--plan {file} is {exc}") from exc
     if not isinstance(value, dict) or not ("tasks" in value or value.get("cancel") is True):
         raise UsageError(f'--plan {file}: expected {{"tasks": [...]}} or {{"cancel": true}}')
     if value.get("cancel") is True:

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli import validate
+from cli.arguments import output_file
 from cli.errors import UsageError
 
 SETTLE_S = 0.5  # scripts' late requests (fetch, timers) get this long to show up as blocked
@@ -60,9 +62,17 @@ def _target(url: str) -> str:
 
     path = Path(url).expanduser()
     if "://" not in url and path.exists():
+        if path.is_dir():
+            raise UsageError(f"browse: {path} is a folder: give a page's file or a URL")
         return path.resolve().as_uri()
+    if "://" not in url and url.startswith(("/", "./", "../", "~")):
+        raise UsageError(f"browse: {path}: no such file")
     url = normalize_url(url)
-    if not url.startswith("file:") and origin_of(url) is None:
+    try:
+        origin = origin_of(url)
+    except ValueError as exc:  # e.g. "Invalid IPv6 URL", raised by urllib's parser
+        raise UsageError(f"browse: {url!r} is not a valid URL ({exc})") from None
+    if not url.startswith("file:") and origin is None:
         raise UsageError(f"browse: {url!r} is not an http(s) or file URL")
     return url
 
@@ -81,7 +91,10 @@ async def _browse(url: str, allowed: tuple[str, ...], shot: Path | None = None) 
         await asyncio.sleep(SETTLE_S)
         observation = await env.observe()
         if shot is not None and observation.screenshot:
-            shot.write_bytes(observation.screenshot)
+            try:
+                shot.write_bytes(observation.screenshot)
+            except OSError as exc:  # e.g. no permission, a full disk
+                raise UsageError(f"browse: cannot write {shot}: {exc.strerror or exc}") from exc
         return {
             "url": observation.url,
             "title": observation.tabs[0].title if observation.tabs else "",
@@ -97,14 +110,17 @@ def handle(args: argparse.Namespace) -> int:
 
     from browser.origins import OriginPolicy
 
+    if not args.url.strip():
+        raise UsageError("browse: the URL is empty: give a page, e.g. https://example.org/")
+    validate.path_given("browse: --screenshot", args.screenshot)
     allowed = tuple(args.allow_origin)
+    if not all(entry.strip() for entry in allowed):
+        raise UsageError("browse: --allow-origin is empty: give an origin, or leave it out")
     try:
         OriginPolicy(allowed)
     except ValueError as err:
         raise UsageError(f"browse: --allow-origin: {err}") from err
-    shot = Path(args.screenshot).expanduser().resolve() if args.screenshot else None
-    if shot is not None and not shot.parent.is_dir():
-        raise UsageError(f"browse: --screenshot {shot}: no folder {shot.parent}")
+    shot = output_file("browse: --screenshot", args.screenshot) if args.screenshot else None
     result = asyncio.run(_browse(_target(args.url), allowed, shot))
     if shot is not None:
         result["screenshot"] = str(shot)

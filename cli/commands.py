@@ -87,6 +87,8 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             found.home = token.partition("=")[2]
         else:
             rest.append(token)
+    if found.home is not None and not found.home.strip():  # '' would quietly mean ./tmp
+        raise UsageError("main.py: --home is empty: give a folder, or leave the option out")
     return found, rest
 
 

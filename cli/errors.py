@@ -60,6 +60,8 @@ BAD_INPUT = frozenset(
         "ModelNotFoundError",  # the server answers but does not serve that model name
         "CorpusError",
         "ImportFileError",
+        "JsonFileError",  # core.jsonfile: a JSON file missing, a folder, not JSON, too deep
+        "JsonTooDeep",
         "EmbedderMismatchError",
         "WebArenaConfigError",
         "HotpotDataError",

@@ -177,7 +177,9 @@ def _payload(args: argparse.Namespace, graph: Any, config: dict[str, Any], snaps
     if args.plan:
         if waiting is None:
             raise UsageError(f"run {args.resume} is not waiting for its plan to be approved")
-        return Command(resume=approval.read_plan(args.plan))
+        # read by cli.run before any model loaded; read here for callers that did not
+        answer = getattr(args, "plan_answer", None) or approval.read_plan(args.plan)
+        return Command(resume=answer)
     stopped = snapshot.values.get("stopped")
     if not snapshot.next and stopped in outcome.CAPS:
         # a run that stopped at a cap goes on from the scheduler, with this run's budget

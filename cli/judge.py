@@ -19,6 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from cli import arguments
 from cli.commands import models_of
 from cli.errors import UsageError
 
@@ -51,11 +52,13 @@ def handle(args: argparse.Namespace) -> int:
     from memory.stores.project_store import open_memory_store
 
     saved = saved_run(args.home, args.thread_id)
+    url = args.memory_url or os.environ.get("AGENT_MEMORY_URL")
+    if url:
+        arguments.url("--memory-url", url, ("postgresql", "postgres"))
     run_id, tasks = _finished(Path(args.home), args.thread_id)
     known = {f.name for f in fields(Context)}
     settings = {k: v for k, v in saved.get("context", {}).items() if k in known}
     ctx = Context(**{**settings, "home": args.home, "models": models_of(args)})
-    url = args.memory_url or os.environ.get("AGENT_MEMORY_URL")
     with open_memory_store(ctx.home, ctx.embedding_model, models=ctx.models, memory_url=url) as s:
         memory = AgentMemory(s, ctx.memory_namespace)
         trajectory = _recorded(memory, args.thread_id, run_id, tasks, ctx.max_retries)

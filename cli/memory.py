@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cli.arguments import file_argument
 from cli.errors import EXIT_STORE, UsageError
-from cli.memory_io import MAX_RECORD_BYTES
+from cli.memory_io import MAX_RECORD_BYTES, check_file_options
 from cli.memory_repair import check, repair
 
 if TYPE_CHECKING:
@@ -52,9 +53,7 @@ def register(subparsers: Any) -> None:
     )
     export = sub.add_parser("export", parents=[common], help="write JSON Lines ('-' = stdout)")
     export.add_argument("file")
-    _import_options(
-        sub.add_parser("import", parents=[common], help="read JSON Lines; all lines or none")
-    )
+    _import_options(sub, common)
     delete = sub.add_parser("delete", parents=[common], help="delete one reflection by id")
     delete.add_argument("id")
     sub.add_parser(
@@ -73,7 +72,13 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def _import_options(imp: argparse.ArgumentParser) -> None:
+def _import_options(sub: Any, common: argparse.ArgumentParser) -> None:
+    imp = sub.add_parser(
+        "import",
+        parents=[common],
+        help="read JSON Lines: a bad line stores nothing; stored in batches, so running a "
+        "stopped import again finishes it",
+    )
     imp.add_argument("file")
     imp.add_argument("--replace", action="store_true", help="overwrite reflections with same ids")
     imp.add_argument(
@@ -103,6 +108,10 @@ def _common_options() -> argparse.ArgumentParser:
 
 
 def handle(args: argparse.Namespace) -> int:
+    check_file_options(args)
+    action = args.memory_command
+    if action in ("import", "export") and args.file != "-":  # '-': stdin, stdout
+        file_argument(f"memory {action}", args.file, write=action == "export")
     if args.memory_command in OWN_STORE:
         return OWN_STORE[args.memory_command](args)
     from memory.reflections.manager import namespace_path
@@ -209,7 +218,10 @@ def _export(m: ReflectionManager, args: argparse.Namespace) -> int:
     if args.file == "-":
         sys.stdout.writelines(lines)
         return 0
-    Path(args.file).write_text("".join(lines), encoding="utf-8")
+    try:
+        Path(args.file).write_text("".join(lines), encoding="utf-8")
+    except OSError as exc:  # e.g. no permission, a full disk
+        raise UsageError(f"memory export: cannot write {args.file}: {exc.strerror or exc}") from exc
     if args.json:
         _print_json({"exported": len(lines), "file": str(Path(args.file).resolve())})
     else:
@@ -218,18 +230,21 @@ def _export(m: ReflectionManager, args: argparse.Namespace) -> int:
 
 
 def _import(m: ReflectionManager, args: argparse.Namespace) -> int:
-    from cli.memory_io import import_file
+    from cli.memory_io import import_file, tell
 
-    done = import_file(m, args)
+    done = import_file(m, args, tell)
     if args.json:
         _print_json(done)
     else:
         replaced = f" ({done['replaced']} replaced)" if done["replaced"] else ""
+        before = done["already_imported"]
+        skipped = f"; {before} already imported from this file, kept" if before else ""
         trust = (
             "trusted" if done["trusted"] else "untrusted: quoted as data, capped; --trust to trust"
         )
         print(
-            f"imported {done['imported']} reflections{replaced} into {args.namespace!r} ({trust})"
+            f"imported {done['imported']} reflections{replaced} into {args.namespace!r} "
+            f"({trust}){skipped}"
         )
     return 0
 

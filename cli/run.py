@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import uuid
 from dataclasses import fields
 from pathlib import Path
@@ -193,14 +194,14 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
     if ctx.max_tool_steps is not None:
         validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, MAX_TOOL_STEPS)
+    for name in ("max_calls", "max_tokens", "max_seconds"):
+        cap = getattr(ctx, name)
+        if cap is not None:
+            validate.positive(f"--{name.replace('_', '-')}", cap)
     specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)
-    for name in ("max_calls", "max_tokens", "max_seconds"):
-        cap = getattr(ctx, name)
-        if cap is not None and cap <= 0:
-            raise UsageError(f"--{name.replace('_', '-')} must be positive, got {cap}")
-    if ctx.corpus_dir:
+    if ctx.corpus_dir is not None:
         ctx.corpus_dir = validate.corpus(ctx.corpus_dir, ctx.cache)
     if ctx.mcp_servers:  # each server starts once here: one that fails is named before any load
         from agents.tools.mcp import list_tools
@@ -223,13 +224,15 @@ def _load_saved(args: argparse.Namespace) -> dict[str, Any]:
 
 def saved_run(home: str, thread: str) -> dict[str, Any]:
     """What `run` recorded of the run `thread` under `home` (its task, graph and settings)."""
+    from core.jsonfile import JsonFileError, read_json_file
+
     path = _run_file(home, validate.thread_id(thread))
     if not path.exists():
         raise UsageError(f"no run {thread!r} in {home} (see {path.parent})")
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"cannot read run {thread!r} from {path}: {exc}") from exc
+        saved = read_json_file(path, "its file")
+    except JsonFileError as exc:
+        raise UsageError(f"cannot read run {thread!r}: {exc}") from exc
     return validate.saved_run(path, saved)
 
 
@@ -246,14 +249,40 @@ def handle(args: argparse.Namespace) -> int:
     """Validate, record the run's settings under HOME/runs/, then stream it (cli.execution)."""
     if args.resume and args.task:
         raise UsageError("give a task or --resume THREAD_ID, not both")
+    for option in ("corpus", "mcp", "plan"):
+        validate.path_given(f"--{option}", getattr(args, option))
     if args.plan and not args.resume:
         raise UsageError("--plan answers a paused run: use it with --resume THREAD_ID")
+    from cli.shutdown import terminate_as_interrupt
+    from cli.thread_lock import hold_thread
+
     runs = validate.writable_home(args.home)
     saved = _load_saved(args)
+    _read_inputs(args)
+    thread_id = args.resume or uuid.uuid4().hex[:12]
+    # One process per thread (a second resume would repeat the remaining tool calls); SIGTERM
+    # ends the run as Ctrl-C does, so what it started (MCP servers) ends with it.
+    with hold_thread(runs, thread_id), terminate_as_interrupt():
+        return _start(args, runs, saved, thread_id)
+
+
+def _read_inputs(args: argparse.Namespace) -> None:
+    """The plan answer read and the memory URL parsed now: a bad one fails before any model
+    loads, not after."""
+    from cli import approval
+    from cli.arguments import url
+
+    if args.plan:
+        args.plan_answer = approval.read_plan(args.plan)
+    memory_url = args.memory_url or os.environ.get("AGENT_MEMORY_URL")
+    if memory_url:
+        url("--memory-url", memory_url, ("postgresql", "postgres"))
+
+
+def _start(args: argparse.Namespace, runs: Path, saved: dict[str, Any], thread_id: str) -> int:
     ctx = _context_from_args(args, saved.get("context", {}))
     _validate(ctx, args.task, bool(args.resume))
     graph_name = args.graph or saved.get("graph", "reflective")
-    thread_id = args.resume or uuid.uuid4().hex[:12]
     if not args.resume:
         # the MCP file is recorded, not its servers: their env may hold keys
         settings = {k: v for k, v in settings_of(ctx).items() if k != "mcp_servers"}

@@ -25,13 +25,14 @@ import socket
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 THREADS_WAIT_S = 5.0
 ATEXIT_WAIT_S = 5.0
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import NoReturn
 
 
@@ -92,6 +93,33 @@ def exit_promptly(
     os._exit(code)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken as Ctrl-C is: the same cleanup, one `error: interrupted` line, exit 130."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated("terminated by SIGTERM")
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While the context is active, SIGTERM raises Terminated in the main thread, so the paths
+    that end a run on Ctrl-C (closing what it opened, the atexit hooks, PromptInterrupts'
+    watchdog) run for SIGTERM too; its default action ends the process at once, leaving
+    behind any child process that ignores its stdin closing (an MCP server, cli.run). Only a
+    SIGTERM left at its default is taken: a parent that ignores it, or a handler set by the
+    program embedding the CLI, is kept."""
+    usable = threading.current_thread() is threading.main_thread()
+    if not usable or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class PromptInterrupts:
     """Ctrl-C ends the run within `grace_s` even while worker threads are busy.
 
@@ -103,9 +131,10 @@ class PromptInterrupts:
     thread, at once): the first Ctrl-C starts a watchdog (KeyboardInterrupt still reaches the
     main thread as usual, and a node running there stops at once); if control is still inside
     the context `grace_s` later, `on_force()` runs (print the error line, close the browser)
-    and the process exits with 130. A second Ctrl-C does that at once. Finished steps are
-    already checkpointed (durability "sync"), so `--resume` continues from the last one.
-    A process started with SIGINT ignored keeps ignoring it.
+    and the process exits with 130. A second Ctrl-C does that at once. SIGTERM counts as a
+    Ctrl-C while terminate_as_interrupt is active (else it ends the process by itself).
+    Finished steps are already checkpointed (durability "sync"), so `--resume` continues from
+    the last one. A process started with SIGINT ignored keeps ignoring it.
     """
 
     def __init__(self, on_force: Callable[[], None], grace_s: float = 3.0) -> None:
@@ -138,7 +167,7 @@ class PromptInterrupts:
     def _watch(self, reader: socket.socket) -> None:
         with reader:
             while data := reader.recv(64):  # b"" once the context closed the writing end
-                if signal.SIGINT in data:
+                if signal.SIGINT in data or signal.SIGTERM in data:  # see terminate_as_interrupt
                     self._interrupted()
 
     def __enter__(self) -> PromptInterrupts:

@@ -55,6 +55,8 @@ def handle(args: argparse.Namespace) -> int:
     from cli.run import mcp_servers
     from core.context import Context
 
+    validate.path_given("--corpus", args.corpus)
+    validate.path_given("--mcp", args.mcp)
     ctx = Context(home=args.home, use_browser=not args.no_browser)
     if args.corpus:
         ctx.corpus_dir = validate.corpus(args.corpus, ctx.cache)
@@ -62,7 +64,10 @@ def handle(args: argparse.Namespace) -> int:
         ctx.mcp_servers = mcp_servers(args.mcp)
     if getattr(args, "tools", None) is not None:
         ctx.tools = args.tools
-    with resources.open_tools(ctx) as tools:
+    from cli.shutdown import terminate_as_interrupt
+
+    # SIGTERM as Ctrl-C: the MCP servers started to list their tools end with the command
+    with terminate_as_interrupt(), resources.open_tools(ctx) as tools:
         found = [describe(t) for t in tools]
     if args.json:
         print(json.dumps(found, ensure_ascii=False, indent=2))

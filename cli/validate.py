@@ -6,8 +6,10 @@ Each failure raises cli.errors.UsageError (exit 2) with a message that says what
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +55,24 @@ def writable_home(home: str) -> Path:
 
 def bounded(name: str, value: int, low: int, high: int) -> int:
     """`value` if low <= value <= high, else a UsageError naming the option and its range."""
-    if not low <= value <= high:
+    if not low <= value <= high:  # nan too: it compares false with everything
         raise UsageError(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def positive(name: str, value: float) -> float:
+    """`value` if it is a finite number above 0: nan, inf, 0 and negatives are refused (a cap
+    of nan or inf would silently be no cap at all)."""
+    if isinstance(value, bool) or not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{name} must be positive and finite, got {value}")
+    return value
+
+
+def path_given(name: str, value: str | None) -> str | None:
+    """`value` unless it is an empty path ('' would silently mean the current folder or
+    nothing at all, depending on the option)."""
+    if value is not None and not value.strip():
+        raise UsageError(f"{name} is empty: give a path, or leave the option out")
     return value
 
 
@@ -71,12 +89,27 @@ def thread_id(value: str) -> str:
 def origin(value: str) -> str:
     """'*' or an http(s) origin such as http://127.0.0.1:8000 (a trailing '/' is dropped)."""
     value = value.strip().rstrip("/")
-    if value == "*" or (value.startswith(("http://", "https://")) and "/" not in value[8:]):
+    if value == "*" or (
+        value.startswith(("http://", "https://")) and "/" not in value[8:] and _parses(value)
+    ):
         return value
     raise UsageError(
-        f"--allow-origin {value!r}: give an origin like https://example.org or "
+        f"--allow-origin {shown(repr(value), 200)}: give an origin like https://example.org or "
         "http://127.0.0.1:8000 (scheme, host and optional port; '*' allows any)"
     )
+
+
+def _parses(url: str) -> bool:
+    """Whether `url` has a host and a valid port ('http://[::1' or a port of 99999 do not)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- reading it is the check: a bad port raises ValueError
+    except ValueError:
+        return False
+    odd = parts.query or parts.fragment or parts.username or any(c.isspace() for c in url)
+    return bool(parts.hostname) and not odd
 
 
 def corpus(folder: str, cache: Any = None) -> str:
@@ -87,14 +120,25 @@ def corpus(folder: str, cache: Any = None) -> str:
     """
     from agents.tools.corpus import CorpusError, CorpusIndex
 
+    path_given("--corpus", folder)
     path = Path(folder).expanduser().resolve()
     try:
-        CorpusIndex.load(path, cache)
+        CorpusIndex.load(path, cache, progress=_tell)
     except CorpusError as exc:
         raise UsageError(f"--corpus: {exc}") from exc
     except OSError as exc:  # e.g. a document without read permission
         raise UsageError(f"--corpus {path}: cannot read a document: {exc}") from exc
+    except RecursionError:  # a JSON document nested ~1,000 levels: Python's parser gives up
+        raise UsageError(
+            f"--corpus {path}: a JSON document in it nests lists or objects too deeply to "
+            "read (about 1,000 levels); move it out of the folder"
+        ) from None
     return str(path)
+
+
+def _tell(line: str) -> None:
+    """How far a long corpus indexing got, on stderr, so a big folder is not a silent wait."""
+    print(f"corpus: {line}", file=sys.stderr, flush=True)
 
 
 class ModelServerUnavailable(ConnectionError):
@@ -110,10 +154,13 @@ def model_server(spec: str, timeout_s: float = 3.0) -> None:
     import socket
     from urllib.parse import urlsplit
 
-    url = urlsplit(spec.split("@", 1)[1])
+    try:
+        url = urlsplit(spec.split("@", 1)[1])
+        port = url.port or (443 if url.scheme == "https" else 80)
+    except ValueError as exc:  # e.g. "Invalid IPv6 URL", a port that is not a number
+        raise UsageError(f"{spec!r}: the URL after '@' is not valid ({exc})") from None
     if url.scheme not in ("http", "https") or not url.hostname:
         return  # a malformed URL is the model factory's to explain (ModelSpecError)
-    port = url.port or (443 if url.scheme == "https" else 80)
     try:
         socket.create_connection((url.hostname, port), timeout=timeout_s).close()
     except OSError as exc:

@@ -94,23 +94,34 @@ def _print_workflows(workflows: list[Workflow], as_json: bool) -> None:
 
 
 def _examples(path: str) -> list[Any]:
+    """The examples of an --offline file, checked before any model loads."""
+    from cli.arguments import input_file
+    from core.jsonfile import JsonFileError, read_json_file
     from memory.workflows.offline import Example, load_examples, mind2web_prompt_examples
 
+    input_file("workflows induce --offline", path)
     if Path(path).suffix == ".txt":  # AWM's one-shot prompt files hold real Mind2Web examples
         data = mind2web_prompt_examples(Path(path).read_text(encoding="utf-8"))
         return [Example.model_validate(d) for d in data]
+    try:  # the depth limit first: a value nested ~1,000 deep overflows the examples' parser
+        read_json_file(path, "workflows induce --offline")
+    except JsonFileError as exc:
+        raise UsageError(str(exc)) from exc
     return load_examples(path)
 
 
 def _induce(args: argparse.Namespace) -> int:
+    from cli import validate
     from cli.commands import models_of
 
+    examples = _examples(args.offline) if args.offline else []
     needs_model = args.offline or args.mode == "llm"
+    if needs_model:
+        validate.model_server(args.model)
     model = models_of(args).chat(args.model) if needs_model else None
     if args.offline:
         from memory.workflows.offline import induce_offline
 
-        examples = _examples(args.offline)
         report = induce_offline(
             examples,
             model=model,

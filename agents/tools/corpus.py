@@ -28,7 +28,7 @@ from pathlib import Path
 
 from agents.tools.bm25 import BM25, tokenize
 from agents.tools.corpus_scan import SUPPORTED_SUFFIXES, Scan, scan
-from agents.tools.documents import Passage, folder_passages, split_passages
+from agents.tools.documents import Passage, Progress, folder_passages, split_passages
 from agents.tools.search_tool import SearchTool, make_search_tool
 from core.context import RunCache
 
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 CORPUS_TOOL_NAME = "corpus_search"
 MAX_HIT_CHARS = 1500
 RECHECK_S = 5.0  # how stale an edit in place (no file added or renamed) may be, at most
+PROGRESS_PASSAGES = 10_000  # two million words: a few seconds of indexing on 2 cores
 
 
 class CorpusError(ValueError):
@@ -67,12 +68,18 @@ class CorpusIndex:
 
     @classmethod
     def load(
-        cls, folder: str | Path, cache: RunCache | None = None, *, recheck_s: float = RECHECK_S
+        cls,
+        folder: str | Path,
+        cache: RunCache | None = None,
+        *,
+        recheck_s: float = RECHECK_S,
+        progress: Progress | None = None,
     ) -> CorpusIndex:
         """The index of `folder`; with a run's `cache`, built once per run and rebuilt only
         when the folder changes (its files re-checked at most every `recheck_s` seconds, as
-        set by the run's first load of the folder)."""
-        return _watched(Path(folder), cache, recheck_s).current()
+        set by the run's first load of the folder). `progress` hears how far a long build got
+        (documents.folder_passages), if this load builds."""
+        return _watched(Path(folder), cache, recheck_s).current(progress)
 
     @classmethod
     def from_passages(
@@ -133,10 +140,10 @@ class FolderIndex:
         self._signature: tuple[tuple[str, int, int], ...] | None = None
         self._checked = 0.0
 
-    def current(self) -> CorpusIndex:
+    def current(self, progress: Progress | None = None) -> CorpusIndex:
         with self._lock:
             if self._index is None or self._changed():
-                self._index = self._build()
+                self._index = self._build(progress)
             return self._index
 
     def _changed(self) -> bool:
@@ -148,11 +155,11 @@ class FolderIndex:
         self._checked = self.clock()
         return self._scan.signature() != self._signature
 
-    def _build(self) -> CorpusIndex:
+    def _build(self, progress: Progress | None = None) -> CorpusIndex:
         folder = _check_folder(self.folder)
         found = scan(folder)
         signature = found.signature()
-        passages = folder_passages(folder, found.files, found.escapes)
+        passages = folder_passages(folder, found.files, found.escapes, progress)
         self._report(found.escapes)
         if not found.files:
             raise CorpusError(
@@ -163,6 +170,8 @@ class FolderIndex:
             raise CorpusError(
                 f"corpus folder {folder} has {len(found.files)} document(s) but no text in them"
             )
+        if progress is not None and len(passages) >= PROGRESS_PASSAGES:
+            progress(f"building the search index over {len(passages):,} passages")
         index = CorpusIndex(passages, name=folder.name)
         log.info(
             "corpus: indexed %d passages from %d files in %s", len(index), len(found.files), folder

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,6 +19,12 @@ log = logging.getLogger(__name__)
 
 TEXT_FIELDS = ("text", "content", "body", "passage", "sentences", "paragraphs", "abstract")
 MAX_PASSAGE_WORDS = 200
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# How often a long indexing says how far it got (folder_passages): about every few seconds.
+PROGRESS_BYTES = 4_000_000
+PROGRESS_FILES = 1_000
+
+Progress = Callable[[str], None]  # takes one line about how far an indexing got
 
 
 @dataclass(frozen=True)
@@ -109,17 +116,22 @@ def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[str]:
 
 
 def _cut_long(para: str, max_words: int) -> Iterator[str]:
-    """Cut an over-long paragraph at sentence ends (hard at max_words inside huge sentences)."""
+    """Cut an over-long paragraph at sentence ends (hard at max_words inside huge sentences).
+
+    A huge sentence is cut by moving an index along its words, so each word is copied once and
+    a one-line file of megabytes takes time in proportion to its size (re-slicing the rest for
+    every chunk would take time growing with its square: minutes at 8 MB)."""
     current: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+", para):
+    for sentence in _SENTENCE_END.split(para):
         words = sentence.split()
         if current and len(current) + len(words) > max_words:
             yield " ".join(current)
             current = []
-        while len(words) > max_words:
-            yield " ".join(words[:max_words])
-            words = words[max_words:]
-        current.extend(words)
+        start = 0
+        while len(words) - start > max_words:
+            yield " ".join(words[start : start + max_words])
+            start += max_words
+        current.extend(words[start:])
     if current:
         yield " ".join(current)
 
@@ -186,13 +198,23 @@ def file_documents(path: Path, rel: str, raw: str) -> Iterator[tuple[str, str, s
 
 
 def folder_passages(
-    folder: Path, files: Iterable[Path], escapes: dict[str, str] | None = None
+    folder: Path,
+    files: Iterable[Path],
+    escapes: dict[str, str] | None = None,
+    progress: Progress | None = None,
 ) -> list[Passage]:
     """Every passage of every document in `files` (under the real folder `folder`), each read
-    only inside it; a file that leads out is skipped and added to `escapes` (name -> target)."""
+    only inside it; a file that leads out is skipped and added to `escapes` (name -> target).
+
+    With `progress`, a long read is told as it goes: a line before each file of PROGRESS_BYTES
+    or more, and one after every PROGRESS_BYTES or PROGRESS_FILES read since the last."""
+    files = list(files)
+    tally = _Tally(files, progress) if progress is not None else None
     passages: list[Passage] = []
     for path in files:
         rel = shown(path.relative_to(folder).as_posix())
+        if tally is not None:
+            tally.before(rel)
         try:
             raw = read_inside(folder, path)
         except CorpusEscape as exc:
@@ -201,4 +223,43 @@ def folder_passages(
             continue
         for source, title, text in file_documents(path, rel, raw):
             passages.extend(Passage(source, title, chunk) for chunk in split_passages(text))
+        if tally is not None:
+            tally.after(len(passages))
     return passages
+
+
+class _Tally:
+    """Files and bytes read so far, told to `say` at the steps folder_passages promises."""
+
+    def __init__(self, files: list[Path], say: Progress) -> None:
+        self.say = say
+        self.sizes = [_size(path) for path in files]
+        self.total = sum(self.sizes)
+        self.done = self.read = self.told_files = self.told_bytes = 0
+
+    def before(self, rel: str) -> None:
+        size = self.sizes[self.done]
+        if size >= PROGRESS_BYTES:
+            self.say(f"reading {rel} ({_mb(size)})")
+
+    def after(self, passages: int) -> None:
+        self.read += self.sizes[self.done]
+        self.done += 1
+        step = self.read - self.told_bytes >= PROGRESS_BYTES
+        if step or self.done - self.told_files >= PROGRESS_FILES:
+            self.told_files, self.told_bytes = self.done, self.read
+            self.say(
+                f"{self.done:,} of {len(self.sizes):,} files read ({_mb(self.read)} of "
+                f"{_mb(self.total)}), {passages:,} passages"
+            )
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:  # gone since the scan: read_inside reports it
+        return 0
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1_000_000:,.1f} MB"

@@ -10,9 +10,10 @@ langchain-mcp-adapters, named `<server>_<tool>`, their output kept as data.
 A run lists the servers' tools once (the CLI does it before the run starts, so a server that
 fails is one error naming it before any model loads) and keeps the list in its cache. Each
 attempt gets tools that start the servers on their first call and end them when the attempt
-ends, as the browser tools do. What a tool returns is untrusted text: escaped
-(prompts.untrusted.data) like every other tool's output, and a failure comes back as
-"Error: ..." text.
+ends, as the browser tools do (agents.tools.mcp_sessions; a stdio server's processes are killed
+at exit if the attempt could not end them). What a tool returns is untrusted text: cut to
+MAX_RESULT_CHARS with the cut said, escaped (prompts.untrusted.data) like every other tool's
+output, and a failure comes back as "Error: ..." text.
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from agents.tools.mcp_sessions import McpServerUnavailable, McpSessions
 from core.context import RunCache
+from core.jsonfile import JsonFileError, read_json_file
 from prompts.untrusted import data
 
 __all__ = [
+    "MAX_RESULT_CHARS",
     "McpConfigError",
     "McpServerUnavailable",
     "ToolSpec",
@@ -41,6 +44,9 @@ __all__ = [
     "read_config",
 ]
 
+# What one tool call gives the model, as the browser's page text (browser.session): about 1,000
+# tokens, which the embedded models' 4,096-8,192-token windows can hold beside the task.
+MAX_RESULT_CHARS = 4_000
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the prefix of a tool name models accept
 URL_TRANSPORTS = {
     "http": "streamable_http",
@@ -70,9 +76,9 @@ def read_config(path: str | Path) -> dict[str, Any]:
     (a bare `{name: ...}` map is accepted too), checked by `connections`."""
     file = Path(path).expanduser()
     try:
-        config = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise McpConfigError(f"cannot read the MCP configuration {file}: {exc}") from exc
+        config = read_json_file(file, "the MCP configuration")
+    except JsonFileError as exc:
+        raise McpConfigError(str(exc)) from exc
     servers = config.get("mcpServers", config) if isinstance(config, dict) else None
     if not isinstance(servers, dict) or not servers:
         raise McpConfigError(
@@ -121,6 +127,7 @@ def _remote(name: str, entry: dict[str, Any]) -> dict[str, Any]:
     url = entry.get("url")
     if not isinstance(url, str) or "://" not in url:
         raise McpConfigError(f"MCP server {name!r}: give a 'command' or a 'url'")
+    _check_url(name, url)
     given = str(entry.get("transport") or entry.get("type") or "streamable_http")
     if given not in URL_TRANSPORTS:
         raise McpConfigError(
@@ -132,13 +139,29 @@ def _remote(name: str, entry: dict[str, Any]) -> dict[str, Any]:
     return connection
 
 
+def _check_url(name: str, url: str) -> None:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # parsing the port is what raises for a bad one
+    except ValueError as exc:
+        raise McpConfigError(f"MCP server {name!r}: the url {url!r} is not valid: {exc}") from None
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise McpConfigError(
+            f"MCP server {name!r}: the url {url!r} is not an http(s) or ws(s) URL with a host"
+        )
+
+
 def list_tools(servers: Mapping[str, Any], cache: RunCache | None = None) -> list[ToolSpec]:
     """Every server's tools, starting each server once (kept in the run's `cache`);
     McpServerUnavailable names a server that does not start."""
     key = ("mcp-tools", json.dumps(servers, sort_keys=True))
 
+    reported = _reported(cache)  # taken out here: the cache's lock is held while build() runs
+
     def build() -> list[ToolSpec]:
-        sessions = McpSessions(connections(servers))
+        sessions = McpSessions(connections(servers), reported=reported)
         try:
             tools = sessions.start()
         finally:
@@ -147,6 +170,11 @@ def list_tools(servers: Mapping[str, Any], cache: RunCache | None = None) -> lis
         return [_spec(by_name[n], servers) for n in sorted(by_name)]
 
     return cache.get(key, build) if cache is not None else build()
+
+
+def _reported(cache: RunCache | None) -> set[str]:
+    """The servers whose stray stdout this run has reported already (it is reported once)."""
+    return cache.get(("mcp-stdout-reported",), set) if cache is not None else set()
 
 
 def _spec(tool: BaseTool, servers: Mapping[str, Any]) -> ToolSpec:
@@ -162,7 +190,7 @@ def mcp_tools(
     """One attempt's MCP tools: a server starts on the first call of one of its tools, and
     every server started ends when the attempt does."""
     specs = list_tools(servers, cache)
-    sessions = McpSessions(connections(servers))
+    sessions = McpSessions(connections(servers), reported=_reported(cache))
     try:
         yield [_tool(spec, sessions) for spec in specs]
     finally:
@@ -177,7 +205,7 @@ def _tool(spec: ToolSpec, sessions: McpSessions) -> BaseTool:
             return f"Error: {data(exc)}"
         except Exception as exc:  # the server's own failure, reported to the model as text
             return f"Error: the MCP tool {spec.name} failed: {data(exc)}"
-        return data(as_text(content))
+        return data(capped(as_text(content)))
 
     return StructuredTool(
         name=spec.name,
@@ -185,6 +213,16 @@ def _tool(spec: ToolSpec, sessions: McpSessions) -> BaseTool:
         args_schema=spec.args_schema,
         func=call,
         metadata={"mcp_server": spec.server},
+    )
+
+
+def capped(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    """`text` cut to `limit` characters, the cut said at the end (a model reads where it ends)."""
+    if len(text) <= limit:
+        return text
+    return (
+        f"{text[:limit]}\n[cut: the MCP tool returned {len(text):,} characters; "
+        f"the first {limit:,} are shown]"
     )
 
 

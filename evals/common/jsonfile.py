@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from core.jsonfile import JsonFileError, read_json_file
+
 
 def read_json(path: Path, what: str, error: type[Exception]) -> Any:
-    """The parsed file, or `error("<what> <path> does not exist" | "... is not valid JSON")`."""
+    """The parsed file, or `error(...)` naming it: missing, a folder, unreadable, not UTF-8, not
+    valid JSON, or nested too deeply (core.jsonfile)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise error(f"{what} {path} does not exist") from exc
-    except json.JSONDecodeError as exc:
-        raise error(f"{what} {path} is not valid JSON: {exc}") from exc
+        return read_json_file(path, what)
+    except JsonFileError as exc:
+        raise error(str(exc)) from exc

@@ -6,7 +6,8 @@ Every executor call appends its task to LOG_DIR/executed.log (flushed and fsynce
 model answers). With KILL_IN_REFLECT=1 the process kills itself with SIGKILL inside
 reflect_on_task, once per task (LOG_DIR/reflections.log counts the reflector's calls across
 processes), so each resume gets one task further. With BROWSE_URL set, each task first opens
-that page with the real browser tool.
+that page with the real browser tool. With EXECUTE_DELAY_S set, the executor waits that long
+after logging a task (a run that is still working when a test looks).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -86,6 +88,7 @@ def responder(log_dir: Path):
                 if m.type == "tool" and m.name == "browser_open":
                     _append(log_dir / "browsed.log", " ".join(m.text.split())[:200])
             _append(log_dir / "executed.log", _task_in(prompt))
+            time.sleep(float(os.environ.get("EXECUTE_DELAY_S", "0")))
             return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
         if "Answer the task using only" in prompt:  # the answer from the evidence
             return "Grounded: 1815 (source: ada.md)"

@@ -6,16 +6,22 @@ in pytest's summary, each line only when its tests ran and only with what they m
         imports), L acknowledged records lost
       escape attempts: B blocked out of T tried (env b/t, tools b/t), C connections reached
         the logging server
-      UDP escape attempts (WebRTC, WebTransport): T tried (env t, tools t), D datagrams reached
-        the UDP listener (the unguarded controls: C)
+      UDP escape attempts (WebRTC, WebTransport, sandboxed frames): T tried (env t, tools t,
+        browse t), D datagrams reached the UDP listener (the unguarded control: C; the browser
+        alone, without the in-page removal: L from K kinds)
       corpus jail: L links out of the corpus tried, F files read outside the corpus
       odd inputs: N tried (exit 0: a, exit 2: b, ...), E ended in exit 5 (a bug)
       fault injection: K kills (N at node boundaries, S right after a reflection save),
         D duplicate reflections, R re-runs of finished work
+      file and URL arguments: N tried (exit 2: a, ...), E ended in exit 5 (a bug),
+        T printed a traceback
+      MCP servers that break the rules: N tries, S server processes started, L left running
+        after the CLI ended (must be 0)
 
 (test_store_faults.py and test_store_hostile_input.py add the store keys, test_browser_guard.py
 the escape_* keys, test_browser_udp.py the udp_* keys, test_corpus_jail.py the corpus_* keys,
-test_cli_odd_input.py the odd_* keys, test_fault_injection.py the injection_* keys, all through
+test_cli_odd_input.py the odd_* keys, test_fault_injection.py the injection_* keys,
+test_cli_arguments.py the arguments_* keys, test_mcp_odd_servers.py the mcp_* keys, all through
 `tally`.)
 """
 
@@ -56,12 +62,20 @@ def _escape_line(c: Counter) -> str:
 
 def _udp_line(c: Counter) -> str:
     sides = ", ".join(
-        f"{side} {c[f'udp_tried_{side}']}" for side in ("env", "tools") if c[f"udp_tried_{side}"]
+        f"{side} {c[f'udp_tried_{side}']}"
+        for side in ("env", "tools", "browse")
+        if c[f"udp_tried_{side}"]
+    )
+    layer = (
+        f"; the browser alone, without the in-page removal: {c['udp_layer_datagrams']} "
+        f"from {c['udp_layer_tried']} kinds"
+        if c["udp_layer_tried"]
+        else ""
     )
     return (
-        f"UDP escape attempts (WebRTC, WebTransport): {c['udp_tried']} tried ({sides}), "
-        f"{c['udp_datagrams']} datagrams reached the UDP listener "
-        f"(the unguarded controls: {c['udp_control_datagrams']})"
+        f"UDP escape attempts (WebRTC, WebTransport, sandboxed frames): {c['udp_tried']} tried "
+        f"({sides}), {c['udp_datagrams']} datagrams reached the UDP listener "
+        f"(the unguarded control: {c['udp_control_datagrams']}{layer})"
     )
 
 
@@ -90,6 +104,24 @@ def _injection_line(c: Counter) -> str:
     )
 
 
+def _arguments_line(c: Counter) -> str:
+    codes = sorted(int(k.rsplit("_", 1)[1]) for k in c if k.startswith("arguments_exit_") and c[k])
+    by_code = ", ".join(f"exit {code}: {c[f'arguments_exit_{code}']}" for code in codes)
+    return (
+        f"file and URL arguments: {c['arguments_tried']} tried ({by_code}), "
+        f"{c['arguments_exit_5']} ended in exit 5 (a bug), "
+        f"{c['arguments_tracebacks']} printed a traceback"
+    )
+
+
+def _mcp_line(c: Counter) -> str:
+    return (
+        f"MCP servers that break the rules: {c['mcp_tries']} tries, "
+        f"{c['mcp_servers_started']} server processes started, "
+        f"{c['mcp_servers_left']} left running after the CLI ended (must be 0)"
+    )
+
+
 def summary_lines(c: Counter) -> list[str]:
     """The block's lines for the parts of the suite that recorded something."""
     lines = []
@@ -105,6 +137,10 @@ def summary_lines(c: Counter) -> list[str]:
         lines.append(_odd_line(c))
     if c["injection_runs"]:
         lines.append(_injection_line(c))
+    if c["arguments_tried"]:
+        lines.append(_arguments_line(c))
+    if c["mcp_tries"]:
+        lines.append(_mcp_line(c))
     return lines
 
 

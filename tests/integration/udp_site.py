@@ -1,10 +1,13 @@
 """Servers for the UDP escape tests: a STUN/TURN-speaking UDP listener that must receive nothing,
-and an allowed site whose pages try to reach it with WebRTC (from the page, frames and popups)
-and WebTransport, each telling the site whether its attempt was made or refused."""
+and an allowed site whose pages try to reach it with WebRTC (from the page, frames, popups and
+sandboxed opaque-origin documents) and WebTransport, each telling the site whether its attempt
+was made or refused."""
 
 from __future__ import annotations
 
 import base64
+import html
+import json
 import socket
 import struct
 import threading
@@ -12,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 MAGIC = 0x2112A442
 ALLOCATE, ALLOCATE_ERROR = 0x0003, 0x0113
@@ -96,10 +99,12 @@ def udp_listener() -> Iterator[tuple[int, Datagrams]]:
 
 
 # `attempt(kind, W)` opens a peer connection in window W with the listener as its STUN and TURN
-# server (the TURN username carries the page's text) and reports to the site what happened.
+# server (the TURN username carries the page's text) and reports to the site what happened; the
+# report's URL is absolute, as a data: or blob: document has no base to resolve '/report' against.
 _ATTEMPT_JS = """
 function report(kind, result) {
-  fetch('/report?kind=' + encodeURIComponent(kind) + '&result=' + encodeURIComponent(result));
+  const query = 'kind=' + encodeURIComponent(kind) + '&result=' + encodeURIComponent(result);
+  fetch('__BASE__/report?' + query);
 }
 async function attempt(kind, W) {
   try {
@@ -128,7 +133,28 @@ def _page(kind: str, call: str) -> str:
     return f"<title>{kind}</title><p>secret text of {kind}</p><script>{call}</script>"
 
 
-# kind -> (path, html); the html's {js} is _ATTEMPT_JS with the port filled in.
+def _doc(kind: str, call: str) -> str:
+    """A document of its own (a sandboxed frame's), loading the attempt functions by URL."""
+    functions = "<script src='__BASE__/attempt.js'></script>"
+    return f"{functions}<p>secret text of {kind}</p><script>{call}</script>"
+
+
+def _sandboxed(doc: str, allow: str = "allow-scripts") -> str:
+    """`doc` in a sandboxed srcdoc frame: an opaque origin, a document the page never loaded."""
+    return f'<p>outer</p><iframe sandbox="{allow}" srcdoc="{html.escape(doc)}"></iframe>'
+
+
+def _blob_frame(doc: str) -> str:
+    """A script that shows `doc` in a sandboxed frame from a blob: URL it makes."""
+    text = json.dumps(doc).replace("</", "<\\/")
+    return (
+        "<p>outer</p><script>const f = document.createElement('iframe');"
+        f"f.sandbox = 'allow-scripts'; f.src = URL.createObjectURL(new Blob([{text}], "
+        "{type: 'text/html'})); document.body.append(f);</script>"
+    )
+
+
+# kind -> (path, html); each page is served after the attempt functions, with __BASE__ the site.
 KINDS = {
     "page": ("/page", _page("page", "attempt('page', window)")),
     "iframe": ("/iframe", "<p>frame</p><iframe src='/child?kind=iframe'></iframe>"),
@@ -145,7 +171,39 @@ KINDS = {
         _page("about:blank popup", "attempt('about:blank popup', window.open('about:blank'))"),
     ),
     "WebTransport": ("/webtransport", _page("WebTransport", "transport('WebTransport')")),
+    "sandboxed srcdoc frame": (
+        "/sandboxed-srcdoc",
+        _sandboxed(_doc("sandboxed srcdoc frame", "attempt('sandboxed srcdoc frame', window)")),
+    ),
+    "sandboxed data: frame": (
+        "/sandboxed-data",
+        "<iframe sandbox='allow-scripts' src='data:text/html,"
+        + quote(_doc("sandboxed data: frame", "attempt('sandboxed data: frame', window)"))
+        + "'></iframe>",
+    ),
+    "sandboxed blob: frame": (
+        "/sandboxed-blob",
+        _blob_frame(_doc("sandboxed blob: frame", "attempt('sandboxed blob: frame', window)")),
+    ),
+    "nested sandboxed frame": (
+        "/sandboxed-nested",
+        _sandboxed(
+            _sandboxed(_doc("nested sandboxed frame", "attempt('nested sandboxed frame', window)"))
+        ),
+    ),
+    "sandboxed popup": (
+        "/sandboxed-popup",
+        _sandboxed(
+            "<script>window.open('__BASE__/child?kind=sandboxed%20popup')</script>",
+            "allow-scripts allow-popups",
+        ),
+    ),
+    "sandboxed WebTransport": (
+        "/sandboxed-webtransport",
+        _sandboxed(_doc("sandboxed WebTransport", "transport('sandboxed WebTransport')")),
+    ),
 }
+SANDBOXED_KINDS = [k for k in KINDS if k.startswith(("sandboxed", "nested"))]
 CHILD = "<p>secret text of the child</p><script>attempt(KIND, window)</script>"
 
 
@@ -161,9 +219,12 @@ class Site:
 @contextmanager
 def attempt_site(udp_port: int) -> Iterator[Site]:
     """The allowed site serving KINDS' pages; yields it with the reports its pages sent."""
-    js = "<script>" + _ATTEMPT_JS.replace("__PORT__", str(udp_port)) + "</script>"
-    pages = {path: js + html for path, html in KINDS.values()}
     reports: list[tuple[str, str]] = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    script = _ATTEMPT_JS.replace("__PORT__", str(udp_port)).replace("__BASE__", base)
+    js = "<script>" + script + "</script>"
+    pages = {path: js + page.replace("__BASE__", base) for path, page in KINDS.values()}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -172,25 +233,28 @@ def attempt_site(udp_port: int) -> Iterator[Site]:
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
             query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+            content_type = "text/html"
             if parts.path == "/report":
                 reports.append((query.get("kind", ""), query.get("result", "")))
-                html = ""
+                text = ""
+            elif parts.path == "/attempt.js":
+                text, content_type = script, "text/javascript"
             elif parts.path == "/child":
-                html = js + CHILD.replace("KIND", repr(query.get("kind", "child")))
+                text = js + CHILD.replace("KIND", repr(query.get("kind", "child")))
             else:
-                html = pages.get(parts.path, "<title>Start</title><p>start</p>")
-            body = html.encode()
+                text = pages.get(parts.path, "<title>Start</title><p>start</p>")
+            body = text.encode()
             self.send_response(200)
-            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.RequestHandlerClass = Handler
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Site(f"http://127.0.0.1:{server.server_address[1]}", reports)
+        yield Site(base, reports)
     finally:
         server.shutdown()
         server.server_close()
