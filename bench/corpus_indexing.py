@@ -9,9 +9,9 @@ and cut the file into passages (`folder_passages`), to build the BM25 index over
 (`CorpusIndex`), their sum, and the seconds per MB; `growth` is the largest size's seconds per
 MB over the smallest's (1.0 is linear; a square law gives 8 between 1 and 8 MB).
 
-`--before` also times, on the same text, the cut as it was before it became linear
-(`reslicing_split`, which re-sliced the remaining words for every 200-word chunk): `before_cut_s`
-beside `cut_s`. It is kept here as the reference the unit tests compare the chunks with.
+`--before` also times, on the same text, a cut that re-slices the remaining words for every
+200-word chunk (`reslicing_cut`, quadratic): `before_cut_s` beside `cut_s`. It is the reference
+the unit tests compare documents.split_passages' chunks with.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import argparse
 import re
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from agents.tools.corpus import CorpusIndex
@@ -74,7 +73,7 @@ def measure_size(megabytes: float, before: bool = False) -> dict[str, float]:
     }
     if before:
         started = time.perf_counter()
-        reslicing_split(text)
+        reslicing_cut(text)  # one line, one paragraph: what split_passages cuts
         row["before_cut_s"] = round(time.perf_counter() - started, 3)
     return row
 
@@ -85,42 +84,24 @@ def measure(sizes: list[float], before: bool = False) -> dict[str, object]:
     return {"sizes": rows, "growth": round(last / first, 2) if first else None}
 
 
-def reslicing_split(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[str]:
-    """documents.split_passages as it was: the same chunks, in time growing with the square of
-    a long paragraph's length."""
+def reslicing_cut(para: str, max_words: int = MAX_PASSAGE_WORDS) -> list[str]:
+    """The chunks documents.split_passages gives for one paragraph over `max_words` (its
+    `_cut_long`), made by re-slicing the remaining words for every chunk: the same chunks in
+    time growing with the square of the paragraph's length, the reference `--before` times."""
     chunks: list[str] = []
-    current: list[str] = []
-    count = 0
-    for para in re.split(r"\n\s*\n", text):
-        words = para.split()
-        if not words:
-            continue
-        if current and count + len(words) > max_words:
-            chunks.append("\n".join(current))
-            current, count = [], 0
-        if len(words) <= max_words:
-            current.append(" ".join(words))
-            count += len(words)
-        else:
-            chunks.extend(_reslicing_cut(para, max_words))
-    if current:
-        chunks.append("\n".join(current))
-    return chunks
-
-
-def _reslicing_cut(para: str, max_words: int) -> Iterator[str]:
     current: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", para):
         words = sentence.split()
         if current and len(current) + len(words) > max_words:
-            yield " ".join(current)
+            chunks.append(" ".join(current))
             current = []
         while len(words) > max_words:
-            yield " ".join(words[:max_words])
+            chunks.append(" ".join(words[:max_words]))
             words = words[max_words:]  # the whole rest copied again for every chunk
         current.extend(words)
     if current:
-        yield " ".join(current)
+        chunks.append(" ".join(current))
+    return chunks
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,17 +25,13 @@ EDIT_HEADER = "# One task per line; lines starting with '#' are ignored. Save an
 
 def read_plan(path: str) -> dict[str, Any]:
     """The resume value in FILE: JSON as it is, plain text as one task per line."""
-    from core.jsonfile import JsonTooDeep, loads
+    from core.jsonfile import JsonFileError, JsonTooDeep, loads, read_text
 
     file = Path(path).expanduser()
-    if file.is_dir():
-        raise UsageError(f"--plan {file} is a folder: give a file")
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"--plan {file}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--plan: cannot read {file}: {exc}") from exc
+        text = read_text(file, "--plan")
+    except JsonFileError as exc:  # missing, a folder, unreadable, not UTF-8
+        raise UsageError(str(exc)) from exc
     try:
         value = loads(text)
     except json.JSONDecodeError:

@@ -12,6 +12,8 @@ Exit codes (also shown at the end of `main.py --help`):
          is partial (`run --resume ID` continues it)
     7    the run waits for its plan to be approved (`run --resume ID --plan FILE` answers)
     130  interrupted (Ctrl-C)
+    143  terminated (SIGTERM, while `run` or `tools list` works; 128 + 15, as a process ended
+         by the signal itself would report, so a supervisor tells its own stop from Ctrl-C)
 
 Lower layers raise their own typed errors and never print; `report()` maps them here by class
 name along the exception's MRO and its cause chain, so nothing is imported to classify an error
@@ -20,7 +22,8 @@ name along the exception's MRO and its cause chain, so nothing is imported to cl
     MemoryStoreError and subclasses                                                   -> 4
     UsageError, ModelSpecError, CorpusError, ... (BAD_INPUT below)                    -> 2
     openai/httpx connection, timeout and authentication errors                        -> 3
-    GraphRecursionError, CommandFailed -> 1;  KeyboardInterrupt -> 130;  anything else -> 5
+    GraphRecursionError, CommandFailed -> 1;  KeyboardInterrupt -> 130 (its subclass
+    cli.shutdown.Terminated -> 143);  anything else -> 5
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ EXIT_INTERNAL = 5
 EXIT_PARTIAL = 6
 EXIT_AWAITING_APPROVAL = 7
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 EXIT_CODES_HELP = """exit codes:
   0    ok
@@ -50,7 +54,8 @@ EXIT_CODES_HELP = """exit codes:
   5    unexpected error (a bug): rerun with -v for the traceback
   6    stopped at a budget cap: the answer is partial (continue with run --resume ID)
   7    waiting for plan approval (answer with run --resume ID --plan FILE)
-  130  interrupted
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)
 with --json, a failure prints {"error": {"type", "exception", "message", "exit_code"}} on stdout"""
 
 BAD_INPUT = frozenset(
@@ -115,6 +120,8 @@ class Failure:
 def _category(exc: BaseException) -> tuple[str, int] | None:
     names = [cls.__name__ for cls in type(exc).__mro__]
     if "KeyboardInterrupt" in names:
+        if "Terminated" in names:  # cli.shutdown: SIGTERM, taken as Ctrl-C is
+            return "terminated", EXIT_TERMINATED
         return "interrupted", EXIT_INTERRUPTED
     if "MemoryStoreError" in names:
         return "memory_store_damaged", EXIT_STORE
@@ -148,8 +155,9 @@ def _one_line(text: str) -> str:
 def _message(exc: BaseException, category: str) -> str:
     text = str(exc).strip()
     names = {cls.__name__ for cls in type(exc).__mro__}
-    if category == "interrupted":
-        return f"interrupted ({text})" if text else "interrupted"
+    if category in ("interrupted", "terminated"):
+        said = "interrupted" if category == "interrupted" else "terminated by SIGTERM"
+        return f"{said} ({text})" if text else said
     if UNREACHABLE.intersection(names):
         url = getattr(getattr(exc, "request", None), "url", None)
         where = f" at {url}" if url else ""
@@ -190,7 +198,7 @@ def report(
     err = err or sys.stderr
     out = out or sys.stdout
     failure = classify(exc)
-    if verbose and failure.type != "interrupted":
+    if verbose and failure.type not in ("interrupted", "terminated"):
         import traceback
 
         traceback.print_exception(exc, file=err)

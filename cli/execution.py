@@ -136,8 +136,8 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     progress = Progress(snapshot.values, ctx.max_retries)
     hint = f"resume with: main.py run --resume {thread_id}"
 
-    def force_exit() -> None:  # Ctrl-C while parallel nodes run (cli.shutdown)
-        report(KeyboardInterrupt(hint), as_json=args.json)
+    def force_exit(stop: KeyboardInterrupt) -> None:  # while parallel nodes run (cli.shutdown)
+        report(type(stop)(hint), as_json=args.json)
         # the exit hooks close a browser an unfinished attempt still has open
         run_atexit_hooks(2.0)
 
@@ -148,7 +148,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
             with PromptInterrupts(force_exit):
                 _drive(graph, payload, config, ctx, progress)
         except KeyboardInterrupt as stop:  # the message becomes the one `error:` line
-            raise KeyboardInterrupt(hint) from stop
+            raise type(stop)(hint) from stop  # a Terminated stays one: its own exit code
         snapshot = graph.get_state(config)
         plan = pending_plan(snapshot)
         if plan is None:

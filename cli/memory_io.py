@@ -72,6 +72,7 @@ def read_jsonl(path: str, max_bytes: int = MAX_RECORD_BYTES) -> list[Reflection]
     """Every line validated first, so a bad file imports nothing (no half-imported memory)."""
     from pydantic import ValidationError
 
+    from core.jsonfile import JsonTooDeep, loads
     from memory.reflections.schema import Reflection
 
     found: list[Reflection] = []
@@ -80,11 +81,11 @@ def read_jsonl(path: str, max_bytes: int = MAX_RECORD_BYTES) -> list[Reflection]
     for number, raw in _lines(path):
         text = _decode(path, number, raw, max_bytes)
         try:
-            data = json.loads(text)
+            data = loads(text)
             if isinstance(data, dict) and "id" not in data:
                 data["id"] = _line_id(text, seen)
             reflection = Reflection.model_validate(data)
-        except (json.JSONDecodeError, ValidationError, RecursionError) as exc:
+        except (json.JSONDecodeError, ValidationError, JsonTooDeep) as exc:
             raise ImportFileError(
                 f"{path}:{number}: not a valid reflection ({_reason(exc)}); nothing was imported"
             ) from exc
@@ -108,8 +109,10 @@ def _line_id(text: str, seen: Counter[str]) -> str:
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
+    from core.jsonfile import MAX_DEPTH, JsonTooDeep
+
+    if isinstance(exc, JsonTooDeep):
+        return f"nested too deeply (more than {MAX_DEPTH} levels)"
     errors = getattr(exc, "errors", None)
     if callable(errors):
         return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors())

@@ -94,11 +94,13 @@ def exit_promptly(
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, taken as Ctrl-C is: the same cleanup, one `error: interrupted` line, exit 130."""
+    """SIGTERM, taken as Ctrl-C is (the same cleanup, one `error:` line), but reported as
+    `terminated by SIGTERM` with exit 143 (cli.errors): 128 + the signal's number, what a
+    process ended by the signal itself reports, so a supervisor sees its own stop."""
 
 
 def _terminated(signum: int, frame: object) -> None:
-    raise Terminated("terminated by SIGTERM")
+    raise Terminated
 
 
 @contextmanager
@@ -130,34 +132,38 @@ class PromptInterrupts:
     thread reads the signal numbers Python's C handler writes to a wakeup socket (from any
     thread, at once): the first Ctrl-C starts a watchdog (KeyboardInterrupt still reaches the
     main thread as usual, and a node running there stops at once); if control is still inside
-    the context `grace_s` later, `on_force()` runs (print the error line, close the browser)
-    and the process exits with 130. A second Ctrl-C does that at once. SIGTERM counts as a
-    Ctrl-C while terminate_as_interrupt is active (else it ends the process by itself).
+    the context `grace_s` later, `on_force(stop)` runs (print the error line for `stop`, close
+    the browser) and the process exits with 130. A second Ctrl-C does that at once. SIGTERM
+    counts as a Ctrl-C while terminate_as_interrupt is active (else it ends the process by
+    itself); when it came first, `stop` is a Terminated and the exit code 143.
     Finished steps are already checkpointed (durability "sync"), so `--resume` continues from
     the last one. A process started with SIGINT ignored keeps ignoring it.
     """
 
-    def __init__(self, on_force: Callable[[], None], grace_s: float = 3.0) -> None:
+    def __init__(self, on_force: Callable[[KeyboardInterrupt], None], grace_s: float = 3.0) -> None:
         self.on_force = on_force
         self.grace_s = grace_s
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
+        self._signal = signal.SIGINT  # the first one received: it decides the exit code
         self._active = False
         self._writer: socket.socket | None = None
         self._previous_fd = -1
 
     def _force(self) -> None:
+        terminated = self._signal == signal.SIGTERM
         try:
-            self.on_force()
+            self.on_force(Terminated() if terminated else KeyboardInterrupt())
         finally:
             _flush()
-            os._exit(130)
+            os._exit(128 + self._signal)  # 130 or 143, as cli.errors reports them
 
-    def _interrupted(self) -> None:
+    def _interrupted(self, signum: signal.Signals) -> None:
         with self._lock:
             if not self._active:
                 return
             if self._timer is None:
+                self._signal = signum
                 self._timer = threading.Timer(self.grace_s, self._force)
                 self._timer.daemon = True
                 self._timer.start()
@@ -167,8 +173,9 @@ class PromptInterrupts:
     def _watch(self, reader: socket.socket) -> None:
         with reader:
             while data := reader.recv(64):  # b"" once the context closed the writing end
-                if signal.SIGINT in data or signal.SIGTERM in data:  # see terminate_as_interrupt
-                    self._interrupted()
+                stops = [n for n in data if n in (signal.SIGINT, signal.SIGTERM)]
+                if stops:  # SIGTERM only while terminate_as_interrupt is active
+                    self._interrupted(signal.Signals(stops[0]))
 
     def __enter__(self) -> PromptInterrupts:
         usable = threading.current_thread() is threading.main_thread()

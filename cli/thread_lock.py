@@ -13,6 +13,7 @@ is still the one at that path (a releasing process may remove it in between).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from collections.abc import Iterator
@@ -39,23 +40,27 @@ def _take(path: Path, thread_id: str) -> int:
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise ThreadBusy(
-                f"run {thread_id} is already running{_holder(path)}: wait for it to finish or "
-                f"stop it, then resume it again (main.py run --resume {thread_id})"
-            ) from None
-        except BaseException:
+            if _locked(fd, path, thread_id):
+                return fd
+        except BaseException:  # closing the descriptor is what releases its lock
             os.close(fd)
             raise
-        try:
-            same = os.fstat(fd).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            return fd
         os.close(fd)  # its holder removed it on release: take the file now at that path
+
+
+def _locked(fd: int, path: Path, thread_id: str) -> bool:
+    """Whether `fd` now holds the lock of the file at `path`; ThreadBusy if another does."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ThreadBusy(
+            f"run {thread_id} is already running{_holder(path)}: wait for it to finish or "
+            f"stop it, then resume it again (main.py run --resume {thread_id})"
+        ) from None
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
 
 
 @contextmanager
@@ -71,5 +76,8 @@ def hold_thread(runs: Path, thread_id: str) -> Iterator[Path]:
         os.write(fd, f"{os.getpid()}\n".encode())
         yield path
     finally:
-        path.unlink(missing_ok=True)  # while still locked: no taker can hold this file then
+        # while still locked: no taker can hold this file then; a file left behind (the folder
+        # turned read-only) is no lock, as after a SIGKILL
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
         os.close(fd)

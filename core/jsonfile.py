@@ -4,6 +4,7 @@ every way such a file can be unusable is one JsonFileError naming the file and w
     value = read_json_file("mcp.json", "--mcp")   # JsonFileError: missing, a folder, not
                                                   # UTF-8, not JSON, nested too deeply
     value = loads(text)                           # json.JSONDecodeError or JsonTooDeep
+    text = read_text("plan.txt", "--plan")        # JsonFileError: missing, a folder, not UTF-8
 
 Python's json parser recurses once per level and, near 1,000 levels (less when called deep in
 a stack), raises RecursionError, which no caller expects from a file; values a little less deep
@@ -18,7 +19,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "JsonFileError", "JsonTooDeep", "depth_over", "loads", "read_json_file"]
+__all__ = [
+    "MAX_DEPTH",
+    "JsonFileError",
+    "JsonTooDeep",
+    "depth_over",
+    "loads",
+    "read_json_file",
+    "read_text",
+]
 
 # Configuration files, plans, run records and benchmark data nest fewer than 10 levels.
 MAX_DEPTH = 100
@@ -56,14 +65,14 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     return value
 
 
-def read_json_file(path: str | Path, what: str, max_depth: int = MAX_DEPTH) -> Any:
-    """The parsed content of `path`; JsonFileError ("<what> <path>: ...") when it is missing, a
-    folder, unreadable, not UTF-8, not JSON or nested deeper than `max_depth`."""
+def read_text(path: str | Path, what: str) -> str:
+    """The UTF-8 text of `path`; JsonFileError ("<what> <path>: ...") when it is missing, a
+    folder, unreadable or not UTF-8 (for a file that may hold JSON or plain text)."""
     file = Path(path).expanduser()
     if file.is_dir():
-        raise JsonFileError(f"{what} {file} is a folder: give a JSON file")
+        raise JsonFileError(f"{what} {file} is a folder: give a file")
     try:
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise JsonFileError(f"{what} {file} does not exist") from None
     except OSError as exc:
@@ -73,6 +82,13 @@ def read_json_file(path: str | Path, what: str, max_depth: int = MAX_DEPTH) -> A
             f"{what} {file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
             f"{exc.start}): save it as UTF-8"
         ) from exc
+
+
+def read_json_file(path: str | Path, what: str, max_depth: int = MAX_DEPTH) -> Any:
+    """The parsed content of `path`; JsonFileError ("<what> <path>: ...") when it is missing, a
+    folder, unreadable, not UTF-8, not JSON or nested deeper than `max_depth`."""
+    file = Path(path).expanduser()
+    text = read_text(file, what)
     try:
         return loads(text, max_depth)
     except json.JSONDecodeError as exc:

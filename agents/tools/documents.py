@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.tools.corpus_scan import CorpusEscape, read_inside, shown
+from core.jsonfile import MAX_DEPTH, JsonTooDeep, loads
 
 log = logging.getLogger(__name__)
 
@@ -150,31 +151,46 @@ def record_text(record: dict[str, Any]) -> tuple[str, str]:
 
 def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """(source, record) pairs from JSON Lines, or from a JSON list / single object; the source
-    is `#i` (list item) or `:line`, put after the file's name by the caller."""
-    if path.suffix == ".json":
+    is `#i` (list item) or `:line`, put after the file's name by the caller.
+
+    JSON nested more than core.jsonfile.MAX_DEPTH levels is skipped with a warning (the whole
+    file for .json, the line for JSON Lines): Python's parser raises RecursionError near 1,000
+    levels, and one unreadable document must not stop the indexing of the others."""
+    name = shown(str(path))
+    if path.suffix.lower() == ".json":
         try:
-            data = json.loads(raw)
+            data = loads(raw)
         except json.JSONDecodeError:
             data = None  # many ".json" files in the wild are really JSON Lines
+        except JsonTooDeep as exc:
+            log.warning("%s: skipped, not indexed: its JSON is %s", name, exc)
+            return
         if data is not None:
             items = data if isinstance(data, list) else [data]
             for i, item in enumerate(items):
                 if isinstance(item, dict):
                     yield f"#{i}", item
             return
-    skipped = 0
+    not_json = too_deep = 0
     for lineno, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = loads(line)
         except json.JSONDecodeError:
-            skipped += 1
+            not_json += 1
+            continue
+        except JsonTooDeep:
+            too_deep += 1
             continue
         if isinstance(item, dict):
             yield f":{lineno}", item
-    if skipped:
-        log.warning("%s: skipped %d lines that are not JSON", shown(str(path)), skipped)
+    if not_json:
+        log.warning("%s: skipped %d lines that are not JSON", name, not_json)
+    if too_deep:
+        log.warning(
+            "%s: skipped %d lines nested more than %d levels deep", name, too_deep, MAX_DEPTH
+        )
 
 
 def file_documents(path: Path, rel: str, raw: str) -> Iterator[tuple[str, str, str]]:
@@ -215,17 +231,27 @@ def folder_passages(
         rel = shown(path.relative_to(folder).as_posix())
         if tally is not None:
             tally.before(rel)
-        try:
-            raw = read_inside(folder, path)
-        except CorpusEscape as exc:
-            if escapes is not None:
-                escapes[rel] = str(exc)
-            continue
-        for source, title, text in file_documents(path, rel, raw):
-            passages.extend(Passage(source, title, chunk) for chunk in split_passages(text))
-        if tally is not None:
+        passages.extend(_file_passages(folder, path, rel, escapes))
+        if tally is not None:  # a skipped file counts too: the tally follows `files` in order
             tally.after(len(passages))
     return passages
+
+
+def _file_passages(
+    folder: Path, path: Path, rel: str, escapes: dict[str, str] | None
+) -> list[Passage]:
+    """The passages of one file read inside `folder`; none for a link that leads out."""
+    try:
+        raw = read_inside(folder, path)
+    except CorpusEscape as exc:
+        if escapes is not None:
+            escapes[rel] = str(exc)
+        return []
+    return [
+        Passage(source, title, chunk)
+        for source, title, text in file_documents(path, rel, raw)
+        for chunk in split_passages(text)
+    ]
 
 
 class _Tally:

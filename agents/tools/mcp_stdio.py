@@ -10,7 +10,9 @@ held to the protocol, and its processes ended however the run ends.
 Written after mcp's own `stdio_client` (mcp 1.30), which it replaces because that one
 - logs a full traceback for every stdout line that is not a JSON-RPC message, so a server that
   prints a banner fills stderr (here such lines are dropped and the first is reported once);
-- ends its task group with an unhandled UnicodeDecodeError on a byte that is not UTF-8;
+- ends its task group with an unhandled UnicodeDecodeError on a stdout byte that is not UTF-8
+  (its StdioServerParameters.encoding_error_handler defaults to "strict"; here such bytes
+  become U+FFFD and the line is read like any other);
 - keeps the process to itself, so an exit that cannot wait for the close sequence (a second
   Ctrl-C, SIGTERM) could not end a server that ignores SIGTERM and its stdin closing.
 The close sequence is the protocol's, as there: close stdin, wait, SIGTERM, wait, SIGKILL; then

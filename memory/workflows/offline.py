@@ -7,7 +7,6 @@ Input: a JSON list of {"domain", "subdomain", "website", "task", "actions": [str
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import defaultdict
@@ -17,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, field_validator
 
+from core.jsonfile import read_json_file
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.induction import InductionResult, Mind2WebDrafts, induce
 from memory.workflows.types import Provenance
@@ -50,11 +50,10 @@ class Example(BaseModel):
 
 
 def load_examples(path: str | Path) -> list[Example]:
-    """Read and validate the examples file; errors name the example index and the problem."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read examples from {path}: {exc}") from exc
+    """Read and validate the examples file; every error is a ValueError naming the file: one
+    that cannot be read as JSON (core.jsonfile.JsonFileError: missing, a folder, not UTF-8, not
+    JSON, nested too deeply), or the example index and the problem."""
+    data = read_json_file(path, "examples file")
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a JSON list of examples, got {type(data).__name__}")
     out = []

@@ -133,6 +133,16 @@ def _assert_refused(reports: dict[str, str], kinds: list[str]) -> None:
     assert not sent, f"attempts not refused: {sent}"
 
 
+def _assert_no_udp(servers, tally, side: str, kinds: list[str], since: tuple[int, int]) -> None:
+    """`side` tried `kinds` since (datagrams, reports) were counted: each was refused in the
+    page and no datagram reached the listener (counted in the tally either way)."""
+    site, got = servers
+    datagrams = got.seen() - since[0]
+    _record(tally, side, len(kinds), datagrams)
+    _assert_refused(_reports_since(site, since[1], kinds), kinds)
+    assert datagrams == 0, f"the listener got {datagrams} datagram(s): {got.texts()[-3:]}"
+
+
 async def _env_attempts(site: Site) -> None:
     async with BrowserEnv(EnvConfig(allowed_origins=(site.base,), limits=UNLIMITED)) as env:
         await env.reset(f"{site.base}/start")
@@ -144,38 +154,29 @@ async def _env_attempts(site: Site) -> None:
 
 def test_env_sends_no_udp(servers, tally) -> None:
     site, got = servers
-    before, start = got.seen(), len(site.reports)
+    since = got.seen(), len(site.reports)
     asyncio.run(_env_attempts(site))
-    datagrams = got.seen() - before
-    _record(tally, "env", len(KINDS), datagrams)
-    _assert_refused(_reports_since(site, start, list(KINDS)), list(KINDS))
-    assert datagrams == 0, f"the listener got {datagrams} datagram(s): {got.texts()[-3:]}"
+    _assert_no_udp(servers, tally, "env", list(KINDS), since)
 
 
 def test_tools_send_no_udp(servers, tally) -> None:
     site, got = servers
-    before, start = got.seen(), len(site.reports)
+    since = got.seen(), len(site.reports)
     with BrowserSession(allowed_origins=[site.base], max_chars=100_000) as session:
         tools = {t.name: t for t in browser_tools(session)}
         for kind in KINDS:
             result = tools["browser_open"].invoke({"url": site.url(kind)})
             assert not result.startswith(("Refused:", "Error:")), (kind, result[:300])
         time.sleep(SETTLE_S)
-        datagrams = got.seen() - before
-    _record(tally, "tools", len(KINDS), datagrams)
-    _assert_refused(_reports_since(site, start, list(KINDS)), list(KINDS))
-    assert datagrams == 0, f"the listener got {datagrams} datagram(s): {got.texts()[-3:]}"
+        _assert_no_udp(servers, tally, "tools", list(KINDS), since)  # the pages still open
 
 
 def test_browse_cli_sends_no_udp_from_sandboxed_documents(servers, tally) -> None:
     site, got = servers
-    before, start = got.seen(), len(site.reports)
+    since = got.seen(), len(site.reports)
     for kind in SANDBOXED_KINDS:  # the URL's own origin is the one allowed
         argv = [sys.executable, "main.py", "browse", site.url(kind), "--json"]
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (kind, done.stderr[-500:])
     time.sleep(0.5)  # the listener's thread takes in what arrived before chromium closed
-    datagrams = got.seen() - before
-    _record(tally, "browse", len(SANDBOXED_KINDS), datagrams)
-    _assert_refused(_reports_since(site, start, SANDBOXED_KINDS), SANDBOXED_KINDS)
-    assert datagrams == 0, f"the listener got {datagrams} datagram(s): {got.texts()[-3:]}"
+    _assert_no_udp(servers, tally, "browse", SANDBOXED_KINDS, since)

@@ -38,6 +38,7 @@ def _files(root: Path) -> dict[str, str]:
     (root / "deep corpus").mkdir()
     (root / "deep corpus" / "records.json").write_text(DEEP)
     (root / "examples.json").write_text("[]")
+    (root / "object.json").write_text("{}")
     (root / "page.html").write_text("<h1>a page</h1>")
     bad_url = {"mcpServers": {"web": {"url": f"{BAD_URL}/mcp"}}}
     (root / "bad-url-mcp.json").write_text(json.dumps(bad_url))
@@ -46,8 +47,7 @@ def _files(root: Path) -> dict[str, str]:
     saved = {"task": "Who was Ada Lovelace?", "graph": "reflective", "context": {}}
     (runs / "saved.json").write_text(json.dumps(saved))
     (runs / "deep.json").write_text(DEEP)
-    names = ["folder", "deep.json", "deep.jsonl", "deep corpus", "examples.json", "page.html"]
-    paths = {name: str(root / name) for name in [*names, "bad-url-mcp.json"]}
+    paths = {path.name: str(path) for path in root.iterdir() if path.name != "home"}
     return {**paths, "missing": str(root / "missing.json"), "no folder": str(root / "no" / "x")}
 
 
@@ -57,7 +57,7 @@ INDUCE = ["workflows", "induce", *NO_MODEL, "--offline"]
 CASES = [
     ("run --corpus missing", [*RUN, "--corpus", "{missing}"], "does not exist"),
     ("run --corpus a file", [*RUN, "--corpus", "{deep.json}"], "is a file, not a folder"),
-    ("run --corpus deep", [*RUN, "--corpus", "{deep corpus}"], "nests lists or objects too"),
+    ("run --corpus deep", [*RUN, "--corpus", "{deep corpus}"], "but no text in them"),
     ("run --mcp missing", [*RUN, "--mcp", "{missing}"], "does not exist"),
     ("run --mcp folder", [*RUN, "--mcp", "{folder}"], "is a folder"),
     ("run --mcp deep", [*RUN, "--mcp", "{deep.json}"], "nested more than 100 levels"),
@@ -66,12 +66,12 @@ CASES = [
     ("run --memory-url bad", [*RUN, "--memory-url", "postgresql://[::1"], "Invalid IPv6 URL"),
     ("run --allow-origin bad", [*RUN, "--allow-origin", BAD_URL], "--allow-origin"),
     ("run --resume deep", ["run", "--resume", "deep", *NO_MODEL], "nested more than 100 levels"),
-    ("run --plan missing", [*RESUME, "--plan", "{missing}"], "no such file"),
+    ("run --plan missing", [*RESUME, "--plan", "{missing}"], "does not exist"),
     ("run --plan folder", [*RESUME, "--plan", "{folder}"], "is a folder"),
     ("run --plan deep", [*RESUME, "--plan", "{deep.json}"], "nested more"),
     ("--home a file", ["--home", "{deep.json}", "memory", "list"], "File exists"),
     ("tools --corpus missing", ["tools", "list", "--corpus", "{missing}"], "does not exist"),
-    ("tools --corpus deep", ["tools", "list", "--corpus", "{deep corpus}"], "too deeply"),
+    ("tools --corpus deep", ["tools", "list", "--corpus", "{deep corpus}"], "no text in them"),
     ("tools --mcp missing", ["tools", "list", "--mcp", "{missing}"], "does not exist"),
     ("tools --mcp folder", ["tools", "list", "--mcp", "{folder}"], "is a folder"),
     ("tools --mcp deep", ["tools", "list", "--mcp", "{deep.json}"], "nested more than 100"),
@@ -86,6 +86,7 @@ CASES = [
     ("workflows missing", [*INDUCE, "{missing}"], "no such file"),
     ("workflows folder", [*INDUCE, "{folder}"], "is a folder"),
     ("workflows deep", [*INDUCE, "{deep.json}"], "nested more"),
+    ("workflows not a list", [*INDUCE, "{object.json}"], "expected a JSON list of examples"),
     (
         "workflows --model bad url",
         [*INDUCE, "{examples.json}", "--model", f"openai:x@{BAD_URL}"],
@@ -149,3 +150,9 @@ def test_a_wrong_file_or_url_argument_is_one_line_exit_2(results, tally, name, s
     assert result.returncode == 2, result.stderr[-3000:]
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and says in errors[0], result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", ["run --corpus deep", "tools --corpus deep"])
+def test_a_corpus_file_nested_too_deeply_is_named_as_skipped(results, name) -> None:
+    warned = "records.json: skipped, not indexed: its JSON is nested more than 100 levels deep"
+    assert warned in results[name].stderr, results[name].stderr[-3000:]

@@ -48,19 +48,13 @@ def test_a_second_resume_of_a_running_thread_is_refused(tmp_path) -> None:
     plan.write_text(json.dumps({"tasks": TASKS}))
     resume = _argv(tmp_path, "--resume", thread, "--plan", str(plan))
     slow = {**os.environ, "EXECUTE_DELAY_S": "3"}  # the first is still working when we look
-    first = subprocess.Popen(
+    with subprocess.Popen(
         resume, cwd=ROOT, env=slow, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
-    deadline = time.monotonic() + 120
-    while not _executed(tmp_path):
-        assert first.poll() is None and time.monotonic() < deadline, first.communicate()[1]
-        time.sleep(0.1)
-    again = _argv(tmp_path, "--resume", thread)  # as after a Ctrl-C that did not stop the first
-    second = subprocess.run(
-        again, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180
-    )
-    assert first.poll() is None  # the refusal came while the first was working
-    _, first_err = first.communicate(timeout=180)
+    ) as first:
+        try:
+            second, first_err = _second_while_first_works(tmp_path, thread, first)
+        finally:
+            first.kill()  # a no-op once it finished; ends it if an assertion did not wait
     assert first.returncode == 0, first_err[-3000:]
     assert second.returncode == 2, second.stderr[-3000:]
     errors = [line for line in second.stderr.splitlines() if line.startswith("error:")]
@@ -70,3 +64,19 @@ def test_a_second_resume_of_a_running_thread_is_refused(tmp_path) -> None:
     ], second.stderr
     assert _executed(tmp_path) == TASKS  # each task once
     assert not list((tmp_path / "home" / "runs").glob("*.lock"))  # released
+
+
+def _second_while_first_works(
+    tmp_path, thread: str, first: subprocess.Popen
+) -> tuple[subprocess.CompletedProcess, str]:
+    """The second resume's result, run while `first` works, and the first's stderr."""
+    deadline = time.monotonic() + 120
+    while not _executed(tmp_path):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()[1]
+        time.sleep(0.1)
+    again = _argv(tmp_path, "--resume", thread)  # as after a Ctrl-C that did not stop the first
+    second = subprocess.run(
+        again, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180
+    )
+    assert first.poll() is None  # the refusal came while the first was working
+    return second, first.communicate(timeout=180)[1]

@@ -69,6 +69,7 @@ def _left_running(folder: Path, tally, wait_s: float = 3.0) -> list[int]:
     """The servers this test started that still run `wait_s` after the CLI ended (killed here,
     so none outlives the test); each is counted in the tally."""
     pids = _pids(folder)
+    assert pids, "no server logged its start: that none is left would prove nothing"
     deadline = time.monotonic() + wait_s
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -140,28 +141,37 @@ def test_a_stubborn_server_is_gone_after_another_fails_to_start(tmp_path, tally)
     assert left == []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_a_stubborn_server_is_gone_after_the_run_is_stopped(tmp_path, tally, sig):
+def _wait_for_the_call(log: Path, child: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while "CALLED" not in (log.read_text() if log.exists() else ""):
+        assert child.poll() is None and time.monotonic() < deadline, child.communicate()[1]
+        time.sleep(0.1)
+
+
+STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated by SIGTERM")]
+
+
+@pytest.mark.parametrize(("sig", "code", "says"), STOPS, ids=["ctrl-c", "sigterm"])
+def test_a_stubborn_server_is_gone_after_the_run_is_stopped(tmp_path, tally, sig, code, says):
     config = _config(tmp_path, "--stubborn", "--tool-sleep", "60")
-    child = subprocess.Popen(
+    with subprocess.Popen(
         _argv(tmp_path, "run", QUESTION, "--mcp", str(config), *RUN, agent=True),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    log = tmp_path / "pids.log"
-    deadline = time.monotonic() + 120
-    while "CALLED" not in (log.read_text() if log.exists() else ""):
-        assert child.poll() is None and time.monotonic() < deadline, child.communicate()[1]
-        time.sleep(0.1)
-    child.send_signal(sig)
-    _, err = child.communicate(timeout=60)
+    ) as child:
+        try:
+            _wait_for_the_call(tmp_path / "pids.log", child)
+            child.send_signal(sig)
+            _, err = child.communicate(timeout=60)
+        finally:
+            child.kill()  # a no-op once it ended; ends it if an assertion did not wait
     tally["mcp_tries"] += 1
     left = _left_running(tmp_path, tally)
-    assert child.returncode == 130, err[-3000:]
-    assert "interrupted" in _one_error(err)
+    assert child.returncode == code, err[-3000:]
+    assert _one_error(err).startswith(f"error: {says} (resume with: main.py run --resume ")
     assert left == []
 
 
@@ -188,6 +198,7 @@ def test_a_url_answering_500_is_one_error_naming_the_server(tmp_path, tally):
         done = _cli(tmp_path, "tools", "list", "--mcp", str(config), "--no-browser")
     finally:
         server.shutdown()
+        server.server_close()
     tally["mcp_tries"] += 1
     assert done.returncode == 3, done.stderr[-3000:]
     error = _one_error(done.stderr)

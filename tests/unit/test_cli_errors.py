@@ -18,6 +18,7 @@ import main
 from agents.tools.corpus import CorpusError
 from browser.chromium import BrowserUnavailable
 from cli import commands, errors
+from cli.shutdown import Terminated
 from core.local_model import LocalModelUnavailable
 from core.models import ModelSpecError
 
@@ -60,6 +61,7 @@ def _wrapped(inner: BaseException) -> RuntimeError:
         (GraphRecursionError("Recursion limit of 25 reached"), "run_failed", 1),
         (errors.CommandFailed("no workflow named 'x'"), "run_failed", 1),
         (KeyboardInterrupt(), "interrupted", 130),
+        (Terminated(), "terminated", 143),
         (ZeroDivisionError("division by zero"), "internal", 5),
         (_wrapped(LocalModelUnavailable("not installed")), "unavailable", 3),  # via the cause
     ],
@@ -84,6 +86,9 @@ def test_messages_say_what_to_do():
     assert errors.classify(KeyboardInterrupt()).message == "interrupted"
     hint = errors.classify(KeyboardInterrupt("resume with: main.py run --resume abc"))
     assert hint.message == "interrupted (resume with: main.py run --resume abc)"
+    assert errors.classify(Terminated()).message == "terminated by SIGTERM"
+    hint = errors.classify(Terminated("resume with: main.py run --resume abc"))
+    assert hint.message == "terminated by SIGTERM (resume with: main.py run --resume abc)"
     assert "127.0.0.1:9" in errors.classify(_connection_error()).message
     assert "is it running" in errors.classify(_connection_error()).message
     recursion = errors.classify(GraphRecursionError("Recursion limit of 25 reached"))
@@ -151,6 +156,7 @@ def command(monkeypatch):
         (LocalModelUnavailable("pip install it"), 3),
         (MemoryStoreError("the store at /h/memory is damaged"), 4),
         (KeyboardInterrupt(), 130),
+        (Terminated(), 143),
         (ValueError("a bug"), 5),
     ],
 )

@@ -85,9 +85,10 @@ import os, signal, sys, threading, time
 from typing import TypedDict
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
+from cli.errors import classify
 from cli.execution import _drive
 from cli.progress import Progress
-from cli.shutdown import PromptInterrupts, exit_promptly
+from cli.shutdown import PromptInterrupts, exit_promptly, terminate_as_interrupt
 from core.context import Context
 
 class S(TypedDict, total=False):
@@ -106,17 +107,18 @@ for name in sys.argv[1].split(","):
     builder.add_edge(name, END)
 graph = builder.compile(checkpointer=InMemorySaver())
 try:
-    with PromptInterrupts(lambda: print("forced", flush=True), grace_s=1.0):
+    forced = lambda stop: print("forced", type(stop).__name__, flush=True)
+    with terminate_as_interrupt(), PromptInterrupts(forced, grace_s=1.0):
         config = {"configurable": {"thread_id": "t"}, "callbacks": []}
         _drive(graph, {"x": 0}, config, Context(), Progress({}, 0, out=sys.stderr))
-except KeyboardInterrupt:  # as main.py does: report, then a bounded exit
-    print("normal path", flush=True)
+except KeyboardInterrupt as stop:  # as main.py does: report, then a bounded exit
+    print("normal path", type(stop).__name__, flush=True)
     time.sleep(2)  # longer than the grace: the watchdog must not fire out here
-    exit_promptly(130, threads_wait_s=1)
+    exit_promptly(classify(stop).exit_code, threads_wait_s=1)
 """
 
 
-def _interrupt(nodes: str) -> tuple[int, str, float]:
+def _interrupt(nodes: str, sig: int = signal.SIGINT) -> tuple[int, str, float]:
     child = subprocess.Popen(
         [sys.executable, "-c", GRAPH, nodes],
         cwd=ROOT,
@@ -127,7 +129,7 @@ def _interrupt(nodes: str) -> tuple[int, str, float]:
     assert child.stdout is not None
     assert child.stdout.readline() == "started\n"
     sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
+    child.send_signal(sig)
     out = child.communicate(timeout=60)[0]
     return child.returncode, out, time.monotonic() - sent
 
@@ -142,3 +144,11 @@ def test_ctrl_c_while_parallel_nodes_run_exits_within_the_grace():
 def test_ctrl_c_in_a_main_thread_node_takes_the_normal_path():
     code, out, _ = _interrupt("a")
     assert code == 130 and "normal path" in out and "forced" not in out
+
+
+def test_sigterm_takes_the_same_paths_with_its_own_exit_code():
+    code, out, seconds = _interrupt("a,b", signal.SIGTERM)
+    assert code == 143 and out.count("forced Terminated") + out.count("normal path Terminated") == 1
+    assert seconds < 10, out
+    code, out, _ = _interrupt("a", signal.SIGTERM)
+    assert code == 143 and "normal path Terminated" in out and "forced" not in out

@@ -4,6 +4,7 @@ in time proportional to the size), and progress told while a long indexing runs.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from agents.tools import corpus, documents
 from agents.tools.corpus import CorpusIndex
 from agents.tools.documents import split_passages
-from bench.corpus_indexing import measure, one_line_text, reslicing_split
+from bench.corpus_indexing import measure, one_line_text, reslicing_cut
 from cli import validate
 from core.context import RunCache
 from tests.conftest import DATA, ROOT
@@ -33,10 +34,11 @@ def _texts() -> Iterator[str]:
 
 @pytest.mark.parametrize("max_words", [25, 200])
 def test_the_chunks_are_the_same_as_the_reslicing_cut(max_words: int) -> None:
-    texts = list(_texts())
-    assert len(texts) > 200
-    for text in texts:
-        assert split_passages(text, max_words) == reslicing_split(text, max_words)
+    paragraphs = [p for text in _texts() for p in re.split(r"\n\s*\n", text)]
+    long = [p for p in paragraphs if len(p.split()) > max_words]  # the ones that are cut
+    assert len(long) >= 3
+    for para in long:
+        assert split_passages(para, max_words) == reslicing_cut(para, max_words)
 
 
 def _best_of_3(text: str) -> float:
@@ -51,7 +53,7 @@ def _best_of_3(text: str) -> float:
 def test_cutting_a_one_line_file_takes_time_in_proportion_to_its_size() -> None:
     small, large = one_line_text(200_000), one_line_text(1_600_000)
     ratio = _best_of_3(large) / _best_of_3(small)
-    # 8 times the words: about 8 times the time; the re-slicing cut took 60 times or more
+    # 8 times the words: about 8 times the time; a re-slicing cut takes 60 times or more
     assert ratio < 25, ratio
 
 
@@ -108,3 +110,19 @@ def test_run_shows_indexing_progress_on_stderr(
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "corpus: 4 of 6 files read (0.0 MB of 0.0 MB), 4 passages"
     assert err[-1] == "corpus: building the search index over 8 passages"
+
+
+def test_a_file_skipped_as_a_link_out_still_counts_in_the_progress(
+    tmp_path: Path, small_steps: None
+) -> None:
+    folder, outside = tmp_path / "corpus", tmp_path / "outside.txt"
+    folder.mkdir()
+    outside.write_text("secret " * 500)  # 3,500 bytes: told before it is (not) read
+    (folder / "a.txt").symlink_to(outside)  # as if swapped for a link after the scan
+    for name in ("b.txt", "c.txt"):
+        (folder / name).write_text("ab " * 33 + "c")
+    said: list[str] = []
+    files = [folder / name for name in ("a.txt", "b.txt", "c.txt")]
+    passages = documents.folder_passages(folder, files, {}, said.append)
+    assert [p.source for p in passages] == ["b.txt", "c.txt"]
+    assert said == ["reading a.txt (0.0 MB)", "1 of 3 files read (0.0 MB of 0.0 MB), 0 passages"]

@@ -7,7 +7,15 @@ import json
 
 import pytest
 
-from core.jsonfile import MAX_DEPTH, JsonFileError, JsonTooDeep, depth_over, loads, read_json_file
+from core.jsonfile import (
+    MAX_DEPTH,
+    JsonFileError,
+    JsonTooDeep,
+    depth_over,
+    loads,
+    read_json_file,
+    read_text,
+)
 
 
 def nested(levels: int) -> str:
@@ -46,3 +54,11 @@ def test_an_unusable_file_is_one_error_naming_it(tmp_path, make, says) -> None:
     with pytest.raises(JsonFileError, match="^the config ") as raised:
         read_json_file(path, "the config")
     assert str(path) in str(raised.value) and says in str(raised.value)
+
+
+def test_read_text_gives_any_utf8_text_with_the_same_errors(tmp_path) -> None:
+    path = tmp_path / "plan.txt"
+    path.write_text("one task\nanother\n")
+    assert read_text(path, "--plan") == "one task\nanother\n"
+    with pytest.raises(JsonFileError, match="^--plan .* is a folder"):
+        read_text(tmp_path, "--plan")

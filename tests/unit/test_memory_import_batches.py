@@ -68,26 +68,21 @@ def test_a_killed_import_keeps_its_batches_and_a_rerun_completes(
     # every tenth line has no id: a rerun must find it under the same derived id
     src = write(tmp_path / "many.jsonl", [record(i, with_id=i % 10 != 0) for i in range(total)])
     home = tmp_path / "home"
-    child = subprocess.Popen(
-        [sys.executable, "-c", SLOW_CHILD, "--home", str(home), "memory", "import", str(src)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stderr is not None
-        told = []
-        for line in child.stderr:
-            told.append(line)
-            if line.startswith(f"memory import: {batch:,} of {total:,} stored"):
-                os.kill(child.pid, signal.SIGKILL)  # the next batch is being embedded
-                break
-        assert child.wait(timeout=60) == -signal.SIGKILL, told
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    argv = [sys.executable, "-c", SLOW_CHILD, "--home", str(home), "memory", "import", str(src)]
+    with subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    ) as child:
+        try:
+            assert child.stderr is not None
+            told = []
+            for line in child.stderr:
+                told.append(line)
+                if line.startswith(f"memory import: {batch:,} of {total:,} stored"):
+                    os.kill(child.pid, signal.SIGKILL)  # the next batch is being embedded
+                    break
+            assert child.wait(timeout=60) == -signal.SIGKILL, told
+        finally:
+            child.kill()  # a no-op once it ended; ends it if an assertion did not wait
     kept = stored_ids(home, capsys)
     assert batch <= len(kept) < total and len(kept) % batch == 0, len(kept)
     code, out, _ = memory(home, capsys, "import", str(src), "--json")
