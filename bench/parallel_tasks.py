@@ -138,6 +138,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         max_retries=0,
         max_concurrency=max_concurrency,
         max_tool_steps=model.searches,  # a remote model's own searches (the embedded gets none)
+        model_verdicts=True,  # ...and its verdicts (the embedded's evidence judges instead)
         induction="off",
         models=Models.fixed(model),  # every role on the latency model
     )

@@ -10,12 +10,12 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from cli import validate
+from cli import run_options, validate
 from cli.commands import models_of
-from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_PARTIAL, UsageError
-from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS, Context, settings_of
+from cli.errors import UsageError
+from core.context import MAX_TOOL_STEPS, Context, settings_of
 
-ROLES = ("planner", "executor", "reflector", "aggregator")
+ROLES = run_options.ROLES
 
 
 def register(subparsers: Any) -> None:
@@ -31,15 +31,15 @@ def register(subparsers: Any) -> None:
         nargs="?",
         help=f"what to do, at most {validate.MAX_TASK_CHARS:,} characters (omit with --resume)",
     )
-    _add_model_options(p)
+    run_options.add_model_options(p)
     p.add_argument(
         "--max-retries",
         type=int,
         default=None,
         help=f"retries per task, 0..{validate.MAX_RETRIES} (default 2)",
     )
-    _add_tool_options(p)
-    _add_control_options(p)
+    run_options.add_tool_options(p)
+    run_options.add_control_options(p)
     p.add_argument(
         "--induction",
         choices=("rule", "llm", "off"),
@@ -70,81 +70,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def _add_tool_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--max-tool-steps",
-        type=int,
-        default=None,
-        help="tool calls per attempt after a search for the task, "
-        f"0..{MAX_TOOL_STEPS} (0: answer from that search in one call; default 3, or 0"
-        " with an embedded model on the CPU: each own step re-reads a growing prompt)",
-    )
-    p.add_argument(
-        "--corpus",
-        default=None,
-        help="folder of documents (.txt .md .html .json .jsonl) to search offline",
-    )
-    p.add_argument("--no-browser", action="store_true", help="do not give the executor a browser")
-    p.add_argument(
-        "--mcp",
-        metavar="FILE",
-        default=None,
-        help='MCP servers whose tools the executor gets: {"mcpServers": {NAME: {"command": ..., '
-        '"args": [...], "env": {...}} or {"url": ..., "transport": ...}}} (see: tools list)',
-    )
-    p.add_argument(
-        "--allow-origin",
-        action="append",
-        default=None,
-        metavar="ORIGIN",
-        help="an origin the browser may open besides the defaults, e.g. http://127.0.0.1:8000 "
-        "(repeatable; '*' allows any)",
-    )
-
-
-def _add_control_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--approve-plan",
-        action="store_true",
-        help="pause after planning: in a terminal, accept, edit or cancel the plan; otherwise "
-        f"print it and exit {EXIT_AWAITING_APPROVAL} (answer with --resume ID --plan FILE)",
-    )
-    p.add_argument(
-        "--plan",
-        metavar="FILE",
-        default=None,
-        help='with --resume: the answer to a paused plan, JSON {"tasks": [...]} or '
-        '{"cancel": true}, or a text file with one task per line',
-    )
-    p.add_argument(
-        "--max-calls", type=int, default=None, metavar="N", help="stop after N model calls"
-    )
-    p.add_argument(
-        "--max-tokens", type=int, default=None, metavar="N", help="stop after N tokens (in + out)"
-    )
-    p.add_argument(
-        "--max-seconds",
-        type=float,
-        default=None,
-        metavar="S",
-        help="stop after S seconds; at any cap the answer is written from what the run has "
-        f"(partial, exit {EXIT_PARTIAL}); --resume continues it",
-    )
-
-
-def _add_model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--model",
-        default=None,
-        help=f"model for every role (default: {DEFAULT_MODEL}, "
-        "the embedded offline model); 'provider:model' or 'provider:model@BASE_URL' "
-        "(spec options: see core/models.py)",
-    )
-    for role in ROLES:
-        p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
-    p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
-
-
 def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
     values = {k: v for k, v in saved.items() if k in {f.name for f in fields(Context)}}
     for role in ROLES:
@@ -155,6 +80,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         "embedding_model": args.embedding_model,
         "max_retries": args.max_retries,
         "max_tool_steps": args.max_tool_steps,
+        "model_verdicts": None if args.judge is None else args.judge == "model",
         "corpus_dir": args.corpus,
         "induction": args.induction,
         "max_calls": args.max_calls,

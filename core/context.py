@@ -27,6 +27,15 @@ def default_home() -> str:
     return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
 
 
+def model_judges(spec: str) -> bool:
+    """Does the model's verdict judge a research attempt by default? Yes, but for an embedded
+    model whose catalogue entry says its verdicts decide nothing (core.model_catalogue)."""
+    parsed = parse_spec(spec)
+    if parsed.provider is None and not is_file_name(parsed.model):
+        return lookup(parsed.model).judges
+    return True
+
+
 def default_tool_steps(spec: str) -> int:
     """The executor's own tool calls per attempt when none are asked for: an embedded model's
     catalogue entry may set its own (core.model_catalogue), else DEFAULT_TOOL_STEPS."""
@@ -153,6 +162,15 @@ class Context(MemorySettings):
             " the embedded model's own default: 0 for SmolLM2-135M, whose queries are noise)."
         },
     )
+    model_verdicts: bool | None = field(
+        default=None,
+        metadata={
+            "description": "The reflector model judges each attempt (true), or the evidence"
+            " does: an attempt naming what nothing it read contains fails, and the model only"
+            " writes the lesson (false). Unset: the model judges, but for the embedded CPU"
+            " models, which pass nearly every attempt."
+        },
+    )
     corpus_dir: str | None = field(
         default=None, metadata={"description": "Folder of local documents to search offline."}
     )
@@ -225,6 +243,14 @@ class Context(MemorySettings):
         if self.max_tool_steps is not None:
             return self.max_tool_steps
         return default_tool_steps(self.executor_model)
+
+    @property
+    def verdicts(self) -> bool:
+        """Whether the reflector model's verdict judges an attempt (`model_verdicts` resolved:
+        unset, the reflector model's default; core.context.model_judges)."""
+        if self.model_verdicts is not None:
+            return self.model_verdicts
+        return model_judges(self.reflector_model)
 
     @property
     def task_concurrency(self) -> int:

@@ -46,3 +46,15 @@ differently next time.
     + """
 </instructions>"""
 )
+
+RETRY_WORKED = (
+    ATTEMPT
+    + """
+<instructions>
+An earlier attempt at this task failed; this result is supported by what the task read. Say
+what made it work.
+"""
+    + LESSON_FIELDS % "the step that made this attempt work where the earlier one failed."
+    + """
+</instructions>"""
+)

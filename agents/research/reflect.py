@@ -2,7 +2,10 @@
 
 The verdict is the reflector's, overruled by the evidence when the result names something
 nothing the task read contains (agents/research/support.py): then the attempt failed, and the
-reflector is asked, in a second call on the same attempt, what to do differently. Each lesson
+reflector is asked, in a second call on the same attempt, what to do differently. Where the
+model's verdict decides nothing (`Context.verdicts`: the embedded CPU models pass nearly every
+attempt) the evidence alone judges, and the model is asked only for a lesson: after a failure,
+and after a retry that worked. Each lesson
 comes with a strategy ("When <kind of task>, <what to do>."), the part of it that reaches
 other tasks' prompts (memory/reflections/lessons.py `strategy`).
 
@@ -29,7 +32,7 @@ from core.structured import ask_structured
 from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.execute import EVIDENCE_SECTION
-from prompts.reflect import REFLECTOR, UNSUPPORTED
+from prompts.reflect import REFLECTOR, RETRY_WORKED, UNSUPPORTED
 from prompts.untrusted import data
 
 MAX_REASONS = 5
@@ -150,9 +153,12 @@ def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
     )
 
 
-def judge_attempt(state: TaskState, model: object, memory: str, rid: str) -> Reflection:
-    """The reflector's verdict on the task's latest attempt, overruled when the result names
-    what nothing the task read contains; unjudged when its output is unusable."""
+def judge_attempt(
+    state: TaskState, model: object, memory: str, rid: str, *, verdicts: bool = True
+) -> Reflection:
+    """The verdict on the task's latest attempt: the reflector's (`verdicts`), overruled when
+    the result names what nothing the task read contains; or, without a model verdict, the
+    evidence's alone (by_evidence). Unjudged when the reflector's output is unusable."""
     task, result = state["task"], state.get("result", "")
     evidence = state.get("task_evidence", "")
     # the executor's opening, memory, task and evidence again: a local model reads only the rest
@@ -162,17 +168,52 @@ def judge_attempt(state: TaskState, model: object, memory: str, rid: str) -> Ref
         "evidence": EVIDENCE_SECTION.format(evidence=evidence) if evidence.strip() else "",
     }
     sections = {**read, "memory": memory, "result": data(result)}
+    built_on = " ".join(d["result"] for d in state.get("dependencies") or [])
+    names = unsupported(result, " ".join([*read.values(), built_on]))
+    if not verdicts:
+        retried = state.get("attempt", 1) > 1
+        return judged(task, by_evidence(model, sections, names, result, retried=retried), rid)
     out = ask_structured(
         model,  # type: ignore[arg-type]
         ReflectionOutput,
         [system(), human(REFLECTOR.format(**sections))],
         max_tokens=ROLE_BUDGETS["reflect"],
     )
-    built_on = " ".join(d["result"] for d in state.get("dependencies") or [])
-    names = unsupported(result, " ".join([*read.values(), built_on]))
     if names and (out is None or not out.needs_retry):
         out = overruled(model, sections, names, out)
     return judged(task, out, rid) if out else unjudged(task, result, rid)
+
+
+def by_evidence(
+    model: object, sections: dict[str, str], names: list[str], result: str, *, retried: bool
+) -> ReflectionOutput:
+    """The evidence's verdict, no model asked for one: a result that names what nothing the
+    task read contains, or says nothing, fails, and the reflector writes what to do instead;
+    any other passes (with a lesson only when it passed on a retry: what made it work)."""
+    if names:
+        return overruled(model, sections, names, None)
+    if not result.strip() or result.strip() == "(no result)":
+        return ReflectionOutput(
+            needs_retry=True, confidence=1.0, reflection="", reasons=["empty result"]
+        )
+    lesson = _retry_lesson(model, sections) if retried else None
+    return ReflectionOutput(
+        needs_retry=False,
+        confidence=0.7,  # a check of words, not of meaning
+        reflection=lesson.reflection if lesson else "",
+        strategy=lesson.strategy if lesson else "",
+        reasons=["every name and number it gives is in what the task read"],
+    )
+
+
+def _retry_lesson(model: object, sections: dict[str, str]) -> FailureLesson | None:
+    """What made a retry work, after an attempt that failed."""
+    return ask_structured(
+        model,  # type: ignore[arg-type]
+        FailureLesson,
+        [system(), human(RETRY_WORKED.format(**sections))],
+        max_tokens=ROLE_BUDGETS["reflect"],
+    )
 
 
 def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
@@ -184,7 +225,7 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     model = ctx.models.chat(ctx.reflector_model)
     memory = resources.memory(runtime)
     recalled = memory_block(memory, ctx, task, ctx.reflector_model)
-    reflection = judge_attempt(state, model, recalled.text, rid)
+    reflection = judge_attempt(state, model, recalled.text, rid, verdicts=ctx.verdicts)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)
     memory.consolidate(model)

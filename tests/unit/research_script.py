@@ -19,8 +19,9 @@ from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 QUESTION = "Who was Ada Lovelace?"
-# `main.py run` arguments for the script's tool calls (the default "local" model gets none)
-STEPS = ["--max-tool-steps", str(DEFAULT_TOOL_STEPS)]
+# `main.py run` arguments for the script's tool calls and verdicts (the default "local" model
+# gets neither)
+STEPS = ["--max-tool-steps", str(DEFAULT_TOOL_STEPS), "--judge", "model"]
 # a run's tasks: the planner's two steps, then the request itself (agents/research/decompose.py)
 TASKS = [
     "Find the birth year of Ada Lovelace",
@@ -168,6 +169,8 @@ class Wiring:
         # the script plays a model that calls tools (as a remote one does; the embedded CPU
         # models get none by default)
         settings.setdefault("max_tool_steps", DEFAULT_TOOL_STEPS)
+        # ...and whose verdicts judge each attempt (the embedded CPU models' do not)
+        settings.setdefault("model_verdicts", True)
         return Context(models=self.models, **settings)
 
 

@@ -114,7 +114,16 @@ def test_help_explains_the_options():
 def test_json_output(wire, capsys, tmp_path):  # noqa: F811
     wire(Script({0: [True, False]}))  # task 1 retried once
     code = main.main(
-        ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--json", "--no-browser"],
+        [
+            "--home",
+            str(tmp_path),
+            "run",
+            "Who was Ada Lovelace?",
+            "--json",
+            "--no-browser",
+            "--judge",
+            "model",
+        ],
         models=wire.models,
         tools=wire.tools,
     )
@@ -139,7 +148,15 @@ def test_json_output(wire, capsys, tmp_path):  # noqa: F811
 def test_progress_names_node_task_retry_and_verdict(wire, capsys, tmp_path):  # noqa: F811
     wire(Script({0: [True, False]}))  # task 1 retried once
     main.main(
-        ["--home", str(tmp_path), "run", "Who was Ada Lovelace?", "--no-browser"],
+        [
+            "--home",
+            str(tmp_path),
+            "run",
+            "Who was Ada Lovelace?",
+            "--no-browser",
+            "--judge",
+            "model",
+        ],
         models=wire.models,
         tools=wire.tools,
     )
@@ -201,7 +218,18 @@ def test_interrupted_run_resumes_without_redoing_tasks(wire, capsys, tmp_path): 
 def test_step_limit_fits_every_attempt_of_every_task(wire, capsys, tmp_path):  # noqa: F811
     wire(Script([True] * 100))  # never good enough: every task uses all its attempts
     code = main.main(
-        ["--home", str(tmp_path), "run", QUESTION, "--max-retries", "10", "--no-browser", "--json"],
+        [
+            "--home",
+            str(tmp_path),
+            "run",
+            QUESTION,
+            "--max-retries",
+            "10",
+            "--no-browser",
+            "--json",
+            "--judge",
+            "model",
+        ],
         models=wire.models,
         tools=wire.tools,
     )
