@@ -135,7 +135,16 @@ class Progress:
 
 
 def _checked(update: dict[str, Any] | None) -> str:
-    """check_answer's line: not checked (not a short answer), kept, or replaced."""
+    """check_answer's line: a first answer confirmed or researched, not checked (not a short
+    answer), kept, or replaced."""
+    first = (update or {}).get("first_check") or {}
+    if first.get("how") == "disagreed":
+        return (
+            f"[check_answer] first answer {_short(first['research'], 40)!r} not confirmed (a "
+            f"direct reading: {_short(first['direct'], 40)!r}): researching"
+        )
+    if first:
+        return f"[check_answer] first answer {_short(first['chosen'], 60)!r} confirmed: no plan"
     check = (update or {}).get("answer_check")
     if not check:
         return "[check_answer] not checked (the answer is not a short one)"

@@ -140,7 +140,7 @@ class Context(MemorySettings):
         metadata={
             "description": "A short answer the request's first search already states is"
             " checked by one direct reading and, confirmed, is the answer: no plan, no tasks"
-            " (false: every request is planned and researched)."
+            " (false, or approve_plan: every request is planned and researched)."
         },
     )
     max_retries: int = field(

@@ -45,8 +45,10 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
-    if form != SHORT_FORM or not research or state.get("stopped") or budget_stop(ctx):
+    if form != SHORT_FORM or not research or state.get("stopped"):
         return {}
+    if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
+        return {"stopped": stop} if answered_first(state) else {}
     model = ctx.models.chat(ctx.aggregator_model)
     start, request = checked_evidence(state), data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)

@@ -90,7 +90,9 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     )
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
-    draft = first_answer(out, query, evidence) if ctx.answer_first else ""
+    # a plan to approve is a plan to make: a person asked to see it before the run spends
+    first = ctx.answer_first and not ctx.approve_plan
+    draft = first_answer(out, query, evidence) if first else ""
     return {
         "run_id": new_run_id(),
         "evidence": evidence,

@@ -71,7 +71,8 @@ def test_the_readme_command_answers_the_readme_question(tmp_path):
 
 
 def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
-    """...with its memory on, as a user runs it: the run leaves its trajectory, judged by its
+    """...with its memory on, as a user runs it, and planning it (answer first off: the
+    subject here is what a planned run teaches): the run leaves its trajectory, judged by its
     check, beside its tasks' (agents/research/learning.py)."""
     questions = load_hotpotqa(DATA / "hotpotqa" / "distractor_dev60.json")
     (question,) = [q for q in questions if q.id == HOTPOTQA_ID]
@@ -85,6 +86,7 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
             graph_name=graph,
             reflections=graph == "reflective",
             models=models,
+            context={"answer_first": False},
         )
         answers[graph] = answer_fn(question.question, question.paragraphs)[0]
     assert exact_match_score(answers["direct"], question.answer), answers

@@ -114,3 +114,20 @@ def test_a_step_whose_search_finds_only_read_passages_is_not_run(wire, monkeypat
     assert [r["verdict"] for r in state["task_reports"]] == ["skipped", "skipped", "pass"]
     assert nodes.count("execute_task") == 3 and nodes.count("reflect_on_task") == 1
     assert state["results"][0].startswith("(not run:") and state["tasks"] == TASKS
+
+
+def test_a_plan_to_approve_is_always_made(wire):
+    wire(FirstScript("1815", "1815"))
+    ctx = wire.context(max_retries=0, approve_plan=True)
+    nodes, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert "decompose_query" in nodes and state["tasks"]
+
+
+def test_a_cap_reached_before_the_check_ends_the_run_partial_with_the_first_answer(wire):
+    model = wire(FirstScript("1815", "1815"))
+    nodes, _, state = run(
+        build_reflective_graph(), wire.context(max_retries=0, max_seconds=0.001), store=wire.store
+    )
+    assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]
+    assert len(model.calls) == 1 and state["stopped"] == "max_seconds"
+    assert state["answer"] == "1815" and state["final_output"].startswith("1815")

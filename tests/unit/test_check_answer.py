@@ -163,6 +163,13 @@ def test_progress_says_what_the_check_did():
     assert _checked({"answer_check": swapped}).startswith(
         "[check_answer] 'Jonny Craig' -> 'Pete' (order-bound;"
     )
+    confirmed = {"research": "1815", "direct": "1815", "chosen": "1815", "how": "agreed"}
+    first = {"first_check": confirmed, "answer_check": confirmed}
+    assert _checked(first) == "[check_answer] first answer '1815' confirmed: no plan"
+    dropped = {"first_check": {**confirmed, "direct": "1816", "chosen": "", "how": "disagreed"}}
+    assert _checked(dropped) == (
+        "[check_answer] first answer '1815' not confirmed (a direct reading: '1816'): researching"
+    )
 
 
 @pytest.mark.parametrize("echo", ["a name", "A short phrase.", "number"])
