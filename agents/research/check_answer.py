@@ -25,7 +25,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
 from agents.research.goal import EVIDENCE_CHARS, SHORT_FORM
 from agents.research.prompting import human, opening, system
-from agents.research.sources import headers
+from agents.research.sources import cited, headers
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
@@ -40,8 +40,8 @@ DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """Keep, shorten or replace a short answer after one direct reading of the evidence; a
-    first answer (read by goal setting, nothing researched yet) that the reading does not
-    confirm is dropped, and the run researches the request."""
+    first answer (read by goal setting, nothing researched yet) that neither the reading nor
+    a choice between the two confirms is dropped, and the run researches the request."""
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
@@ -55,7 +55,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
     direct = _unless_echoed(clean_short_answer(reply.text), form)
     if answered_first(state):
-        return _first_checked(research, direct, state.get("final_output", ""))
+        return _first_checked(model, start, request, research, direct, state.get("evidence", ""))
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
         chosen, how = _choose(model, start, request, direct, research)
@@ -74,17 +74,23 @@ def answered_first(state: ReflectiveAgentState) -> bool:
     return not state.get("tasks")
 
 
-def _first_checked(first: str, direct: str, final_output: str) -> dict:
-    """The first answer kept when the direct reading gives it too (the shorter wording stands,
-    with the first answer's sources); else dropped, so the run plans research."""
-    chosen = agreed(first, direct) if direct else None
-    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
+def _first_checked(
+    model: Any, start: str, request: str, first: str, direct: str, evidence: str
+) -> dict:
+    """The first answer kept when the direct reading gives it too (the shorter wording
+    stands); when they differ, the one a choice keeps in both orders; cited with the passages
+    that hold it. A choice that flips with the order, or no direct answer, leaves it open:
+    the answer is dropped and the run plans research."""
+    chosen, how = (agreed(first, direct), AGREED) if direct else (None, "no direct answer")
+    if chosen is None and direct:
+        chosen, how = _choose(model, start, request, direct, first)
+        chosen = chosen if how == "chosen" else None
+    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": how}
     if chosen is None:
         return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
-    rest = final_output.split("\n\n", 1)[1:]  # the first answer's sources line
     return {
         "answer": chosen,
-        "final_output": "\n\n".join([chosen, *rest]),
+        "final_output": cited(chosen, evidence),
         "first_check": check,
         "answer_check": check,
     }

@@ -20,7 +20,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import found_something, ground
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
-from agents.research.sources import hits, sources_in, unique
+from agents.research.sources import cited, sources_in
 from agents.research.support import unsupported
 from agents.research.tasks import new_run_id
 from agents.research.topic import grounded, keywords
@@ -125,15 +125,6 @@ def first_answer(out: GoalSetting | None, query: str, evidence: str) -> str:
     if not found_something(evidence) or len(answer.split()) > SHORT_WORDS:
         return ""
     return answer if answer and not unsupported(answer, f"{query}\n{evidence}") else ""
-
-
-def cited(answer: str, evidence: str) -> str:
-    """`answer` with the sources of the passages that hold its words (none: the answer alone)."""
-    if not answer:
-        return ""
-    holding = [hit for hit in hits(evidence) if not unsupported(answer, hit)]
-    sources = unique(sources_in("\n\n".join(f"[{i}] {h}" for i, h in enumerate(holding, 1))))
-    return f"{answer}\n\nSources: {', '.join(sources)}" if sources else answer
 
 
 def _usable(text: str, *, fallback: str, topic: str = "") -> str:

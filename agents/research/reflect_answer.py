@@ -56,7 +56,8 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         agreed=_agreed(check),
         trajectory_id=rid,
     )
-    if check.get("how") not in DISAGREED:
+    # a first answer a choice settled: nothing was researched, so no research failed
+    if check.get("how") not in DISAGREED or check == state.get("first_check"):
         return {}
     model = ctx.models.chat(ctx.reflector_model)
     out = ask_lesson(model, state, check)

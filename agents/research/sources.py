@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from agents.research.support import unsupported
+
 _HIT_START = re.compile(r"\n\n(?=\[\d+\] )")
 _NUMBER = re.compile(r"^\[\d+\] ")
 _HEADER = re.compile(r"^\[\d+\] (.+)$", re.M)
@@ -69,3 +71,12 @@ def says_only_known(found: str) -> bool:
     """Is every section of `found` either empty or all passages already shown?"""
     bodies = [m.group(3) for m in _SECTION.finditer(found)]
     return bool(bodies) and all(b.strip() == SAME_AS_EVIDENCE for b in bodies)
+
+
+def cited(answer: str, evidence: str) -> str:
+    """`answer` with the sources of the passages that hold its words (none: the answer alone)."""
+    if not answer:
+        return ""
+    holding = [hit for hit in hits(evidence) if not unsupported(answer, hit)]
+    sources = unique(sources_in("\n\n".join(f"[{i}] {h}" for i, h in enumerate(holding, 1))))
+    return f"{answer}\n\nSources: {', '.join(sources)}" if sources else answer

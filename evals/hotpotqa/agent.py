@@ -190,7 +190,7 @@ def _graph_answer_fn(
             recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
             runs[:] = _recorded(store, out, max_retries)
         checks.clear()
-        checks.update(out.get("answer_check") or {})
+        checks.update(_checks_of(out))
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
@@ -198,6 +198,13 @@ def _graph_answer_fn(
         return answer, [answer]
 
     return GraphAnswerFn(answer_fn, checks, recalled, runs)
+
+
+def _checks_of(out: dict[str, Any]) -> dict[str, Any]:
+    """What the run's answer checks compared: its final check, with its first answer's check
+    (`first`) when it made one."""
+    first = {"first": dict(out["first_check"])} if out.get("first_check") else {}
+    return {**(out.get("answer_check") or {}), **first}
 
 
 def _recorded(store: Any, out: dict[str, Any], max_retries: int) -> list[str]:

@@ -5,6 +5,8 @@ finds only passages the run has read is not run."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agents.research.goal import SHORT_FORM
@@ -17,15 +19,19 @@ DIRECT = "Reply with the answer only"  # the direct reading's prompt
 
 
 class FirstScript(Script):
-    """Goal setting reads `first` in the evidence; the direct reading says `direct`."""
+    """Goal setting reads `first` in the evidence; the direct reading says `direct`; asked to
+    choose between two answers, it keeps `choose`, or (None) the first one shown."""
 
-    def __init__(self, first: str, direct: str, **kwargs) -> None:
+    def __init__(self, first: str, direct: str, choose: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.first, self.direct = first, direct
+        self.first, self.direct, self.choose = first, direct, choose
 
     def __call__(self, prompt, title, tools, messages):
         if title == "GoalSetting":
             return {"goal": "Name her birth year", "answer_form": SHORT_FORM, "answer": self.first}
+        if title == "AnswerChoice":
+            shown = re.search(r"<answers>\n<answer>(.*?)</answer>", prompt).group(1)
+            return {"answer": self.choose or shown}
         if title == "FinalAnswer":
             return {"answer": "1815", "explanation": "Born then.", "sources": ["ada.md"]}
         if DIRECT in prompt:
@@ -48,7 +54,19 @@ def test_the_shorter_wording_of_a_confirmed_answer_stands_with_its_sources(wire)
     assert state["final_output"] == "1815\n\nSources: ada.md"
 
 
+def test_readings_that_differ_keep_the_answer_a_choice_holds_in_both_orders(wire):
+    model = wire(FirstScript("Ada Lovelace", "1815", choose="1815"))
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]
+    assert [c["title"] for c in model.calls] == ["GoalSetting", None, "AnswerChoice"] + [
+        "AnswerChoice"
+    ]
+    assert state["answer"] == "1815" and state["first_check"]["how"] == "chosen"
+    assert state["final_output"] == "1815\n\nSources: ada.md"  # cited: the passage holds it
+
+
 def test_a_first_answer_the_reading_contradicts_is_researched_with_both_readings(wire):
+    """...when the choice between them flips with their order."""
     model = wire(FirstScript("1815", "1816"))
     nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
     assert nodes[:3] == ["goal_setting", "check_answer", "decompose_query"]
