@@ -13,6 +13,7 @@ from evals.common.progress import ProgressMeter
 from evals.common.results_log import ResultsLog
 from evals.common.workers import Job, run_jobs
 from evals.hotpotqa.agent import GRAPHS, OWN_PARAGRAPHS
+from evals.hotpotqa.baselines import BASELINES
 from evals.hotpotqa.dataset import HotpotQuestion
 from evals.hotpotqa.pooled import SETTINGS, pooled_corpus
 from evals.report.tables import format_table
@@ -95,6 +96,9 @@ class HotpotSettings:
             "memory": self.memory,
             "runner": self.runner,
         }
+        if self.graph in BASELINES:  # no retries, tool steps nor memory: any of them resumes
+            for unused in ("max_retries", "max_tool_steps", "memory"):
+                settings.pop(unused)
         if self.setting != "distractor":  # (runs of before the setting were distractor runs)
             settings["setting"] = self.setting
         if self.memory_url:  # shared memory changes what a run sees: say so, without the URL

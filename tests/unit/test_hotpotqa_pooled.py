@@ -77,6 +77,11 @@ def test_settings_refuse_an_unknown_setting_and_own_paragraph_graphs_on_pooled(t
     pooled.validate()
     assert pooled.identity()["setting"] == "pooled"
     assert "setting" not in HotpotSettings(file=FILE, out=tmp_path, max_tool_steps=0).identity()
+    # a baseline's results resume whatever the retries, tool steps or memory it never uses
+    other = HotpotSettings(
+        file=FILE, out=tmp_path, setting="pooled", graph="rag", max_retries=1, memory="off"
+    )
+    assert other.identity() == pooled.identity() and "max_retries" not in other.identity()
 
 
 def _pooled(tmp_path):
