@@ -72,10 +72,12 @@ def register(subparsers: Any) -> None:
 
 def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
     values = {k: v for k, v in saved.items() if k in {f.name for f in fields(Context)}}
+    if args.model:  # every role, a saved run's own role models too (a run saved with four)
+        values["model"] = args.model
+        values.update(dict.fromkeys((f"{role}_model" for role in ROLES), None))
     for role in ROLES:
-        spec = getattr(args, f"{role}_model") or args.model
-        if spec:
-            values[f"{role}_model"] = spec
+        if getattr(args, f"{role}_model"):
+            values[f"{role}_model"] = getattr(args, f"{role}_model")
     overrides = {
         "embedding_model": args.embedding_model,
         "max_retries": args.max_retries,
@@ -124,7 +126,7 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
         cap = getattr(ctx, name)
         if cap is not None:
             validate.positive(f"--{name.replace('_', '-')}", cap)
-    specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
+    specs = sorted({spec for role in ROLES if (spec := ctx.spec(role)) is not None})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)
     if ctx.corpus_dir is not None:
@@ -136,8 +138,8 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     # A bad spec (ModelSpecError, exit 2) or a missing embedded model (exit 3) fails here,
     # before a thread is created; cli.errors prints it as one line. The run's context keeps
     # what was built, so its nodes use the models loaded here.
-    for spec in specs:
-        ctx.models.chat(spec)
+    for role in ROLES:
+        ctx.chat(role)
 
 
 def _run_file(home: str, thread_id: str) -> Path:

@@ -58,7 +58,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     )
     if check.get("how") not in DISAGREED:
         return {}
-    model = ctx.models.chat(ctx.reflector_model)
+    model = ctx.chat("reflector")
     out = ask_lesson(model, state, check)
     reflection = disagreement(state["query"], check, out, rid)
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
