@@ -76,8 +76,7 @@ class GoalSetting(BaseModel):
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """Start a run: a fresh run id, empty per-task lists, the run's evidence and its goal."""
     ctx = runtime.context
-    if runtime.store is None:
-        log.info("no store: memory is off for this run (compile the graph with store=…)")
+    resources.check_memory(runtime)
     query = state["query"]
     model = ctx.chat("planner")
     with resources.open_tools(ctx) as tools:
