@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -21,9 +21,22 @@ DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choos
 MAX_TOOL_STEPS = 50  # the most a run or an eval may ask for
 
 
-def default_home() -> str:
-    """The data directory: $AGENT_HOME, else ./tmp next to the project."""
-    return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
+APP_NAME = "reflective-agent"  # the folder under the user's data folder
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # a checkout's root, or site-packages
+
+
+def default_home(environ: Mapping[str, str] = os.environ, root: Path = PACKAGE_ROOT) -> str:
+    """The data directory: $AGENT_HOME; in a checkout (pyproject.toml beside the packages) its
+    ./tmp; installed, the user's data folder ($XDG_DATA_HOME/reflective-agent, else
+    ~/.local/share/reflective-agent), never the install folder itself."""
+    if environ.get("AGENT_HOME"):
+        return environ["AGENT_HOME"]
+    if (root / "pyproject.toml").is_file():
+        return str(root / "tmp")
+    data = environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data):  # the XDG spec: a relative value is to be ignored
+        data = str(Path(environ.get("HOME") or Path.home()) / ".local" / "share")
+    return str(Path(data) / APP_NAME)
 
 
 def model_judges(spec: str | None) -> bool:
