@@ -3,10 +3,11 @@
 Memory is `runtime.store` (LangGraph's Store) seen through memory.agent_memory.AgentMemory, for
 the research and the web nodes alike: the CLI and the evaluations compile the graphs with the
 project's persistent store (memory.stores.project_store.open_project_store), `langgraph dev`
-injects its own store, and a graph compiled with none runs with memory off. Tools are built per
+injects its own store, a store without a vector index is searched with the run's embeddings,
+and a graph compiled with none runs with memory off (check_memory warns). Tools are built per
 attempt and closed after it (chromium, and an MCP server, start only if one of its tools is
-used). Models come from the run's context (`ctx.models.chat(spec)`), which its owner supplies
-or LangGraph makes.
+used). Models come from the run's context (`ctx.chat(role)`), which its owner supplies or
+LangGraph makes.
 """
 
 from __future__ import annotations
@@ -20,18 +21,31 @@ from langgraph.runtime import Runtime
 from core.context import Context
 from core.web_context import WebAgentContext
 from memory.agent_memory import AgentMemory
+from memory.unindexed import warn_memory_off
 
 
 def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
     """This run's reflections, trajectories and workflows, through `runtime.store`; what it
-    saves records the run's thread."""
+    saves records the run's thread. A store without a vector index is searched with the run's
+    embeddings (`embedding_model`), loaded only if a search needs them."""
     ctx, info = runtime.context, getattr(runtime, "execution_info", None)
     return AgentMemory(
         runtime.store,
         ctx.memory_namespace,
         min_relevance=ctx.min_relevance,
         thread_id=getattr(info, "thread_id", None),
+        embeddings=lambda: ctx.models.embeddings(ctx.embedding_model),
     )
+
+
+def check_memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> None:
+    """At a run's start: a graph compiled without a store runs with memory off, which its
+    user should hear about (a MemoryOffWarning), not find out from runs that never learn."""
+    if runtime.store is None:
+        warn_memory_off(
+            "memory is off: the graph was compiled without a store, so this run neither "
+            "recalls nor saves lessons; compile it with one: .compile(store=InMemoryStore())"
+        )
 
 
 def open_tools(ctx: Context) -> AbstractContextManager[list[BaseTool]]:

@@ -1,19 +1,22 @@
 """The subcommand table and the parser: commands are imported only when they are used.
 
 To add a command, add one line to COMMANDS: its name, the module that implements it, and the
-one-line help shown by `main.py --help`. The module defines `register(subparsers)`, which adds
+one-line help shown by `--help`. The module defines `register(subparsers)`, which adds
 the parser named exactly like the command (`subparsers.add_parser(NAME, ...)`) and sets
 `func=handler` on it; `handler(args) -> int` returns the exit code and raises typed errors
 (cli.errors) instead of printing tracebacks. Keep heavy imports inside the handler: the module
-is imported to build the parser, also for `main.py NAME --help`.
+is imported to build the parser, also for `NAME --help`.
 
-`main.py --help` imports no command module at all: every command appears as a stub with its
+`--help` imports no command module at all: every command appears as a stub with its
 help line, and only the command named on the command line is imported and registered.
 
 Global options (GLOBALS) are accepted before or after the subcommand, at any depth
-(`main.py memory list --home DIR`); a command must not define `--home`, `-v` or `--verbose`
+(`memory list --home DIR`); a command must not define `--home`, `-v` or `--verbose`
 itself. `--json` is global too: a command that prints JSON defines its own `--json` flag (for
 its --help) and reads `args.json`; with `--json`, a failure is a JSON object on stdout.
+
+The program calls itself as it was started (program_name), in its help, errors and hints alike,
+so a hint is a command that works where it is printed; handlers find that name in `args.prog`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from cli.errors import EXIT_CODES_HELP, UsageError
 
 TYPE_CHECKING = False  # typing, dataclasses, importlib.metadata: not loaded for --help
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, NoReturn
 
     from core.models import Models
@@ -48,6 +52,19 @@ COMMANDS: dict[str, Command] = {
 }
 
 RESERVED = ("--home", "-v", "--verbose")
+PROGRAM = "reflective-agent"  # the installed command (pyproject.toml, [project.scripts])
+
+
+def program_name(argv0: str | None = None, environ: Mapping[str, str] = os.environ) -> str:
+    """What the program calls itself: $AGENT_PROG when set (the checkout's `./agent` sets it
+    to the name it was started by); a script started by Python `python main.py`; the installed
+    command its own name; with no argv0 (main() called from Python), the installed name."""
+    given = environ.get("AGENT_PROG")
+    if given:
+        return given
+    if not argv0:
+        return PROGRAM
+    return f"python {argv0}" if argv0.endswith(".py") else os.path.basename(argv0)
 
 
 class Globals:
@@ -66,7 +83,7 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see: {self.prog} --help)")
 
 
-def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
+def split_globals(argv: list[str], prog: str = PROGRAM) -> tuple[Globals, list[str]]:
     """Take the global options out of `argv` (anywhere before a bare `--`)."""
     found, rest = Globals(), []
     tokens = iter(argv)
@@ -82,13 +99,13 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
         elif token == "--home":
             found.home = next(tokens, None)
             if found.home is None:
-                raise UsageError("main.py: argument --home: expected one argument")
+                raise UsageError(f"{prog}: argument --home: expected one argument")
         elif token.startswith("--home="):
             found.home = token.partition("=")[2]
         else:
             rest.append(token)
-    if found.home is not None and not found.home.strip():  # '' would quietly mean ./tmp
-        raise UsageError("main.py: --home is empty: give a folder, or leave the option out")
+    if found.home is not None and not found.home.strip():  # '' would quietly mean the default
+        raise UsageError(f"{prog}: --home is empty: give a folder, or leave the option out")
     return found, rest
 
 
@@ -115,7 +132,7 @@ def utf8_arguments(argv: list[str]) -> None:
                 ) from None
 
 
-def _command_named(argv: list[str]) -> str | None:
+def command_named(argv: list[str]) -> str | None:
     """The subcommand on the command line (globals are already taken out), if any."""
     for token in argv:
         if token == "--":
@@ -130,7 +147,8 @@ def _add_globals(parser: argparse.ArgumentParser) -> None:
         "--home",
         default=None,
         help="data directory for memories, workflows, checkpoints and reports "
-        "(default: $AGENT_HOME or ./tmp)",
+        "(default: $AGENT_HOME; else ./tmp in a checkout, else the user's data folder: "
+        "$XDG_DATA_HOME/reflective-agent or ~/.local/share/reflective-agent)",
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="debug logs and tracebacks on stderr"
@@ -187,10 +205,10 @@ def _register(subparsers: Any, name: str) -> None:
     _check_no_reserved(parser, name)
 
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None, prog: str = PROGRAM) -> argparse.ArgumentParser:
     """The parser for `argv`: the named command fully registered, every other one a stub."""
     parser = Parser(
-        prog="main.py",
+        prog=prog,
         description="A LangGraph agent that plans, executes with search and a real browser, "
         "reflects on its work, retries, and remembers what worked.",
         epilog=EXIT_CODES_HELP,
@@ -198,7 +216,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     _add_globals(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    chosen = _command_named(argv or [])
+    chosen = command_named(argv or [])
     for name, command in COMMANDS.items():
         if name == chosen:
             _register(subparsers, name)

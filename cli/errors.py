@@ -1,12 +1,12 @@
 """Exit codes and the one place that turns any failure into one `error:` line (or JSON object).
 
-Exit codes (also shown at the end of `main.py --help`):
+Exit codes (also shown at the end of `--help`):
     0    ok
     1    the run failed or gave no answer (e.g. it needed more steps than its limit)
     2    bad input: options, arguments, files, model specs, corpus folders, thread ids
     3    a model, model server, browser or search service is unavailable (not installed,
          not reachable, refused the credentials)
-    4    the memory store is damaged (see `main.py memory check` / `memory repair`)
+    4    the memory store is damaged (see the `memory check` / `memory repair` commands)
     5    an unexpected error, i.e. a bug: rerun with -v for the traceback and report it
     6    the run stopped at a budget cap (--max-calls/--max-tokens/--max-seconds); its answer
          is partial (`run --resume ID` continues it)
@@ -50,7 +50,7 @@ EXIT_CODES_HELP = """exit codes:
   1    the run failed or gave no answer
   2    bad input (options, files, model spec, corpus, thread id)
   3    a model, server, browser or search service is unavailable
-  4    the memory store is damaged (try: main.py memory check / memory repair)
+  4    the memory store is damaged (try: memory check / memory repair)
   5    unexpected error (a bug): rerun with -v for the traceback
   6    stopped at a budget cap: the answer is partial (continue with run --resume ID)
   7    waiting for plan approval (answer with run --resume ID --plan FILE)

@@ -132,6 +132,7 @@ def out_folder(args: argparse.Namespace, name: str) -> Path:
 
 def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
     from core.context import Context
+    from core.role_models import DEFAULT_MODEL
     from evals.hotpotqa.single import HotpotSettings
 
     defaults = Context()
@@ -139,7 +140,7 @@ def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
         file=Path(args.file),
         out=out_folder(args, name or f"hotpotqa-{args.graph}"),
         limit=args.limit,
-        model=args.model or defaults.executor_model,
+        model=args.model or DEFAULT_MODEL,
         graph=args.graph,
         max_retries=defaults.max_retries if args.max_retries is None else args.max_retries,
         max_tool_steps=args.max_tool_steps,

@@ -132,9 +132,9 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     }
     snapshot = graph.get_state(config)
     payload = _payload(args, graph, config, snapshot)
-    print(f"thread: {thread_id}  (resume with: main.py run --resume {thread_id})", file=sys.stderr)
+    hint = f"resume with: {args.prog} run --resume {thread_id}"
+    print(f"thread: {thread_id}  ({hint})", file=sys.stderr)
     progress = Progress(snapshot.values, ctx.max_retries)
-    hint = f"resume with: main.py run --resume {thread_id}"
 
     def force_exit(stop: KeyboardInterrupt) -> None:  # while parallel nodes run (cli.shutdown)
         report(type(stop)(hint), as_json=args.json)

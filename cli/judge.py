@@ -55,7 +55,7 @@ def handle(args: argparse.Namespace) -> int:
     url = args.memory_url or os.environ.get("AGENT_MEMORY_URL")
     if url:
         arguments.url("--memory-url", url, ("postgresql", "postgres"))
-    run_id, tasks = _finished(Path(args.home), args.thread_id)
+    run_id, tasks = _finished(Path(args.home), args.thread_id, args.prog)
     known = {f.name for f in fields(Context)}
     settings = {k: v for k, v in saved.get("context", {}).items() if k in known}
     ctx = Context(**{**settings, "home": args.home, "models": models_of(args)})
@@ -75,7 +75,7 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _finished(home: Path, thread: str) -> tuple[str, int]:
+def _finished(home: Path, thread: str, prog: str) -> tuple[str, int]:
     """(run id, number of tasks) of the run's last checkpoint; UsageError unless it answered."""
     from cli.execution import open_checkpoints
 
@@ -87,7 +87,7 @@ def _finished(home: Path, thread: str) -> tuple[str, int]:
     values = last.checkpoint["channel_values"] if last else {}
     if not values.get("final_output") or not values.get("run_id"):
         raise UsageError(
-            f"run {thread!r} has not finished: resume it (main.py run --resume {thread}), "
+            f"run {thread!r} has not finished: resume it ({prog} run --resume {thread}), "
             "then judge its answer"
         )
     return str(values["run_id"]), len(values.get("tasks") or [])

@@ -32,7 +32,7 @@ def _print_report(report: FolderReport, args: argparse.Namespace) -> None:
     for problem in report.problems:
         print(f"  problem: {problem}")
     if report.problems and not report.actions:
-        print(f"  fix: python main.py --home {args.home} memory repair")
+        print(f"  fix: {args.prog} --home {args.home} memory repair")
 
 
 def check(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def repair(args: argparse.Namespace) -> int:
     if folder.is_dir() and not os.access(folder, os.W_OK):
         raise UsageError(
             f"the memory folder {folder} is read-only: repair changes files there; make it "
-            f"writable (see `main.py --home {args.home} memory check`)"
+            f"writable (see `{args.prog} --home {args.home} memory check`)"
         )
     report = repair_folder(folder, models_of(args).embeddings(args.embedding_model))
     _print_report(report, args)

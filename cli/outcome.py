@@ -19,7 +19,7 @@ CAPS = {"max_calls": "--max-calls", "max_tokens": "--max-tokens", "max_seconds":
 
 def awaiting(args: argparse.Namespace, thread_id: str, plan: dict[str, Any]) -> int:
     """The run waits for its plan: print the pause (the plan) and how to answer it."""
-    resume = f"main.py run --resume {thread_id} --plan FILE"
+    resume = f"{args.prog} run --resume {thread_id} --plan FILE"
     if args.json:
         out = {"thread_id": thread_id, "status": "awaiting_plan_approval", "interrupt": plan}
         print(json.dumps({**out, "resume": resume}, ensure_ascii=False))
@@ -91,8 +91,8 @@ def finished(
         done = sum(1 for r in state.get("results") or [] if r is not None)
         print(
             f"partial answer: the run stopped at its {CAPS[stopped]} cap with "
-            f"{done}/{len(state.get('tasks') or [])} tasks done; continue with: main.py run "
-            f"--resume {thread_id} (a resumed run has a fresh budget)",
+            f"{done}/{len(state.get('tasks') or [])} tasks done; continue with: {args.prog} "
+            f"run --resume {thread_id} (a resumed run has a fresh budget)",
             file=sys.stderr,
         )
         return EXIT_PARTIAL

@@ -1,4 +1,4 @@
-"""`main.py run`: run the agent on one task, streaming progress, durable across interruptions."""
+"""`run`: run the agent on one task, streaming progress, durable across interruptions."""
 
 from __future__ import annotations
 
@@ -72,10 +72,12 @@ def register(subparsers: Any) -> None:
 
 def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
     values = {k: v for k, v in saved.items() if k in {f.name for f in fields(Context)}}
+    if args.model:  # every role, a saved run's own role models too (a run saved with four)
+        values["model"] = args.model
+        values.update(dict.fromkeys((f"{role}_model" for role in ROLES), None))
     for role in ROLES:
-        spec = getattr(args, f"{role}_model") or args.model
-        if spec:
-            values[f"{role}_model"] = spec
+        if getattr(args, f"{role}_model"):
+            values[f"{role}_model"] = getattr(args, f"{role}_model")
     overrides = {
         "embedding_model": args.embedding_model,
         "max_retries": args.max_retries,
@@ -114,9 +116,9 @@ def mcp_servers(path: str) -> dict[str, Any]:
         raise UsageError(f"--mcp: {exc}") from exc
 
 
-def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
-    if not resuming:
-        validate.task(task)
+def _validate(ctx: Context, args: argparse.Namespace) -> None:
+    if not args.resume:
+        validate.task(args.task, args.prog)
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
     if ctx.max_tool_steps is not None:
         validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, MAX_TOOL_STEPS)
@@ -124,7 +126,7 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
         cap = getattr(ctx, name)
         if cap is not None:
             validate.positive(f"--{name.replace('_', '-')}", cap)
-    specs = sorted({getattr(ctx, f"{role}_model") for role in ROLES})
+    specs = sorted({spec for role in ROLES if (spec := ctx.spec(role)) is not None})
     for spec in specs:  # cheapest first: a stopped server fails before any heavy import
         validate.model_server(spec)
     if ctx.corpus_dir is not None:
@@ -136,8 +138,8 @@ def _validate(ctx: Context, task: str | None, resuming: bool) -> None:
     # A bad spec (ModelSpecError, exit 2) or a missing embedded model (exit 3) fails here,
     # before a thread is created; cli.errors prints it as one line. The run's context keeps
     # what was built, so its nodes use the models loaded here.
-    for spec in specs:
-        ctx.models.chat(spec)
+    for role in ROLES:
+        ctx.chat(role)
 
 
 def _run_file(home: str, thread_id: str) -> Path:
@@ -184,11 +186,15 @@ def handle(args: argparse.Namespace) -> int:
 
     runs = validate.writable_home(args.home)
     saved = _load_saved(args)
+    if args.resume:  # the run keeps what it was saved with; only flags change it
+        for dest in set(getattr(args, "from_settings", ())) - {"memory_url"}:
+            setattr(args, dest, None)
     _read_inputs(args)
     thread_id = args.resume or uuid.uuid4().hex[:12]
     # One process per thread (a second resume would repeat the remaining tool calls); SIGTERM
     # ends the run as Ctrl-C does, so what it started (MCP servers) ends with it.
-    with hold_thread(runs, thread_id), terminate_as_interrupt():
+    resume = f"{args.prog} run --resume {thread_id}"
+    with hold_thread(runs, thread_id, resume), terminate_as_interrupt():
         return _start(args, runs, saved, thread_id)
 
 
@@ -207,7 +213,7 @@ def _read_inputs(args: argparse.Namespace) -> None:
 
 def _start(args: argparse.Namespace, runs: Path, saved: dict[str, Any], thread_id: str) -> int:
     ctx = _context_from_args(args, saved.get("context", {}))
-    _validate(ctx, args.task, bool(args.resume))
+    _validate(ctx, args)
     graph_name = args.graph or saved.get("graph", "reflective")
     if not args.resume:
         # the MCP file is recorded, not its servers: their env may hold keys

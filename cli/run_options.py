@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_PARTIAL
-from core.context import DEFAULT_MODEL, MAX_TOOL_STEPS
-
-ROLES = ("planner", "executor", "reflector", "aggregator")
+from core.context import MAX_TOOL_STEPS
+from core.role_models import DEFAULT_MODEL, ROLES
 
 
 def add_tool_options(p: argparse.ArgumentParser) -> None:

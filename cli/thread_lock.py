@@ -1,6 +1,6 @@
 """One process at a time per run thread: a lock file under HOME/runs, held while `run` works.
 
-    with hold_thread(runs, thread_id):   # ThreadBusy (exit 2) while another process runs it
+    with hold_thread(runs, thread_id, resume):   # ThreadBusy (exit 2) while another runs it
         ...
 
 Two processes resuming one thread would both finish it, repeating its remaining tool calls and
@@ -55,7 +55,7 @@ def _locked(fd: int, path: Path, thread_id: str) -> bool:
     except BlockingIOError:
         raise ThreadBusy(
             f"run {thread_id} is already running{_holder(path)}: wait for it to finish or "
-            f"stop it, then resume it again (main.py run --resume {thread_id})"
+            "stop it, then resume it again"
         ) from None
     try:
         return os.fstat(fd).st_ino == os.stat(path).st_ino
@@ -64,11 +64,14 @@ def _locked(fd: int, path: Path, thread_id: str) -> bool:
 
 
 @contextmanager
-def hold_thread(runs: Path, thread_id: str) -> Iterator[Path]:
-    """Hold HOME/runs/<thread_id>.lock for the context; ThreadBusy if another process holds it."""
+def hold_thread(runs: Path, thread_id: str, resume: str = "") -> Iterator[Path]:
+    """Hold HOME/runs/<thread_id>.lock for the context; ThreadBusy if another process holds it
+    (its message ends with `resume`, the command that resumes the thread, when given)."""
     path = runs / f"{thread_id}.lock"
     try:
         fd = _take(path, thread_id)
+    except ThreadBusy as busy:
+        raise ThreadBusy(f"{busy} ({resume})" if resume else str(busy)) from None
     except OSError as exc:
         raise UsageError(f"cannot lock {path}: {exc.strerror or exc}") from exc
     try:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cli.commands import shown
+from cli.commands import PROGRAM, shown
 from cli.errors import UsageError
 
 MAX_RETRIES = 10  # 11 attempts per task is already far past where retries stop helping
@@ -23,11 +23,11 @@ MAX_TASK_CHARS = 10_000
 THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def task(value: str | None) -> str:
+def task(value: str | None, prog: str = PROGRAM) -> str:
     """The task if it is not empty and at most MAX_TASK_CHARS long."""
     text = (value or "").strip()
     if not text:
-        raise UsageError('the task is empty: give a task, e.g. main.py run "What is ...?"')
+        raise UsageError(f'the task is empty: give a task, e.g. {prog} run "What is ...?"')
     if len(text) > MAX_TASK_CHARS:
         raise UsageError(
             f"the task is {len(text):,} characters; the limit is {MAX_TASK_CHARS:,}: ask a "

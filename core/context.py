@@ -1,10 +1,10 @@
-"""Run-time configuration of the graphs: one model per role, limits, and where data lives."""
+"""Run-time configuration of the graphs: their models, limits, and where data lives."""
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -14,31 +14,48 @@ from pydantic.json_schema import SkipJsonSchema
 
 from core.model_catalogue import is_file_name, lookup
 from core.model_spec import parse_spec
-from core.models import Models
+from core.role_models import ModelChoice, ModelSettings, role_field
 from core.run_budget import RunBudget
 
-DEFAULT_MODEL = "local"
 DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
 MAX_TOOL_STEPS = 50  # the most a run or an eval may ask for
 
 
-def default_home() -> str:
-    """The data directory: $AGENT_HOME, else ./tmp next to the project."""
-    return os.environ.get("AGENT_HOME") or str(Path(__file__).resolve().parent.parent / "tmp")
+APP_NAME = "reflective-agent"  # the folder under the user's data folder
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # a checkout's root, or site-packages
 
 
-def model_judges(spec: str) -> bool:
+def default_home(environ: Mapping[str, str] = os.environ, root: Path = PACKAGE_ROOT) -> str:
+    """The data directory: $AGENT_HOME; in a checkout (pyproject.toml beside the packages) its
+    ./tmp; installed, the user's data folder ($XDG_DATA_HOME/reflective-agent, else
+    ~/.local/share/reflective-agent), never the install folder itself."""
+    if environ.get("AGENT_HOME"):
+        return environ["AGENT_HOME"]
+    if (root / "pyproject.toml").is_file():
+        return str(root / "tmp")
+    data = environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data):  # the XDG spec: a relative value is to be ignored
+        data = str(Path(environ.get("HOME") or Path.home()) / ".local" / "share")
+    return str(Path(data) / APP_NAME)
+
+
+def model_judges(spec: str | None) -> bool:
     """Does the model's verdict judge a research attempt by default? Yes, but for an embedded
-    model whose catalogue entry says its verdicts decide nothing (core.model_catalogue)."""
+    model whose catalogue entry says its verdicts decide nothing (core.model_catalogue); a
+    model given as an object is judged by its own verdicts."""
+    if spec is None:
+        return True
     parsed = parse_spec(spec)
     if parsed.provider is None and not is_file_name(parsed.model):
         return lookup(parsed.model).judges
     return True
 
 
-def default_tool_steps(spec: str) -> int:
+def default_tool_steps(spec: str | None) -> int:
     """The executor's own tool calls per attempt when none are asked for: an embedded model's
     catalogue entry may set its own (core.model_catalogue), else DEFAULT_TOOL_STEPS."""
+    if spec is None:
+        return DEFAULT_TOOL_STEPS
     parsed = parse_spec(spec)
     if parsed.provider is None and not is_file_name(parsed.model):
         steps = lookup(parsed.model).tool_steps
@@ -74,8 +91,17 @@ ToolOpener = Callable[["Context"], AbstractContextManager[list[Any]]]
 
 def settings_of(ctx: Any) -> dict[str, Any]:
     """A context's settings as plain values (what a saved run records): every field with a
-    description, none of the objects a run uses (its models, tools, cache, browser)."""
-    return {f.name: getattr(ctx, f.name) for f in fields(ctx) if "description" in f.metadata}
+    description, none of the objects a run uses (its models, a chat model given as `model`,
+    tools, cache, browser)."""
+    return {
+        f.name: value
+        for f in fields(ctx)
+        if "description" in f.metadata and _plain(value := getattr(ctx, f.name))
+    }
+
+
+def _plain(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool | list | dict)
 
 
 @dataclass(kw_only=True)
@@ -114,27 +140,19 @@ class MemorySettings:
 
 
 @dataclass(kw_only=True)
-class Context(MemorySettings):
+class Context(MemorySettings, ModelSettings):
     """The research graphs' `context_schema`; nodes read it through `Runtime[Context]`.
 
     The settings are plain values, so LangGraph Studio can edit them per assistant; `models`,
     `tools` and `cache` are what the run uses, supplied by its owner or made for it, and never
-    shown as settings.
+    shown as settings (nor is a chat model object given as `model`). A relative `corpus_dir`
+    is the folder of that name in the current folder when the context is made.
     """
 
-    planner_model: str = field(
-        default=DEFAULT_MODEL,
-        metadata={"description": "Model for goal setting and decomposition ('provider:model')."},
-    )
-    executor_model: str = field(
-        default=DEFAULT_MODEL, metadata={"description": "Model that runs each task with tools."}
-    )
-    reflector_model: str = field(
-        default=DEFAULT_MODEL, metadata={"description": "Model that judges each task result."}
-    )
-    aggregator_model: str = field(
-        default=DEFAULT_MODEL, metadata={"description": "Model that writes the final answer."}
-    )
+    planner_model: ModelChoice | None = role_field("sets the goal and plans the tasks")
+    executor_model: ModelChoice | None = role_field("runs each task with tools")
+    reflector_model: ModelChoice | None = role_field("judges each task result")
+    aggregator_model: ModelChoice | None = role_field("writes the final answer")
     answer_first: bool = field(
         default=True,
         metadata={
@@ -223,9 +241,6 @@ class Context(MemorySettings):
         default=None, metadata={"description": "The same cap on the run's wall-clock seconds."}
     )
 
-    models: Annotated[Models, SkipJsonSchema()] = field(
-        default_factory=Models, repr=False, compare=False
-    )
     tools: Annotated[ToolOpener | None, SkipJsonSchema()] = field(
         default=None, repr=False, compare=False
     )  # None: the configured tools (corpus, Tavily, browser; agents/resources.py)
@@ -236,13 +251,18 @@ class Context(MemorySettings):
         default_factory=RunBudget, repr=False, compare=False
     )  # what the run has spent against max_calls / max_tokens / max_seconds
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.corpus_dir:  # now, so a later change of folder does not move it
+            self.corpus_dir = os.path.abspath(os.path.expanduser(self.corpus_dir))
+
     @property
     def tool_steps(self) -> int:
         """How many tool calls the executor may make per attempt (`max_tool_steps` resolved:
         unset, the executor model's default; core.context.default_tool_steps)."""
         if self.max_tool_steps is not None:
             return self.max_tool_steps
-        return default_tool_steps(self.executor_model)
+        return default_tool_steps(self.spec("executor"))
 
     @property
     def verdicts(self) -> bool:
@@ -250,11 +270,12 @@ class Context(MemorySettings):
         unset, the reflector model's default; core.context.model_judges)."""
         if self.model_verdicts is not None:
             return self.model_verdicts
-        return model_judges(self.reflector_model)
+        return model_judges(self.spec("reflector"))
 
     @property
     def task_concurrency(self) -> int:
         """How many tasks run at once (`max_concurrency`, its 0 resolved)."""
         if self.max_concurrency > 0:
             return self.max_concurrency
-        return 1 if parse_spec(self.executor_model).provider is None else 4
+        spec = self.spec("executor")
+        return 1 if spec is not None and parse_spec(spec).provider is None else 4

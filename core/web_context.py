@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic.json_schema import SkipJsonSchema
 
-from core.context import DEFAULT_MODEL, MemorySettings
-from core.models import Models
+from core.context import MemorySettings
+from core.role_models import ModelChoice, ModelSettings, role_field
 
 # What the web agent's observation shows the model (agents/web/screenshot.py).
 OBSERVATIONS = ("axtree", "screenshot", "both")
@@ -29,15 +29,13 @@ class RunBrowser:
 
 
 @dataclass(kw_only=True)
-class WebAgentContext(MemorySettings):
-    """The web agent's `context_schema`: only the settings its nodes read."""
+class WebAgentContext(MemorySettings, ModelSettings):
+    """The web agent's `context_schema`: only the settings its nodes read (its models through
+    `chat("executor")` / `chat("reflector")`, core.role_models)."""
 
-    executor_model: str = field(
-        default=DEFAULT_MODEL, metadata={"description": "Model that decides each action."}
-    )
-    reflector_model: str = field(
-        default=DEFAULT_MODEL,
-        metadata={"description": "Model that judges runs without a reward and consolidates."},
+    executor_model: ModelChoice | None = role_field("decides each action")
+    reflector_model: ModelChoice | None = role_field(
+        "judges runs without a reward and consolidates"
     )
     trajectories_k: int = field(
         default=2,
@@ -97,9 +95,6 @@ class WebAgentContext(MemorySettings):
             "('*' = any public origin; private addresses only when named)."
         },
     )
-    models: Annotated[Models, SkipJsonSchema()] = field(
-        default_factory=Models, repr=False, compare=False
-    )  # not a setting: the models this run uses, supplied by its owner or made for it
     # Not a setting: the run's own (no schema, so Studio never offers it). init=False: every
     # context starts with an empty one, a copy made with dataclasses.replace too.
     browser: Annotated[RunBrowser, SkipJsonSchema()] = field(

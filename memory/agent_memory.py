@@ -14,8 +14,9 @@ Namespaces (any BaseStore: InMemoryStore, `langgraph dev`'s store, the project's
 Retrieval is vector search in the store; an item reaches a prompt only when its cosine
 similarity to the query is at least `min_relevance` (the relevance floor), and the survivors are
 ranked by the generative-agent score (relevance + recency + importance). A store without a
-vector index returns unscored items: retrieval is then off (logged once per AgentMemory).
-With `store=None` memory is off: nothing is saved and nothing retrieved.
+vector index (`InMemoryStore()`) is searched with `embeddings` (memory/unindexed.py); given
+none, retrieval is off with a MemoryOffWarning. With `store=None` memory is off: nothing is
+saved and nothing retrieved.
 An empty namespace is detected by listing one item before any query is embedded, so an empty
 store never loads the embedding model.
 """
@@ -36,6 +37,7 @@ from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
+from memory.unindexed import LIST_LIMIT, EmbeddingsSource, UnindexedSearch
 from memory.workflows.types import Workflow, workflow_from_value, workflow_value
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,6 @@ REFLECTIONS, TRAJECTORIES, WORKFLOWS = "reflections", "trajectories", "workflows
 REFLECTION_FIELDS = ["text"]
 WORKFLOW_FIELDS = ["search_text"]  # name + description, as AWM embedded them
 POOL = 5  # candidates fetched per wanted item, before the floor and the re-ranking
-LIST_LIMIT = 10_000
 
 
 class AgentMemory:
@@ -60,6 +61,7 @@ class AgentMemory:
         min_relevance: float = 0.0,
         weights: ScoreWeights | None = None,
         thread_id: str | None = None,
+        embeddings: EmbeddingsSource | None = None,
     ) -> None:
         self.store = store
         self.thread_id = thread_id  # the run's thread, recorded in what it saves
@@ -68,7 +70,7 @@ class AgentMemory:
         self.min_relevance = min_relevance
         self.weights = weights or ScoreWeights()
         self.clock = time.time
-        self._warned_unindexed = False
+        self._unindexed = UnindexedSearch(embeddings)  # for a store without a vector index
 
     @property
     def enabled(self) -> bool:
@@ -235,10 +237,8 @@ class AgentMemory:
             return []
         hits = self.store.search(namespace, query=text, limit=k * POOL)
         if hits and all(h.score is None for h in hits):
-            if not self._warned_unindexed:
-                log.info("the store has no vector index: memory retrieval is off for this run")
-                self._warned_unindexed = True
-            return []
+            fields = WORKFLOW_FIELDS if namespace[0] == WORKFLOWS else REFLECTION_FIELDS
+            hits = self._unindexed.search(self.store, namespace, text, fields, k * POOL)
         return [h for h in hits if h.score is not None and h.score >= self.min_relevance]
 
     def _best(self, hits: list[SearchItem], k: int) -> list[SearchItem]:

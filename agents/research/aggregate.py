@@ -50,7 +50,7 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     memory = resources.memory(runtime)
     query = state["query"]
     tasks, results = state.get("tasks") or [], state.get("results") or []
-    recalled = memory_block(memory, ctx, query, ctx.aggregator_model)
+    recalled = memory_block(memory, ctx, query, "aggregator")
     prompt = AGGREGATOR.format(
         opening=opening(query, state.get("evidence", "")),
         memory=recalled.text,
@@ -60,7 +60,7 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         answer_form=data(state.get("optimized_response", "")),
         request=data(query),  # again last: the answer is to the request, not to a task
     )
-    model = ctx.models.chat(ctx.aggregator_model)
+    model = ctx.chat("aggregator")
     out = ask_structured(
         model, FinalAnswer, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["aggregate"]
     )

@@ -49,7 +49,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         return {}
     if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
         return {"stopped": stop} if answered_first(state) else {}
-    model = ctx.models.chat(ctx.aggregator_model)
+    model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])

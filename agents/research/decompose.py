@@ -160,8 +160,8 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     ctx = runtime.context
     query = state["query"]
     goal = state.get("optimized_goal") or query
-    model = ctx.models.chat(ctx.planner_model)
-    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model, plan=True)
+    model = ctx.chat("planner")
+    memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
     short = state.get("optimized_response") == SHORT_FORM
     steps = SHORT_STEPS if short else MAX_TASKS - 1
     prompt = DECOMPOSER.format(

@@ -54,9 +54,9 @@ def first_search(
     ctx: Context, tools: list[BaseTool], task: str
 ) -> tuple[str, list[dict[str, Any]]]:
     """What the search tools found for the task (`ground`'s sections), and its step."""
-    model = ctx.models.chat(ctx.executor_model)
+    model = ctx.chat("executor")
     # ~0.4 characters of evidence per token of context, capped: small models read slowly
-    budget = min(4000, context_window(model, ctx.executor_model) * 2 // 5)
+    budget = min(4000, context_window(model, ctx.spec("executor")) * 2 // 5)
     evidence = ground(task, tools, max_chars=budget)
     if not evidence.strip():
         return "", []

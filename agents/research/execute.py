@@ -58,7 +58,7 @@ DEPENDENCY_CHARS = 200  # of each earlier result, added to the task's search
 def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     """One attempt at the task: its result, its tool steps, what it read, the attempt number."""
     ctx = runtime.context
-    memory = memory_block(resources.memory(runtime), ctx, state["task"], ctx.executor_model)
+    memory = memory_block(resources.memory(runtime), ctx, state["task"], "executor")
     head = {"opening": opening(state["query"], state.get("evidence", "")), "memory": memory.text}
     with resources.open_tools(ctx) as tools:
         found, first = first_search(ctx, tools, search_query(state))
@@ -137,7 +137,7 @@ def _agent_run(
         **_retry(state),
     )
     # tool choices and the agent's own short answer share the executor's budget
-    model = with_max_tokens(ctx.models.chat(ctx.executor_model), ROLE_BUDGETS["executor"])
+    model = with_max_tokens(ctx.chat("executor"), ROLE_BUDGETS["executor"])
     # a search for the task's words alone repeats the one above
     searched = search_query(state) if shown else ""
     run = ExecutorRun(
@@ -155,7 +155,7 @@ def _agent_run(
 def _answer_from(ctx: Context, state: TaskState, head: dict[str, str], evidence: str) -> str:
     """One call: the task answered from the run's evidence and `evidence` (what the attempt's
     searches and tools added)."""
-    model = with_max_tokens(ctx.models.chat(ctx.executor_model), ROLE_BUDGETS["grounded_answer"])
+    model = with_max_tokens(ctx.chat("executor"), ROLE_BUDGETS["grounded_answer"])
     prompt = GROUNDED_ANSWER.format(
         **head,
         task=data(state["task"]),

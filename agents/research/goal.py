@@ -76,14 +76,13 @@ class GoalSetting(BaseModel):
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """Start a run: a fresh run id, empty per-task lists, the run's evidence and its goal."""
     ctx = runtime.context
-    if runtime.store is None:
-        log.info("no store: memory is off for this run (compile the graph with store=…)")
+    resources.check_memory(runtime)
     query = state["query"]
-    model = ctx.models.chat(ctx.planner_model)
+    model = ctx.chat("planner")
     with resources.open_tools(ctx) as tools:
-        budget = min(EVIDENCE_CHARS, context_window(model, ctx.planner_model))
+        budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    memory = memory_block(resources.memory(runtime), ctx, query, ctx.planner_model, plan=True)
+    memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
     out = ask_structured(
         model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]

@@ -97,14 +97,14 @@ def _induce(memory: AgentMemory, ctx: Context, every: int) -> list[str]:
     the names of the workflows added."""
     from memory.workflows.online import induce_from_memory
 
-    model = ctx.models.chat(ctx.reflector_model) if ctx.induction == "llm" else None
+    model = ctx.chat("reflector") if ctx.induction == "llm" else None
     try:
         result = induce_from_memory(
             memory,
             WEBSITE,
             mode=ctx.induction,
             model=model,
-            spec=ctx.reflector_model,
+            spec=ctx.spec("reflector"),
             every=every,
             forms=True,
         )

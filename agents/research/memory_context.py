@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from agents.research.learning import WEBSITE, template_of
 from core.context import Context
+from core.role_models import Role
 from memory.agent_memory import AgentMemory
 from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.reflections.manager import format_reflections
@@ -95,15 +96,15 @@ def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
 
 
 def memory_block(
-    memory: AgentMemory, ctx: Context, text: str, model_spec: str, *, plan: bool = False
+    memory: AgentMemory, ctx: Context, text: str, role: Role, *, plan: bool = False
 ) -> MemoryBlock:
     """The <past_reflections> and <workflows> sections for a prompt about `text` (`plan`: a
     planner's prompt, whose workflows show their steps as tasks, see as_plan).
 
     Only memories above the relevance floor are candidates (lessons learned from failures
-    only when `ctx.failure_lessons`). Workflows are packed first, then
-    reflections, greedily, so that memory never takes more than its share of `model_spec`'s
-    context window (counted with that model's tokenizer).
+    only when `ctx.failure_lessons`). Workflows are packed first, then reflections,
+    greedily, so that memory never takes more than its share of the context window of
+    `role`'s model (counted with that model's tokenizer).
     """
     outcomes = None if ctx.failure_lessons else {"success"}
     reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
@@ -114,7 +115,7 @@ def memory_block(
     )
     if not reflections and not workflows:
         return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])
-    model = ctx.models.chat(model_spec)
+    model, model_spec = ctx.chat(role), ctx.spec(role)
     show = as_plan if plan else (lambda w: w)
     result = pack(
         [

@@ -222,9 +222,9 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     attempt, index = state.get("attempt", 1), state["task_index"]
     info = runtime.execution_info
     rid = memory_id(info.thread_id if info else None, state["run_id"], index, attempt)
-    model = ctx.models.chat(ctx.reflector_model)
+    model = ctx.chat("reflector")
     memory = resources.memory(runtime)
-    recalled = memory_block(memory, ctx, task, ctx.reflector_model)
+    recalled = memory_block(memory, ctx, task, "reflector")
     reflection = judge_attempt(state, model, recalled.text, rid, verdicts=ctx.verdicts)
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)

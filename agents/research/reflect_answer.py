@@ -59,7 +59,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     # a first answer a choice settled: nothing was researched, so no research failed
     if check.get("how") not in DISAGREED or check == state.get("first_check"):
         return {}
-    model = ctx.models.chat(ctx.reflector_model)
+    model = ctx.chat("reflector")
     out = ask_lesson(model, state, check)
     reflection = disagreement(state["query"], check, out, rid)
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)

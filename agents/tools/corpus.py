@@ -206,11 +206,11 @@ def _check_folder(folder: Path) -> Path:
     folder = folder.expanduser().resolve()
     if not folder.exists():
         raise CorpusError(
-            f"corpus folder {folder} does not exist: pass --corpus a folder of .txt/.md/.html/"
+            f"corpus folder {folder} does not exist: give a folder of .txt/.md/.html/.json/"
             ".jsonl documents"
         )
     if not folder.is_dir():
-        raise CorpusError(f"corpus path {folder} is a file, not a folder: pass its parent folder")
+        raise CorpusError(f"corpus path {folder} is a file, not a folder: give its parent folder")
     return folder
 
 

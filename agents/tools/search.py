@@ -119,8 +119,8 @@ def make_tavily_tool(
     key = api_key or os.environ.get("TAVILY_API_KEY", "").strip()
     if not key:
         raise SearchUnavailable(
-            "web search needs a Tavily key: set TAVILY_API_KEY (https://tavily.com) or run "
-            "offline with --corpus DIR"
+            "web search needs a Tavily key: set TAVILY_API_KEY (https://tavily.com) or search "
+            "a folder of documents offline (a corpus: --corpus DIR, or Context.corpus_dir)"
         )
     kwargs: dict[str, Any] = {"tavily_api_key": key, "max_results": k}
     if api_base_url:

@@ -88,7 +88,7 @@ async def decide(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dic
     feedback = last.reason if last is not None and not last.valid else None
     ctx = runtime.context
     try:
-        model = ctx.models.chat(ctx.executor_model)
+        model = ctx.chat("executor")
         decision = await decide_action(
             model,
             state["task"],

@@ -54,7 +54,7 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
         return False, "unjudged"
     from agents.judge import JudgeError, LLMJudge
 
-    judge = LLMJudge(ctx.models.chat(ctx.reflector_model))
+    judge = LLMJudge(ctx.chat("reflector"))
     try:
         verdict = judge.judge_episode(
             state["task"],

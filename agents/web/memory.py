@@ -131,7 +131,7 @@ def record_run(
     if success and ctx.online_induction in ("rule", "llm"):
         from memory.workflows.online import induce_from_memory
 
-        model = ctx.models.chat(ctx.reflector_model) if ctx.online_induction == "llm" else None
+        model = ctx.chat("reflector") if ctx.online_induction == "llm" else None
         # no model spec: the web agent's induction answers through the bounded JSON schema
         # whatever its model, as the AWM experiments' arms were run
         induce_from_memory(

@@ -25,6 +25,7 @@ async def observe(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> di
     try:
         if "memory" not in state:  # the run's first look: can the model see what it asks for?
             check_observation(ctx)
+            resources.check_memory(runtime)
         if session is None:
             if not state.get("start_url"):
                 raise ValueError(

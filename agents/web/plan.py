@@ -71,7 +71,7 @@ async def plan(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> dict[
         return {"plan": [], "plan_from": 0, "plans": MAX_PLANS}
     history = [TrajectoryStep(**step) for step in state.get("steps") or []]
     try:
-        model = ctx.models.chat(ctx.executor_model)
+        model = ctx.chat("executor")
         steps, tokens = await make_plan(
             model,
             state["task"],

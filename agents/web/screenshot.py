@@ -49,11 +49,11 @@ def check_observation(ctx: WebAgentContext) -> None:
         )
     if not wants_screenshot(ctx):
         return
-    model = ctx.models.chat(ctx.executor_model)
+    model = ctx.chat("executor")
     if not accepts_images(model):
         raise ImagesUnsupported(
             f"observation {ctx.observation!r} sends screenshots, but the executor model "
-            f"{ctx.executor_model!r} does not take images (its profile declares no image "
+            f"{ctx.model_name('executor')!r} does not take images (its profile declares no image "
             "input): use observation 'axtree' or a vision model, e.g. openai:gpt-4o-mini"
         )
 

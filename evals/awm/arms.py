@@ -96,8 +96,7 @@ def arm_context(
     worker's (built for this context when not given).
     """
     settings: dict[str, object] = dict(
-        executor_model=model,
-        reflector_model=model,
+        model=model,  # every role
         embedding_model=embedding_model,
         home=home,
         max_steps=max_steps,

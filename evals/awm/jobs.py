@@ -94,7 +94,7 @@ def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
     from memory.agent_memory import AgentMemory
     from memory.stores.project_store import open_project_store
 
-    model = ctx.models.chat(ctx.reflector_model)
+    model = ctx.chat("reflector")
     feedback = f"reward {record['reward']}" if record["reward"] is not None else "not finished"
     # the store the arm's graph reads its reflections from (evals.miniwob.graph)
     with open_project_store(ctx.home, ctx.embedding_model, models=ctx.models) as store:

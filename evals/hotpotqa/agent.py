@@ -30,8 +30,6 @@ from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
 
-ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")  # one model
-
 
 def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
     from agents.tools.corpus import save_passages
@@ -167,11 +165,10 @@ def _graph_answer_fn(
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
     recalled: list[str] = []  # what earlier runs left that reached its prompts
     runs: list[str] = []  # the last run's trajectory id (agents.research.learning.judge_run)
-    roles: dict[str, Any] = dict.fromkeys(ROLES, model)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
-            **roles,
+            model=model,  # every role
             max_retries=max_retries,
             use_browser=False,
             home=home,

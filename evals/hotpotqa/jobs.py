@@ -147,7 +147,7 @@ def gold_verdict(
 
     if run is None:
         return {"right": right, "error": "the run recorded no trajectory to judge"}
-    ctx = Context(models=models, reflector_model=payload["model"])
+    ctx = Context(models=models, model=payload["model"])
     embedding_model = payload.get("embedding_model", "local")
     try:
         with project_store(

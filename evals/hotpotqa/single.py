@@ -53,7 +53,7 @@ class HotpotSettings:
     def __post_init__(self) -> None:
         # resolved here, so the results' identity names the steps the run really took
         if self.max_tool_steps is None:
-            self.max_tool_steps = Context(executor_model=self.model).tool_steps
+            self.max_tool_steps = Context(model=self.model).tool_steps
 
     def validate(self) -> None:
         if self.graph not in GRAPHS:

@@ -46,7 +46,7 @@ class WebPolicy:
             self._memory = {utterance: memory}  # one episode at a time: keep only the latest
         last = history[-1] if history else None
         feedback = last.reason if last is not None and not last.valid else None
-        model = self.ctx.models.chat(self.ctx.executor_model)
+        model = self.ctx.chat("executor")
         if not history:  # a new episode
             self._plan, self._plan_from, self._plans = (
                 [],
@@ -98,8 +98,7 @@ def make_policy(
     (workflows on or off), planning on or off."""
     ctx = WebAgentContext(
         models=models or Models(),
-        executor_model=model,
-        reflector_model=model,
+        model=model,  # every role
         home=home,
         use_workflows=use_workflows,
         trajectories_k=trajectories_k,

@@ -48,11 +48,12 @@ def process_alive(pid: int) -> bool:
 
 
 def repair_command(path: str) -> str:
-    """The command that repairs the store holding this database file."""
+    """The command line's command that repairs the store holding this database file (the
+    program's own name is the caller's to know)."""
     db = Path(path)
     if db.parent.name == "memory":
-        return f"python main.py --home {db.parent.parent} memory repair"
-    return "python main.py memory repair"
+        return f"memory repair --home {db.parent.parent}"
+    return "memory repair"
 
 
 def store_error(path: str, exc: sqlite3.DatabaseError) -> Exception:
@@ -60,8 +61,8 @@ def store_error(path: str, exc: sqlite3.DatabaseError) -> Exception:
     code = getattr(exc, "sqlite_errorcode", None) or 0
     if code & 0xFF in _DAMAGED or code == _SHORT_READ:
         return MemoryStoreDamagedError(
-            f"memory store {path} is damaged ({exc}); run `{repair_command(path)}` to set the "
-            "file aside and keep every readable record"
+            f"memory store {path} is damaged ({exc}); run the command `{repair_command(path)}`"
+            " to set the file aside and keep every readable record"
         )
     if code & 0xFF in _BUSY:
         return MemoryStoreError(
@@ -223,7 +224,7 @@ class SqliteFile:
                 f"memory store {self.path} was built with embeddings {old_name!r} "
                 f"({old_dim} dimensions) but was opened with {name!r} ({dimension} dimensions). "
                 "Open it with the same embedding model, or re-embed it "
-                "(`python main.py memory reembed --embedding-model SPEC`, or "
+                "(the command `memory reembed --embedding-model SPEC`, or "
                 "ReflectionManager.open(..., reembed=True))."
             )
 

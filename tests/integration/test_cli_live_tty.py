@@ -63,6 +63,6 @@ def test_live_tokens_then_ctrl_c(tmp_path):
     stdout = child.stdout.read() if child.stdout else b""
     assert child.returncode == 130
     assert time.monotonic() - interrupted < 15
-    assert b"error: interrupted (resume with: main.py run --resume " in seen
+    assert b"error: interrupted (resume with: python main.py run --resume " in seen
     assert b"Traceback" not in seen
     assert stdout == b""  # the live line never touched stdout

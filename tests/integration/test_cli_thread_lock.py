@@ -60,7 +60,7 @@ def test_a_second_resume_of_a_running_thread_is_refused(tmp_path) -> None:
     errors = [line for line in second.stderr.splitlines() if line.startswith("error:")]
     assert errors == [
         f"error: run {thread} is already running (process {first.pid}): wait for it to finish "
-        f"or stop it, then resume it again (main.py run --resume {thread})"
+        f"or stop it, then resume it again (reflective-agent run --resume {thread})"
     ], second.stderr
     assert _executed(tmp_path) == TASKS  # each task once
     assert not list((tmp_path / "home" / "runs").glob("*.lock"))  # released

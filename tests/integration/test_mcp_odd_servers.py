@@ -171,7 +171,7 @@ def test_a_stubborn_server_is_gone_after_the_run_is_stopped(tmp_path, tally, sig
     tally["mcp_tries"] += 1
     left = _left_running(tmp_path, tally)
     assert child.returncode == code, err[-3000:]
-    assert _one_error(err).startswith(f"error: {says} (resume with: main.py run --resume ")
+    assert _one_error(err).startswith(f"error: {says} (resume with: reflective-agent run --resume ")
     assert left == []
 
 

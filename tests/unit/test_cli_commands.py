@@ -78,8 +78,8 @@ def test_a_command_defining_a_global_option_is_refused(monkeypatch):
 
 
 def test_version(capsys):
-    assert main.main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"main.py {commands.version()}"
+    assert main.main(["--version"]) == 0  # main() called from Python: the installed name
+    assert capsys.readouterr().out.strip() == f"reflective-agent {commands.version()}"
     assert commands.version().count(".") >= 1
 
 

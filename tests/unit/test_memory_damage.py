@@ -36,7 +36,7 @@ def test_a_file_that_is_not_a_database(tmp_path):
     db.write_bytes(b"this is not sqlite " * 200)
     with pytest.raises(MemoryStoreDamagedError) as err:
         ReflectionManager.open(tmp_path, HashingEmbeddings())
-    assert_one_line_naming(err.value, str(db), f"python main.py --home {tmp_path} memory repair")
+    assert_one_line_naming(err.value, str(db), f"memory repair --home {tmp_path}")
 
 
 def test_a_truncated_database(tmp_path):

@@ -151,3 +151,60 @@ def test_the_dotted_names_shown_are_defined():
         if gone := [d for d in dotted if d.split(".")[0] in packages and not _defined(d)]:
             missing[page.name] = gone
     assert not missing, f"pages name modules or objects that do not exist: {missing}"
+
+
+# What the embedding snippet's test puts in place of what needs a key and a network: the
+# scripted model for the chat model object; every Context gets the scripted models (its spec
+# strings) and the fake corpus search (tests/unit/research_script.py).
+FAKES = {
+    'ChatOpenAI(model="gpt-4o-mini")': "scripted_model",
+    "Context(": "Context(models=wire.models, tools=wire.tools, ",
+}
+
+
+def _embedding_snippet() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## LangGraph Studio and other apps", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_embedding_snippet_runs_and_its_store_without_index_remembers(wire):
+    import warnings
+
+    from langgraph.graph import StateGraph
+    from typing_extensions import TypedDict
+
+    from graphs import Context
+    from memory.unindexed import MemoryOffWarning
+    from tests.unit.research_script import Script
+
+    class Parent(TypedDict, total=False):
+        query: str
+        final_output: str
+
+    code = _embedding_snippet()
+    for real, fake in FAKES.items():
+        assert real in code, f"the README snippet no longer has {real}"
+        code = code.replace(real, fake)
+    model = wire(Script({0: [True, False]}))  # task 1 retried once: a lesson to remember
+    names = {
+        "wire": wire,
+        "scripted_model": model,
+        "parent": StateGraph(Parent, context_schema=Context),
+    }
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        exec(compile(code, "README.md", "exec"), names)
+    off = [str(w.message) for w in seen if issubclass(w.category, MemoryOffWarning)]
+    # the graph compiled without a store says memory is off; the InMemoryStore() one remembers
+    assert len(off) == 1 and "compiled without a store" in off[0], off
+    assert names["out"]["final_output"].startswith("FINAL")
+    store = names["graph"].store
+    assert store.search(("reflections", "default"), limit=20)
+
+    model.calls.clear()
+    names["graph"].invoke(
+        {"query": "Ada Lovelace?"}, context=Context(models=wire.models, tools=wire.tools)
+    )
+    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
+    assert "cite the source." in goal.split("<past_reflections>")[1].split("</past_reflections>")[0]

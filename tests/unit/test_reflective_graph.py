@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+from langgraph.store.memory import InMemoryStore
+
 from graphs import build_reflective_graph, build_single_path_graph
+from memory.unindexed import MemoryOffWarning
 from tests.unit.research_script import TASKS, Script, past_reflections_seen_next, run, wire
 
 __all__ = ["TASKS", "Script", "wire"]  # other test modules import these from here
@@ -128,13 +132,20 @@ def test_the_store_holds_the_runs_reflections(wire):
     assert wire.store.list_namespaces(prefix=("reflections",)) == [("reflections", "proj", "alice")]
 
 
-def test_a_graph_without_a_store_runs_with_memory_off(wire, caplog):
+def test_a_graph_without_a_store_runs_with_memory_off_and_says_so(wire):
     wire(Script())
-    with caplog.at_level("INFO"):
+    with pytest.warns(MemoryOffWarning, match="compiled without a store") as seen:
         _, _, state = run(build_reflective_graph(), wire.context(max_retries=0))
     assert state["final_output"] == "FINAL: Ada Lovelace, born 1815.\n\nSources: ada.md, notes.md"
     assert len(state["reflection_ids"]) == 3  # judged, though nothing could be saved
-    assert sum("memory is off" in r.getMessage() for r in caplog.records) == 1
+    assert len(seen) == 1  # once per run
+
+
+def test_a_store_without_an_index_recalls_with_the_run_s_embeddings(wire):
+    model = wire(Script({0: [True, False]}))
+    wire.store = InMemoryStore()  # no index=, as a new user writes it
+    run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
+    assert "cite the source." in past_reflections_seen_next(model, wire)
 
 
 def test_memory_from_an_earlier_run_reaches_the_next_prompts(wire):

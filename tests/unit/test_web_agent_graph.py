@@ -224,6 +224,15 @@ def test_graph_without_start_url_or_environment_says_what_is_missing(wired):
     assert context.browser.session is None
 
 
+def test_a_web_graph_without_a_store_says_memory_is_off(wired):
+    from memory.unindexed import MemoryOffWarning
+
+    graph = build_web_graph().compile()
+    context = WebAgentContext(models=wired.models)
+    with pytest.warns(MemoryOffWarning, match="without a store"), pytest.raises(ValueError):
+        asyncio.run(graph.ainvoke({"task": "t"}, context=context))  # no start_url: ends at once
+
+
 def test_every_node_of_a_run_sees_the_runs_one_context():
     """The run's browser lives in its context, so LangGraph must hand every node of a run the
     same context object, and a context given as a dict (as `langgraph dev` sends it) must be
