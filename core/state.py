@@ -110,7 +110,8 @@ class Dependency(TypedDict):
 
 class TaskInput(TypedDict):
     """What the scheduler sends to one task's subgraph (`evidence`: the run's, see above;
-    `known`: the passages the run's finished tasks read beyond it, the parent's `read`)."""
+    `known`: the passages the run's finished tasks read beyond it, the parent's `read`;
+    `last`: it is the plan's last task, the one that answers)."""
 
     run_id: str
     query: str
@@ -120,6 +121,7 @@ class TaskInput(TypedDict):
     task: str
     dependencies: list[Dependency]
     known: NotRequired[list[str]]
+    last: NotRequired[bool]
 
 
 class TaskState(TaskInput):

@@ -97,10 +97,12 @@ NOTHING_NEW = "(not run: its search found only passages the run had already read
 
 
 def nothing_new(state: TaskState, found: str, shown: str) -> bool:
-    """Is this a step (not the request's own task, nor a retry) whose search found passages,
-    every one of them in the run's evidence or read by an earlier task? Its answer would
-    repeat what the run knows, at the cost of a call and a judgment."""
-    if state["task"] == state["query"] or state.get("attempt") or not found_something(found):
+    """Is this a step (not the plan's last task, the one that answers, nor the request's own
+    task, nor a retry) whose search found passages, every one of them in the run's evidence
+    or read by an earlier task? Its answer would repeat what the run knows, at the cost of a
+    call and a judgment."""
+    answers = state.get("last") or state["task"] == state["query"]
+    if answers or state.get("attempt") or not found_something(found):
         return False
     return says_only_known(beyond(shown, "", state.get("known") or []))
 

@@ -53,6 +53,7 @@ def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:
         "task": tasks[index],
         "dependencies": [{"task": tasks[d], "result": results[d] or ""} for d in deps],
         "known": state.get("read") or [],
+        "last": index == len(tasks) - 1,
     }
 
 

@@ -48,10 +48,13 @@ def _task_in(prompt: str) -> str:
 
 
 def with_tool_steps(argv: list[str]) -> list[str]:
-    """A new `run` gets the executor's tool steps: the script calls tools as a remote model
-    does (the default embedded model gets none); a resumed run keeps its saved setting."""
-    fresh_run = "run" in argv and "--resume" not in argv and "--max-tool-steps" not in argv
-    return [*argv, "--max-tool-steps", "3"] if fresh_run else argv
+    """A new `run` gets the executor's tool steps and the reflector's verdicts: the script
+    calls tools and judges as a remote model does (the default embedded model does neither);
+    a resumed run keeps its saved settings."""
+    fresh_run = "run" in argv and "--resume" not in argv
+    steps = [] if "--max-tool-steps" in argv else ["--max-tool-steps", "3"]
+    judge = [] if "--judge" in argv else ["--judge", "model"]
+    return [*argv, *steps, *judge] if fresh_run else argv
 
 
 def _count(path: Path) -> int:

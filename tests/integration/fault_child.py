@@ -100,22 +100,24 @@ class KillingStore(ProjectStore):
 
 
 def scripted_context() -> Context:
-    """The run's context: every role on the tests' scripted model, the corpus tool on a fixed
-    document."""
+    """The run's context: every role on the tests' scripted model, the corpus tool on the
+    scripted corpus (Ada's passage, and notes of each search's own)."""
     from agents.tools.search_tool import make_search_tool
     from core.models import Models
     from tests.unit.fakes import ScriptedChatModel
-    from tests.unit.research_script import DOCS, TASKS, Script
+    from tests.unit.research_script import TASKS, Script, found_for
 
     plan = [TASKS[0], TASKS[1], {"task": TASKS[2], "depends_on": [2]}]
     model = ScriptedChatModel(responder=Script({0: [True, False]}, searches=2, plan=plan), calls=[])
-    tool = make_search_tool(lambda q, k: DOCS["ada"], name="corpus_search", description="S.", k=3)
+    tool = make_search_tool(found_for, name="corpus_search", description="S.", k=3)
 
     @contextmanager
     def fake_tools(ctx):
         yield [tool]
 
-    return Context(**SETTINGS, models=Models.fixed(model), tools=fake_tools)
+    # the script's verdicts judge (as a remote model's do), so its retry is asked for
+    settings = {**SETTINGS, "model_verdicts": True}
+    return Context(**settings, models=Models.fixed(model), tools=fake_tools)
 
 
 def graph_for(home: Path, store: Any = None):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
 from agents.research.goal import SHORT_FORM
 from graphs import build_reflective_graph
@@ -149,3 +151,18 @@ def test_a_cap_reached_before_the_check_ends_the_run_partial_with_the_first_answ
     assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]
     assert len(model.calls) == 1 and state["stopped"] == "max_seconds"
     assert state["answer"] == "1815" and state["final_output"].startswith("1815")
+
+
+def test_the_plans_last_task_always_runs(wire, monkeypatch):
+    """A person's edited plan of one step: nothing new to read, but it is the task that
+    answers, so it runs."""
+    from tests.unit import research_script
+
+    monkeypatch.setattr(research_script, "NOTES", "")
+    wire(Script(plan=[]))
+    ctx = wire.context(max_retries=0, approve_plan=True)
+    graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
+    config = {"configurable": {"thread_id": "edit"}}
+    graph.invoke({"query": QUESTION}, config, context=ctx)  # paused at the plan
+    out = graph.invoke(Command(resume={"tasks": [TASKS[0]]}), config, context=ctx)
+    assert out["tasks"] == [TASKS[0]] and out["task_reports"][0]["verdict"] == "pass"
