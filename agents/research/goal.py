@@ -52,8 +52,9 @@ class GoalSetting(BaseModel):
     """The three roles' answers, then the answer itself when the evidence already states it (the
     run then checks it instead of planning). The fields a run cannot do without come first
     (output cut at its budget is closed and validated, so it loses the end); the answer comes
-    last, written after the goal has named what the request asks for (asked before it, the
-    1.5B answered with the bridge entity of a two-hop question, the creator and not his film)."""
+    last, written after the goal and the form have said what the request asks for. A small
+    model still often names a step's bridge entity here (the creator, not his film), which is
+    why the answer is checked against a direct reading before it stands."""
 
     goal: str = Field(description="What a complete answer must establish, in one sentence.")
     answer_form: AnswerForm = Field(description="The form of the final answer.")
