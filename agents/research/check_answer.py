@@ -51,14 +51,12 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         return {"stopped": stop} if answered_first(state) else {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
-    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
-    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
-    direct = _unless_echoed(clean_short_answer(reply.text), form)
+    direct = direct_reading(model, start, form, request)
     if answered_first(state):
-        return _first_checked(model, start, request, research, direct, state.get("evidence", ""))
+        return _first_checked(research, direct, state.get("evidence", ""))
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
-        chosen, how = _choose(model, start, request, direct, research)
+        chosen, how = choose(model, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}
@@ -74,17 +72,18 @@ def answered_first(state: ReflectiveAgentState) -> bool:
     return not state.get("tasks")
 
 
-def _first_checked(
-    model: Any, start: str, request: str, first: str, direct: str, evidence: str
-) -> dict:
+def direct_reading(model: Any, start: str, form: str, request: str) -> str:
+    """One call's short answer to `request` over `start` (an opening and any more evidence)."""
+    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
+    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
+    return _unless_echoed(clean_short_answer(reply.text), form)
+
+
+def _first_checked(first: str, direct: str, evidence: str) -> dict:
     """The first answer kept when the direct reading gives it too (the shorter wording
-    stands); when they differ, the one a choice keeps in both orders; cited with the passages
-    that hold it. A choice that flips with the order, or no direct answer, leaves it open:
-    the answer is dropped and the run plans research."""
+    stands), cited with the passages that hold it; readings that differ are left to a hop
+    (agents/research/hop.py), and no direct answer leaves the request to research."""
     chosen, how = (agreed(first, direct), AGREED) if direct else (None, "no direct answer")
-    if chosen is None and direct:
-        chosen, how = _choose(model, start, request, direct, first)
-        chosen = chosen if how == "chosen" else None
     check = {"research": first, "direct": direct, "chosen": chosen or "", "how": how}
     if chosen is None:
         return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
@@ -96,7 +95,7 @@ def _first_checked(
     }
 
 
-def _choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:
+def choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
@@ -142,7 +141,7 @@ def _unless_echoed(direct: str, form: str) -> str:
 def checked_evidence(state: ReflectiveAgentState) -> str:
     """What the check reads: the run's opening, then the hits its tasks found beyond it."""
     evidence = state.get("evidence", "")
-    return opening(state["query"], evidence) + _more_evidence(state.get("read") or [], evidence)
+    return opening(state["query"], evidence) + more_evidence(state.get("read") or [], evidence)
 
 
 def answers_block(options: list[str]) -> str:
@@ -150,7 +149,7 @@ def answers_block(options: list[str]) -> str:
     return "\n".join(f"<answer>{data(o)}</answer>" for o in options)
 
 
-def _more_evidence(read: list[str], evidence: str) -> str:
+def more_evidence(read: list[str], evidence: str) -> str:
     """The hits the tasks found beyond the opening evidence, numbered, within EVIDENCE_CHARS
     (a section of the prompt; "" when there are none): the direct reading reads what the run
     read, as one call over the same evidence would."""
