@@ -40,8 +40,8 @@ DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """Keep, shorten or replace a short answer after one direct reading of the evidence; a
-    first answer (read by goal setting, nothing researched yet) that neither the reading nor
-    a choice between the two confirms is dropped, and the run researches the request."""
+    first answer (read by goal setting, nothing researched yet) that the reading does not
+    confirm is dropped, and the run researches the request."""
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
@@ -81,10 +81,11 @@ def direct_reading(model: Any, start: str, form: str, request: str) -> str:
 
 def _first_checked(first: str, direct: str, evidence: str) -> dict:
     """The first answer kept when the direct reading gives it too (the shorter wording
-    stands), cited with the passages that hold it; readings that differ are left to a hop
-    (agents/research/hop.py), and no direct answer leaves the request to research."""
-    chosen, how = (agreed(first, direct), AGREED) if direct else (None, "no direct answer")
-    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": how}
+    stands), cited with the passages that hold it; readings that differ, or no direct answer,
+    are left to a hop (agents/research/hop.py): two readings of one evidence that disagree
+    mostly mean it lacks something, which a choice between them would hide."""
+    chosen = agreed(first, direct) if direct else None
+    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
     if chosen is None:
         return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
     return {

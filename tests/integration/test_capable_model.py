@@ -55,7 +55,7 @@ def test_the_default_models_parts_assemble_into_the_gguf_of_its_checksums(tmp_pa
 
 def test_the_readme_command_answers_the_readme_question(tmp_path):
     """`./agent run QUESTION --corpus examples/corpus` on the default model (as the README),
-    with its sources, without a plan."""
+    with its sources."""
     command = [sys.executable, "main.py", "--home", str(tmp_path), "run", README_QUESTION]
     done = subprocess.run(
         [*command, "--corpus", str(CORPUS), "--json"],
@@ -69,9 +69,6 @@ def test_the_readme_command_answers_the_readme_question(tmp_path):
     assert "creature comforts" in out["answer"].lower(), out["final_output"]
     corpus_files = {p.name for p in CORPUS.iterdir()}
     assert out["sources"] and set(out["sources"]) <= corpus_files, out["sources"]
-    # answered first: the first search holds the answer, so nothing is planned (goal setting,
-    # the direct reading, and a choice between their two answers asked both ways)
-    assert not out["tasks"] and out["llm_calls"] <= 4, (out["tasks"], out["calls"])
 
 
 def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
