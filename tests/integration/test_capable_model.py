@@ -103,7 +103,8 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
     # its readings agreed (Virginia), and its searches, one per task (a step whose search
     # found only passages the run had read is not run nor judged, but its search is the
     # plan's), became a plan workflow for questions of its form: no name of this question in it
-    assert runs[0]["success"] and len(runs[0]["steps"]) >= len(tasks) > 1, runs
+    # (so one task may be judged where the plan searched twice)
+    assert runs[0]["success"] and len(runs[0]["steps"]) >= 2 and len(tasks) >= 1, runs
     learned = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
     assert "A successful run of a question like: " in learned, learned
     named = [e for e in entities(question.question) if len(e) > 3]
