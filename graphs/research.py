@@ -25,8 +25,8 @@ from agents.research.budget import budget_stop
 from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
-from agents.research.goal import goal_setting
-from agents.research.hop import hop
+from agents.research.goal import PENDING, goal_setting
+from agents.research.hop import HOPPED, hop
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.tasks import finish_task, schedule_tasks, task_input
@@ -178,7 +178,8 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
 
 def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
     """After goal setting: check the answer it read in the evidence, or plan research."""
-    return "check_answer" if state.get("answer") else "decompose_query"
+    pending = (state.get("first_check") or {}).get("how") == PENDING
+    return "check_answer" if pending else "decompose_query"
 
 
 def route_check(
@@ -188,8 +189,8 @@ def route_check(
     answer otherwise dropped sends the run to plan research; else the run ends."""
     if state.get("answer") or state.get("tasks"):
         return "reflect_on_answer"
-    disagreed = (state.get("first_check") or {}).get("how") == "disagreed"
-    return "hop" if disagreed else "decompose_query"
+    open_first = (state.get("first_check") or {}).get("how") in HOPPED
+    return "hop" if open_first else "decompose_query"
 
 
 def route_hop(state: ReflectiveAgentState) -> Literal["reflect_on_answer", "decompose_query"]:

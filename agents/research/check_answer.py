@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
-from agents.research.goal import EVIDENCE_CHARS, SHORT_FORM
+from agents.research.goal import EVIDENCE_CHARS, PENDING, SHORT_FORM
 from agents.research.prompting import human, opening, system
 from agents.research.sources import cited, headers
 from core.context import Context
@@ -45,14 +45,15 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
-    if form != SHORT_FORM or not research or state.get("stopped"):
+    first = answered_first(state)
+    if form != SHORT_FORM or not (research or first) or state.get("stopped"):
         return {}
     if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
-        return {"stopped": stop} if answered_first(state) else {}
+        return {"stopped": stop} if first else {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
     direct = direct_reading(model, start, form, request)
-    if answered_first(state):
+    if first:
         return _first_checked(research, direct, state.get("evidence", ""))
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
@@ -68,8 +69,8 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
 
 
 def answered_first(state: ReflectiveAgentState) -> bool:
-    """Is the answer the one goal setting read in the evidence (no plan made yet)?"""
-    return not state.get("tasks")
+    """Is this the first stage (goal setting read the evidence, no plan made yet)?"""
+    return (state.get("first_check") or {}).get("how") == PENDING and not state.get("tasks")
 
 
 def direct_reading(model: Any, start: str, form: str, request: str) -> str:
@@ -84,10 +85,11 @@ def _first_checked(first: str, direct: str, evidence: str) -> dict:
     stands), cited with the passages that hold it; readings that differ, or no direct answer,
     are left to a hop (agents/research/hop.py): two readings of one evidence that disagree
     mostly mean it lacks something, which a choice between them would hide."""
-    chosen = agreed(first, direct) if direct else None
+    chosen = agreed(first, direct) if first and direct else None
     check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
-    if chosen is None:
-        return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
+    if chosen is None:  # two readings that differ, or only one: a hop decides
+        how = "disagreed" if first and direct else "one reading"
+        return {"answer": "", "final_output": "", "first_check": {**check, "how": how}}
     return {
         "answer": chosen,
         "final_output": cited(chosen, evidence),
