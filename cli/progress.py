@@ -118,6 +118,8 @@ class Progress:
             return "[aggregate_results] final answer written"
         if node == "check_answer":
             return _checked(update)
+        if node == "hop":
+            return _hopped(update)
         if node == "reflect_on_answer":  # silent unless the readings disagreed
             learned = (update or {}).get("reflection_ids")
             return "[reflect_on_answer] the readings disagreed: lesson saved" if learned else None
@@ -141,8 +143,10 @@ def _checked(update: dict[str, Any] | None) -> str:
     if first.get("how") == "disagreed":
         return (
             f"[check_answer] first answer {_short(first['research'], 40)!r} not confirmed (a "
-            f"direct reading: {_short(first['direct'], 40)!r}): researching"
+            f"direct reading: {_short(first['direct'], 40)!r}): one more search"
         )
+    if first.get("how") == "one reading":
+        return f"[check_answer] a direct reading: {_short(first['direct'], 60)!r}: one more search"
     if first:
         return f"[check_answer] first answer {_short(first['chosen'], 60)!r} confirmed: no plan"
     check = (update or {}).get("answer_check")
@@ -154,6 +158,14 @@ def _checked(update: dict[str, Any] | None) -> str:
         f"[check_answer] {_short(check['research'], 60)!r} -> {_short(check['chosen'], 60)!r} "
         f"({check['how']}; a direct reading of the evidence)"
     )
+
+
+def _hopped(update: dict[str, Any] | None) -> str:
+    """hop's line: the answer it settled, and how, or research."""
+    first = (update or {}).get("first_check") or {}
+    if first.get("chosen") and first.get("how") != "open":
+        return f"[hop] {_short(first['chosen'], 60)!r} stands ({first['how']}): no plan"
+    return "[hop] not settled: researching"
 
 
 class TaskReporter(BaseCallbackHandler):

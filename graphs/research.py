@@ -25,7 +25,8 @@ from agents.research.budget import budget_stop
 from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
-from agents.research.goal import goal_setting
+from agents.research.goal import PENDING, goal_setting
+from agents.research.hop import HOPPED, hop
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.tasks import finish_task, schedule_tasks, task_input
@@ -162,8 +163,12 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
         # readings that disagreed: the run failed, and the reflector says what to do instead
         builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
         builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-        builder.add_conditional_edges(  # a first answer not confirmed: research the request
-            "check_answer", route_check, ["reflect_on_answer", "decompose_query"]
+        builder.add_conditional_edges(  # first readings that disagree: one hop decides
+            "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
+        )
+        builder.add_node("hop", hop, retry_policy=TRANSIENT)  # search again with both answers
+        builder.add_conditional_edges(  # a hop that settled nothing: research the request
+            "hop", route_hop, ["reflect_on_answer", "decompose_query"]
         )
         builder.add_edge("reflect_on_answer", END)  # the final answer
     else:
@@ -173,14 +178,24 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
 
 def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
     """After goal setting: check the answer it read in the evidence, or plan research."""
-    return "check_answer" if state.get("answer") else "decompose_query"
+    pending = (state.get("first_check") or {}).get("how") == PENDING
+    return "check_answer" if pending else "decompose_query"
 
 
-def route_check(state: ReflectiveAgentState) -> Literal["reflect_on_answer", "decompose_query"]:
-    """After a check: a first answer it dropped (nothing planned yet) sends the run to plan
-    research; otherwise the run ends with what it learned."""
-    dropped = not state.get("answer") and not state.get("tasks")
-    return "decompose_query" if dropped else "reflect_on_answer"
+def route_check(
+    state: ReflectiveAgentState,
+) -> Literal["reflect_on_answer", "hop", "decompose_query"]:
+    """After a check: first readings that disagreed (nothing planned yet) take one hop; a first
+    answer otherwise dropped sends the run to plan research; else the run ends."""
+    if state.get("answer") or state.get("tasks"):
+        return "reflect_on_answer"
+    open_first = (state.get("first_check") or {}).get("how") in HOPPED
+    return "hop" if open_first else "decompose_query"
+
+
+def route_hop(state: ReflectiveAgentState) -> Literal["reflect_on_answer", "decompose_query"]:
+    """After the hop: its answer ends the run, or the request is researched."""
+    return "reflect_on_answer" if state.get("answer") else "decompose_query"
 
 
 def route_plan(state: ReflectiveAgentState) -> Literal["schedule_tasks", "__end__"]:

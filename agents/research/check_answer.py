@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
-from agents.research.goal import EVIDENCE_CHARS, SHORT_FORM
+from agents.research.goal import EVIDENCE_CHARS, PENDING, SHORT_FORM
 from agents.research.prompting import human, opening, system
 from agents.research.sources import cited, headers
 from core.context import Context
@@ -45,20 +45,19 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("optimized_response", "")
-    if form != SHORT_FORM or not research or state.get("stopped"):
+    first = answered_first(state)
+    if form != SHORT_FORM or not (research or first) or state.get("stopped"):
         return {}
     if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
-        return {"stopped": stop} if answered_first(state) else {}
+        return {"stopped": stop} if first else {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
-    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
-    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
-    direct = _unless_echoed(clean_short_answer(reply.text), form)
-    if answered_first(state):
+    direct = direct_reading(model, start, form, request)
+    if first:
         return _first_checked(research, direct, state.get("evidence", ""))
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
-        chosen, how = _choose(model, start, request, direct, research)
+        chosen, how = choose(model, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}
@@ -70,20 +69,27 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
 
 
 def answered_first(state: ReflectiveAgentState) -> bool:
-    """Is the answer the one goal setting read in the evidence (no plan made yet)?"""
-    return not state.get("tasks")
+    """Is this the first stage (goal setting read the evidence, no plan made yet)?"""
+    return (state.get("first_check") or {}).get("how") == PENDING and not state.get("tasks")
+
+
+def direct_reading(model: Any, start: str, form: str, request: str) -> str:
+    """One call's short answer to `request` over `start` (an opening and any more evidence)."""
+    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
+    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
+    return _unless_echoed(clean_short_answer(reply.text), form)
 
 
 def _first_checked(first: str, direct: str, evidence: str) -> dict:
     """The first answer kept when the direct reading gives it too (the shorter wording
     stands), cited with the passages that hold it; readings that differ, or no direct answer,
-    drop it, and the run researches the request. Two readings of one evidence that disagree
-    mostly mean it lacks something: settled instead by a choice between them, the pooled
-    HotpotQA run lost the question research had won (docs/evaluations.md)."""
-    chosen = agreed(first, direct) if direct else None
+    are left to a hop (agents/research/hop.py): two readings of one evidence that disagree
+    mostly mean it lacks something, which a choice between them would hide."""
+    chosen = agreed(first, direct) if first and direct else None
     check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
-    if chosen is None:
-        return {"answer": "", "final_output": "", "first_check": {**check, "how": "disagreed"}}
+    if chosen is None:  # two readings that differ, or only one: a hop decides
+        how = "disagreed" if first and direct else "one reading"
+        return {"answer": "", "final_output": "", "first_check": {**check, "how": how}}
     return {
         "answer": chosen,
         "final_output": cited(chosen, evidence),
@@ -92,7 +98,7 @@ def _first_checked(first: str, direct: str, evidence: str) -> dict:
     }
 
 
-def _choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:
+def choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
@@ -138,7 +144,7 @@ def _unless_echoed(direct: str, form: str) -> str:
 def checked_evidence(state: ReflectiveAgentState) -> str:
     """What the check reads: the run's opening, then the hits its tasks found beyond it."""
     evidence = state.get("evidence", "")
-    return opening(state["query"], evidence) + _more_evidence(state.get("read") or [], evidence)
+    return opening(state["query"], evidence) + more_evidence(state.get("read") or [], evidence)
 
 
 def answers_block(options: list[str]) -> str:
@@ -146,7 +152,7 @@ def answers_block(options: list[str]) -> str:
     return "\n".join(f"<answer>{data(o)}</answer>" for o in options)
 
 
-def _more_evidence(read: list[str], evidence: str) -> str:
+def more_evidence(read: list[str], evidence: str) -> str:
     """The hits the tasks found beyond the opening evidence, numbered, within EVIDENCE_CHARS
     (a section of the prompt; "" when there are none): the direct reading reads what the run
     read, as one call over the same evidence would."""

@@ -190,7 +190,7 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
 def _readings(first_check: dict[str, str]) -> str:
     """The two readings of the evidence that disagreed on a first answer, as the planner's
     section ("" when there were none): the steps then look for what decides between them."""
-    if first_check.get("how") != "disagreed":
+    if first_check.get("how") not in ("disagreed", "open"):
         return ""
     answers = [a for a in (first_check.get("research"), first_check.get("direct")) if a]
     return READINGS.format(answers="\n".join(f"<answer>{data(a)}</answer>" for a in answers))

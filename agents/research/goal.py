@@ -45,6 +45,7 @@ EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the
 # hits of the request's first search: on HotpotQA dev-20 both gold paragraphs are among the
 # first 3 for 9 questions, the first 5 for 14 (`python -m evals.hotpotqa.coverage FILE --hits`)
 EVIDENCE_HITS = 5
+PENDING = "pending"  # the `how` of a first stage not yet checked
 SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it
 
 
@@ -93,6 +94,8 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     # a plan to approve is a plan to make: a person asked to see it before the run spends
     first = ctx.answer_first and not ctx.approve_plan
     draft = first_answer(out, query, evidence) if first else ""
+    # a short answer is read first: checked when goal setting wrote one, else read once
+    pending = first and form == SHORT_FORM and found_something(evidence)
     return {
         "run_id": new_run_id(),
         "evidence": evidence,
@@ -112,7 +115,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "answer": draft,
         "final_output": cited(draft, evidence),
         "answer_check": {},
-        "first_check": {},
+        "first_check": {"research": draft, "how": PENDING} if pending else {},
     }
 
 

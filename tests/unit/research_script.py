@@ -171,6 +171,9 @@ class Wiring:
         settings.setdefault("max_tool_steps", DEFAULT_TOOL_STEPS)
         # ...and whose verdicts judge each attempt (the embedded CPU models' do not)
         settings.setdefault("model_verdicts", True)
+        # ...and research: a short answer's first stage (a reading and a hop) is
+        # tests/unit/test_answer_first.py's subject
+        settings.setdefault("answer_first", False)
         return Context(models=self.models, **settings)
 
 

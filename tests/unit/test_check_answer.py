@@ -168,7 +168,20 @@ def test_progress_says_what_the_check_did():
     assert _checked(first) == "[check_answer] first answer '1815' confirmed: no plan"
     dropped = {"first_check": {**confirmed, "direct": "1816", "chosen": "", "how": "disagreed"}}
     assert _checked(dropped) == (
-        "[check_answer] first answer '1815' not confirmed (a direct reading: '1816'): researching"
+        "[check_answer] first answer '1815' not confirmed (a direct reading: '1816'): one more "
+        "search"
+    )
+    lone = {"first_check": {**confirmed, "research": "", "chosen": "", "how": "one reading"}}
+    assert _checked(lone) == "[check_answer] a direct reading: '1815': one more search"
+
+
+def test_progress_says_what_the_hop_did():
+    from cli.progress import _hopped
+
+    settled = {"research": "", "direct": "1815", "chosen": "1815", "how": "hop reading"}
+    assert _hopped({"first_check": settled}) == "[hop] '1815' stands (hop reading): no plan"
+    assert _hopped({"first_check": {**settled, "chosen": "", "how": "open"}}) == (
+        "[hop] not settled: researching"
     )
 
 

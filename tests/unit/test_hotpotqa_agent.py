@@ -7,6 +7,8 @@ from evals.hotpotqa.dataset import Paragraph
 from evals.hotpotqa.metrics import exact_match_score
 from tests.unit.test_reflective_graph import Script, wire  # noqa: F401  (fixture)
 
+RESEARCH = {"answer_first": False}  # the run researches: what its check and memory do
+
 
 class HotpotScript(Script):
     def __call__(self, prompt, title, tools, messages):
@@ -17,7 +19,9 @@ class HotpotScript(Script):
 
 def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_home):  # noqa: F811
     wire(HotpotScript([False] * 10))
-    fn = make_answer_fn(model="local", models=wire.models, max_retries=1, home=str(isolated_home))
+    fn = make_answer_fn(
+        model="local", models=wire.models, max_retries=1, home=str(isolated_home), context=RESEARCH
+    )
     paragraphs = [
         Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."]),
         Paragraph("Charles Babbage", ["Babbage designed the Analytical Engine."]),
@@ -181,7 +185,9 @@ def test_the_answer_fn_tells_what_the_check_did(wire, isolated_home):  # noqa: F
     from tests.unit.test_check_answer import ShortScript
 
     wire(ShortScript("Hawaii County, Hawaii", "Hawaii County"))
-    fn = make_answer_fn(model="local", models=wire.models, max_retries=0, home=str(isolated_home))
+    fn = make_answer_fn(
+        model="local", models=wire.models, max_retries=0, home=str(isolated_home), context=RESEARCH
+    )
     answer, _ = fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
     assert answer == "Hawaii County"
     assert fn.last_check == {
@@ -202,7 +208,9 @@ def test_a_gold_verdict_relabels_the_run_the_answer_fn_names(wire, isolated_home
     from tests.unit.test_check_answer import ShortScript
 
     wire(ShortScript("Hawaii County, Hawaii", "Hawaii County"))
-    fn = make_answer_fn(model="local", models=wire.models, max_retries=0, home=str(isolated_home))
+    fn = make_answer_fn(
+        model="local", models=wire.models, max_retries=0, home=str(isolated_home), context=RESEARCH
+    )
     assert fn.last_run is None
     fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
     payload = {"home": str(isolated_home), "model": "local"}
@@ -239,7 +247,9 @@ def test_a_run_of_one_task_is_judged_by_its_attempt(wire, isolated_home):  # noq
     script = ShortScript("Hawaii County, Hawaii", "Hawaii County")
     script.plan = []  # the request is the one task: its attempt is the run
     wire(script)
-    fn = make_answer_fn(model="local", models=wire.models, max_retries=1, home=str(isolated_home))
+    fn = make_answer_fn(
+        model="local", models=wire.models, max_retries=1, home=str(isolated_home), context=RESEARCH
+    )
     fn("In what county?", [Paragraph("Hawaii", ["Hawaii County is a county."])])
     payload = {"home": str(isolated_home), "model": "local"}
     assert fn.last_run is not None
