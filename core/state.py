@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, NotRequired
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 
@@ -39,9 +41,11 @@ def add_new(current: list[str] | None, update: list[str] | None) -> list[str]:
 
 
 class InputState(TypedDict):
-    """What a caller passes in: just the request."""
+    """What a caller passes in: the request as `query`, or as a chat's `messages` whose last is
+    a person's (agents/research/reply.py); the answer is appended to `messages`."""
 
-    query: str
+    query: NotRequired[str]
+    messages: NotRequired[Annotated[list[AnyMessage], add_messages]]
 
 
 class TaskReport(TypedDict):

@@ -15,6 +15,7 @@ from agents import resources
 from agents.research.answer_text import clean_answer, strip_debris
 from agents.research.memory_context import as_data, memory_block
 from agents.research.prompting import human, opening, system
+from agents.research.reply import replied
 from agents.research.sources import unique
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
@@ -67,11 +68,8 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     read = unique([*(state.get("evidence_sources") or []), *(state.get("sources") or [])])
     answer, explanation, cited = _parts(out, results, state.get("optimized_response", ""))
     sources = [s for s in cited if s in read] or read
-    return {
-        "answer": answer,
-        "final_output": _final_text(answer, explanation, sources),
-        "recalled": recalled.ids,
-    }
+    final = _final_text(answer, explanation, sources)
+    return replied(state, final, answer=answer, recalled=recalled.ids)
 
 
 def _parts(

@@ -25,6 +25,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.budget import budget_stop
 from agents.research.goal import EVIDENCE_CHARS, PENDING, SHORT_FORM
 from agents.research.prompting import human, opening, system
+from agents.research.reply import replied
 from agents.research.sources import cited, headers
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
@@ -49,23 +50,22 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     if form != SHORT_FORM or not (research or first) or state.get("stopped"):
         return {}
     if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
+        if first and research:
+            return replied(state, state.get("final_output", ""), stopped=stop)
         return {"stopped": stop} if first else {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
     direct = direct_reading(model, start, form, request)
     if first:
-        return _first_checked(research, direct, state.get("evidence", ""))
+        return _first_checked(state, research, direct)
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
         chosen, how = choose(model, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}
-    return {
-        "answer": chosen,
-        "final_output": _replaced(state.get("final_output", ""), research, chosen),
-        "answer_check": check,
-    }
+    final = _replaced(state.get("final_output", ""), research, chosen)
+    return replied(state, final, answer=chosen, answer_check=check)
 
 
 def answered_first(state: ReflectiveAgentState) -> bool:
@@ -80,7 +80,7 @@ def direct_reading(model: Any, start: str, form: str, request: str) -> str:
     return _unless_echoed(clean_short_answer(reply.text), form)
 
 
-def _first_checked(first: str, direct: str, evidence: str) -> dict:
+def _first_checked(state: ReflectiveAgentState, first: str, direct: str) -> dict:
     """The first answer kept when the direct reading gives it too (the shorter wording
     stands), cited with the passages that hold it; readings that differ, or no direct answer,
     are left to a hop (agents/research/hop.py): two readings of one evidence that disagree
@@ -90,12 +90,8 @@ def _first_checked(first: str, direct: str, evidence: str) -> dict:
     if chosen is None:  # two readings that differ, or only one: a hop decides
         how = "disagreed" if first and direct else "one reading"
         return {"answer": "", "final_output": "", "first_check": {**check, "how": how}}
-    return {
-        "answer": chosen,
-        "final_output": cited(chosen, evidence),
-        "first_check": check,
-        "answer_check": check,
-    }
+    final = cited(chosen, state.get("evidence", ""))
+    return replied(state, final, answer=chosen, first_check=check, answer_check=check)
 
 
 def choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:

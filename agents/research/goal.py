@@ -20,6 +20,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import found_something, ground
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
+from agents.research.reply import request_of
 from agents.research.sources import cited, sources_in
 from agents.research.support import unsupported
 from agents.research.tasks import new_run_id
@@ -79,7 +80,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     """Start a run: a fresh run id, empty per-task lists, the run's evidence and its goal."""
     ctx = runtime.context
     resources.check_memory(runtime)
-    query = state["query"]
+    query = request_of(state)  # `query`, or a chat's last message
     model = ctx.chat("planner")
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
@@ -97,6 +98,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     # a short answer is read first: checked when goal setting wrote one, else read once
     pending = first and form == SHORT_FORM and found_something(evidence)
     return {
+        "query": query,
         "run_id": new_run_id(),
         "evidence": evidence,
         "evidence_sources": sources_in(evidence),

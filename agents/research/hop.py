@@ -30,6 +30,7 @@ from agents.research.check_answer import (
 from agents.research.evidence import ground
 from agents.research.goal import EVIDENCE_CHARS, EVIDENCE_HITS
 from agents.research.prompting import opening
+from agents.research.reply import replied
 from agents.research.sources import beyond, cited, hits
 from agents.research.support import unsupported
 from core.context import Context
@@ -69,10 +70,5 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     if not chosen:
         return {"first_check": {**first, "how": OPEN}, "read": new}
     check = {**first, "chosen": chosen, "how": how}
-    return {
-        "answer": chosen,
-        "final_output": cited(chosen, f"{evidence}\n{found}"),
-        "first_check": check,
-        "answer_check": check,
-        "read": new,
-    }
+    final = cited(chosen, f"{evidence}\n{found}")
+    return replied(state, final, answer=chosen, first_check=check, answer_check=check, read=new)

@@ -88,8 +88,9 @@ def dev_server(tmp_path):
 
 
 def test_dev_server_serves_every_graph_and_runs_one(dev_server):
-    """A reflective run on the embedded model (the fast test model: the subject is the server);
-    its reflections land in the server's Store."""
+    """A reflective run on the embedded model (the fast test model: the subject is the server),
+    asked as a chat (the answer comes back as the thread's AI message) and planned (answer first
+    off: its tasks' reflections land in the server's Store)."""
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=dev_server)
@@ -100,15 +101,19 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     out = client.runs.wait(
         None,
         "reflective_agent",
-        input={"query": "Who created Wallace and Gromit?"},
+        input={"messages": [{"role": "user", "content": "Who created Wallace and Gromit?"}]},
         context={
             **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
             "corpus_dir": str(CORPUS),
             "use_browser": False,
             "max_retries": 0,
+            "answer_first": False,
         },
     )
     assert isinstance(out, dict) and "error" not in out, out
+    assert out["query"] == "Who created Wallace and Gromit?"
+    assert [m["type"] for m in out["messages"]] == ["human", "ai"], out["messages"]
+    assert out["messages"][-1]["content"] == out["final_output"]
     results = out["results"]
     assert out["final_output"].strip() and out["final_output"] != "(no result)"
     assert any(r != "(no result)" for r in results)

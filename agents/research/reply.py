@@ -1,0 +1,41 @@
+"""The research graphs as chat: the request may come as the last person's message, and the
+answer goes back as one AI message, so the graphs drop into a `MessagesState` app, a supervisor
+or a chat UI as they are.
+
+The answer's message has an id derived from the run (`answer-RUN_ID`): a node that settles the
+answer writes it, and a later node that replaces the answer (the check after research) writes the
+same id, which `add_messages` replaces rather than appends. A run ends with one AI message, and
+none when it was cancelled at plan approval.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from core.state import ReflectiveAgentState
+
+
+class NoRequest(ValueError):
+    """A run was started with neither a `query` nor a person's message as its last."""
+
+
+def request_of(state: ReflectiveAgentState) -> str:
+    """The run's request: the last message when a person wrote it (a new turn of a chat),
+    else `query`."""
+    messages = state.get("messages") or []
+    if messages and isinstance(messages[-1], HumanMessage) and messages[-1].text.strip():
+        return messages[-1].text.strip()
+    query = (state.get("query") or "").strip()
+    if not query:
+        raise NoRequest(
+            "no request: pass `query` (a string) or `messages` ending with a person's message"
+        )
+    return query
+
+
+def replied(state: ReflectiveAgentState, final_output: str, **update: Any) -> dict[str, Any]:
+    """`update` with the answer's text as `final_output` and as the run's AI message."""
+    message = AIMessage(final_output, id=f"answer-{state.get('run_id', '')}", name="research")
+    return {**update, "final_output": final_output, "messages": [message]}
