@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from agents.research.citations import report
 from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
 
 CAPS = {"max_calls": "--max-calls", "max_tokens": "--max-tokens", "max_seconds": "--max-seconds"}
@@ -47,6 +49,7 @@ def _json_outcome(
         "final_output": state.get("final_output", ""),
         "answer": state.get("answer", ""),
         "sources": sources(state),
+        "citations": report(state.get("query", ""), state)[1],
         "answer_check": state.get("answer_check") or None,
         "tasks": state.get("tasks", []),
         "results": state.get("results", []),
@@ -81,6 +84,8 @@ def finished(
     else:
         print(state.get("final_output", ""))
         print(f"({counter.llm_calls} model calls, {elapsed}s)", file=sys.stderr)
+    if getattr(args, "output", None) and state.get("final_output"):
+        _write_report(args.output, state)
     if stopped == "cancelled":
         print("the plan was cancelled: the run ended without an answer", file=sys.stderr)
         return EXIT_FAILED
@@ -97,6 +102,20 @@ def finished(
         )
         return EXIT_PARTIAL
     return EXIT_OK
+
+
+def _write_report(path: Path, state: dict[str, Any]) -> None:
+    """The report (agents/research/citations.py), written whole or not at all; a failure to
+    write it is said, and the answer printed above stands."""
+    text, citations = report(state.get("query", ""), state)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as exc:
+        print(f"error: the report was not written to {path}: {exc}", file=sys.stderr)
+        return
+    print(f"report: {path} ({len(citations)} sources cited)", file=sys.stderr)
 
 
 def sources(state: dict) -> list[str]:

@@ -119,6 +119,7 @@ def mcp_servers(path: str) -> dict[str, Any]:
 def _validate(ctx: Context, args: argparse.Namespace) -> None:
     if not args.resume:
         validate.task(args.task, args.prog)
+    args.output = validate.output_file("--output", args.output)
     validate.bounded("--max-retries", ctx.max_retries, 0, validate.MAX_RETRIES)
     if ctx.max_tool_steps is not None:
         validate.bounded("--max-tool-steps", ctx.max_tool_steps, 0, MAX_TOOL_STEPS)

@@ -77,6 +77,17 @@ def add_control_options(p: argparse.ArgumentParser) -> None:
         help="stop after S seconds; at any cap the answer is written from what the run has "
         f"(partial, exit {EXIT_PARTIAL}); --resume continues it",
     )
+    add_output_option(p)
+
+
+def add_output_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="also write the answer as a Markdown report: each sentence cited [n] with a "
+        "passage the run read that holds its names and numbers (none invented), then the sources",
+    )
 
 
 def add_model_options(p: argparse.ArgumentParser) -> None:

@@ -60,6 +60,21 @@ def bounded(name: str, value: int, low: int, high: int) -> int:
     return value
 
 
+def output_file(name: str, value: str | None) -> Path | None:
+    """A file to write at the end, checked now so a long run is not lost to a typo: its folder
+    exists, and it is not itself a folder."""
+    if path_given(name, value) is None:
+        return None
+    path = Path(str(value)).expanduser()
+    if path.is_dir():
+        raise UsageError(f"{name} {shown(str(value), 200)} is a folder: give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(
+            f"{name}: no folder {shown(str(path.parent), 200)}: create it or give another path"
+        )
+    return path.resolve()
+
+
 def positive(name: str, value: float) -> float:
     """`value` if it is a finite number above 0: nan, inf, 0 and negatives are refused (a cap
     of nan or inf would silently be no cap at all)."""

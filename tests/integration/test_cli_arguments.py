@@ -55,6 +55,8 @@ RESUME = ["run", "--resume", "saved", *NO_MODEL]
 INDUCE = ["workflows", "induce", *NO_MODEL, "--offline"]
 # (id, argv with {names} of _files, the words the one error line must hold)
 CASES = [
+    ("run --output folder", [*RUN, "--output", "{folder}"], "is a folder"),
+    ("run --output no folder", [*RUN, "--output", "{no folder}"], "no folder"),
     ("run --corpus missing", [*RUN, "--corpus", "{missing}"], "does not exist"),
     ("run --corpus a file", [*RUN, "--corpus", "{deep.json}"], "is a file, not a folder"),
     ("run --corpus deep", [*RUN, "--corpus", "{deep corpus}"], "but no text in them"),
