@@ -55,10 +55,11 @@ def test_the_default_models_parts_assemble_into_the_gguf_of_its_checksums(tmp_pa
 
 def test_the_readme_command_answers_the_readme_question(tmp_path):
     """`./agent run QUESTION --corpus examples/corpus` on the default model (as the README),
-    with its sources."""
+    with its sources and a report citing them."""
     command = [sys.executable, "main.py", "--home", str(tmp_path), "run", README_QUESTION]
+    report = tmp_path / "report.md"
     done = subprocess.run(
-        [*command, "--corpus", str(CORPUS), "--json"],
+        [*command, "--corpus", str(CORPUS), "--json", "--output", str(report)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -71,6 +72,9 @@ def test_the_readme_command_answers_the_readme_question(tmp_path):
     assert len(out["calls"]) <= 3, [c["node"] for c in out["calls"]]
     corpus_files = {p.name for p in CORPUS.iterdir()}
     assert out["sources"] and set(out["sources"]) <= corpus_files, out["sources"]
+    # its report cites the answer with a corpus passage that holds it
+    assert "[1]" in report.read_text() and out["citations"], report.read_text()
+    assert {c["source"] for c in out["citations"]} <= corpus_files, out["citations"]
 
 
 def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
