@@ -41,6 +41,7 @@ def _json_outcome(
     counter: Any,
     elapsed: float,
     reflections: list[dict[str, Any]],
+    citations: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """`run --json`'s object: the answer, what the run did, and what it cost."""
     stopped = state.get("stopped")
@@ -49,7 +50,7 @@ def _json_outcome(
         "final_output": state.get("final_output", ""),
         "answer": state.get("answer", ""),
         "sources": sources(state),
-        "citations": report(state.get("query", ""), state)[1],
+        "citations": citations,
         "answer_check": state.get("answer_check") or None,
         "tasks": state.get("tasks", []),
         "results": state.get("results", []),
@@ -78,14 +79,15 @@ def finished(
 ) -> int:
     """Print the run's outcome; the exit code says whether it is complete."""
     stopped = state.get("stopped")
+    text, citations = report(state.get("query", ""), state)
     if args.json:
-        outcome = _json_outcome(thread_id, state, counter, elapsed, reflections)
+        outcome = _json_outcome(thread_id, state, counter, elapsed, reflections, citations)
         print(json.dumps(outcome, ensure_ascii=False))
     else:
         print(state.get("final_output", ""))
         print(f"({counter.llm_calls} model calls, {elapsed}s)", file=sys.stderr)
     if getattr(args, "output", None) and state.get("final_output"):
-        _write_report(args.output, state)
+        _write_report(args.output, text, len(citations))
     if stopped == "cancelled":
         print("the plan was cancelled: the run ended without an answer", file=sys.stderr)
         return EXIT_FAILED
@@ -104,10 +106,9 @@ def finished(
     return EXIT_OK
 
 
-def _write_report(path: Path, state: dict[str, Any]) -> None:
+def _write_report(path: Path, text: str, cited: int) -> None:
     """The report (agents/research/citations.py), written whole or not at all; a failure to
     write it is said, and the answer printed above stands."""
-    text, citations = report(state.get("query", ""), state)
     partial = path.with_name(f".{path.name}.partial")
     try:
         partial.write_text(text, encoding="utf-8")
@@ -115,7 +116,7 @@ def _write_report(path: Path, state: dict[str, Any]) -> None:
     except OSError as exc:
         print(f"error: the report was not written to {path}: {exc}", file=sys.stderr)
         return
-    print(f"report: {path} ({len(citations)} sources cited)", file=sys.stderr)
+    print(f"report: {path} ({cited} sources cited)", file=sys.stderr)
 
 
 def sources(state: dict) -> list[str]:

@@ -3,10 +3,11 @@
 Both graphs share the outer wiring (goal → plan → tasks in waves → aggregate); they differ in the
 per-task subgraph: the reflective one judges each attempt and may retry it, and checks a short
 final answer against one direct reading of the evidence; the single-path baseline makes one attempt
-and answers unchecked. The reflective graph answers first: a short answer goal setting already read
-in the request's first search goes straight to the check, and confirmed there it is the answer,
-with no plan (a lookup costs about one retrieval and two calls); only an answer the evidence does
-not hold, or the check does not confirm, is researched. Each node is a function of the same name in
+and answers unchecked. The reflective graph answers first: for a short answer the check reads the
+request's first search once, and where that reading agrees with goal setting's answer the run ends
+with no plan (a lookup costs about one retrieval and two calls); readings that differ, or a lone
+one, take one hop (a second search with the answers, its new passages read on their own); only
+what the hop does not settle is researched. Each node is a function of the same name in
 agents/research/, its prompt in the same-named module of prompts/.
 """
 
@@ -163,7 +164,7 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
         # readings that disagreed: the run failed, and the reflector says what to do instead
         builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
         builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-        builder.add_conditional_edges(  # first readings that disagree: one hop decides
+        builder.add_conditional_edges(  # first readings that differ, or a lone one: a hop
             "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
         )
         builder.add_node("hop", hop, retry_policy=TRANSIENT)  # search again with both answers
@@ -177,7 +178,7 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
 
 
 def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
-    """After goal setting: check the answer it read in the evidence, or plan research."""
+    """After goal setting: a short answer's first reading (the check), or plan research."""
     pending = (state.get("first_check") or {}).get("how") == PENDING
     return "check_answer" if pending else "decompose_query"
 

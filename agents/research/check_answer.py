@@ -82,9 +82,9 @@ def direct_reading(model: Any, start: str, form: str, request: str) -> str:
 
 def _first_checked(state: ReflectiveAgentState, first: str, direct: str) -> dict:
     """The first answer kept when the direct reading gives it too (the shorter wording
-    stands), cited with the passages that hold it; readings that differ, or no direct answer,
-    are left to a hop (agents/research/hop.py): two readings of one evidence that disagree
-    mostly mean it lacks something, which a choice between them would hide."""
+    stands), cited with the passages that hold it; readings that differ, or a lone reading,
+    are left to a hop (agents/research/hop.py), which looks for more before anything is
+    chosen."""
     chosen = agreed(first, direct) if first and direct else None
     check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
     if chosen is None:  # two readings that differ, or only one: a hop decides

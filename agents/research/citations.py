@@ -14,12 +14,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from agents.research.sources import hits
+from agents.research.sources import hits, title_and_source
 from agents.research.support import unsupported
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _SOURCE_LINE = "Sources: "
-_HEADER = re.compile(r"^(.*?)\s*\((?:source: )?([^()\s]+)\)\s*$")
 
 
 class Passage(NamedTuple):
@@ -32,10 +31,7 @@ def passages_read(state: Mapping[str, Any]) -> list[Passage]:
     """Every passage the run read, once each: the opening evidence's hits, then the tasks'."""
     out: list[Passage] = []
     for hit in [*hits(state.get("evidence") or ""), *(state.get("read") or [])]:
-        header, _, text = hit.partition("\n")
-        match = _HEADER.match(header.strip())
-        title, source = (match.group(1), match.group(2)) if match else (header.strip(), "")
-        passage = Passage(title, source, text.strip())
+        passage = Passage(*title_and_source(hit), hit.partition("\n")[2].strip())
         if passage not in out:
             out.append(passage)
     return out

@@ -1,15 +1,14 @@
 """hop: one cheap hop after the first readings of the evidence left a short answer open (two
 that disagreed, or a lone reading where goal setting wrote none).
 
-Readings that disagree mostly mean the evidence lacks something (on pooled HotpotQA the two
-readings of the question's top passages differed where its second paragraph was missing),
-and sometimes that one reading misread it (the README question: goal setting named the
-creator, the direct reading his film). So the request is searched again with both answers in
-the query (IRCoT's retrieval with what the run knows), and:
+Readings that differ may mean the evidence lacks something, or that one of them misread it
+(the README question: goal setting named the creator, the direct reading his film). So the
+request is searched again with the answers in the query (IRCoT's retrieval with what the run
+knows), and:
 - passages the run has not read come back: one more direct reading of them alone (the few
-  passages this step needs; read after the opening, the embedded 1.5B repeated the opening's
-  reading); its answer stands when it gives one of the first readings' answers (readings of
-  different evidence agree), else the run researches the request;
+  passages this step needs; a reading that also saw the opening could repeat the opening's
+  reading and confirm nothing); its answer stands when it gives one of the first readings'
+  answers (readings of different evidence agree), else the run researches the request;
 - nothing new comes back: the evidence is all there is; a lone reading stands (what one call
   over it says), and of two a choice asked in both orders keeps the one it picks both times
   (one that flips with the order leaves the run to research).
@@ -52,12 +51,13 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
         found = ground(
             " ".join([query, *answers]), tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS
         )
-    new = hits(beyond(found, evidence))
+    unread = beyond(found, evidence)
+    new = hits(unread)
     model = ctx.chat("aggregator")
     start, request = opening(query, evidence), data(query)
     if new:  # read on their own: a reading that repeats the opening's proves nothing
         form = state.get("optimized_response", "")
-        again = direct_reading(model, opening(query, beyond(found, evidence)), form, request)
+        again = direct_reading(model, opening(query, unread), form, request)
         chosen = next((kept for a in answers if again and (kept := agreed(a, again))), None)
         how, first["hop"] = "hop reading", again
     elif len(answers) == 2:

@@ -73,10 +73,18 @@ def says_only_known(found: str) -> bool:
     return bool(bodies) and all(b.strip() == SAME_AS_EVIDENCE for b in bodies)
 
 
+def title_and_source(hit: str) -> tuple[str, str]:
+    """A hit's title and source, from its first line (`Title (source: file.md)`; "" when it
+    names no source)."""
+    header = hit.split("\n", 1)[0].strip()
+    match = _SOURCE.search(header)
+    return (header[: match.start()].strip(), match.group(1)) if match else (header, "")
+
+
 def cited(answer: str, evidence: str) -> str:
     """`answer` with the sources of the passages that hold its words (none: the answer alone)."""
     if not answer:
         return ""
     holding = [hit for hit in hits(evidence) if not unsupported(answer, hit)]
-    sources = unique(sources_in("\n\n".join(f"[{i}] {h}" for i, h in enumerate(holding, 1))))
+    sources = unique(title_and_source(hit)[1] for hit in holding)
     return f"{answer}\n\nSources: {', '.join(sources)}" if sources else answer

@@ -68,7 +68,7 @@ def test_the_readme_command_answers_the_readme_question(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert "creature comforts" in out["answer"].lower(), out["final_output"]
-    # answered first: goal setting, one direct reading, at most one more (issue 39's target)
+    # answered first: goal setting, one direct reading, at most one more call
     assert len(out["calls"]) <= 3, [c["node"] for c in out["calls"]]
     corpus_files = {p.name for p in CORPUS.iterdir()}
     assert out["sources"] and set(out["sources"]) <= corpus_files, out["sources"]

@@ -89,3 +89,17 @@ def test_an_output_path_that_cannot_be_written_is_refused_before_the_run(tmp_pat
         output_file("--output", str(path))
     assert output_file("--output", None) is None
     assert output_file("--output", str(tmp_path / "r.md")) == (tmp_path / "r.md").resolve()
+
+
+@pytest.mark.parametrize(
+    ("hit", "expected"),
+    [
+        ("Ada Lovelace (source: ada.md)\nborn 1815", ("Ada Lovelace", "ada.md")),
+        ("Analytical Engine (https://example.org/engine)\ntext", ("Analytical Engine", "https://example.org/engine")),
+        ("A page with no source\ntext", ("A page with no source", "")),
+    ],
+)  # fmt: skip
+def test_a_hits_title_and_source_come_from_its_first_line(hit, expected):
+    from agents.research.sources import title_and_source
+
+    assert title_and_source(hit) == expected
