@@ -125,8 +125,7 @@ def _stream(args: argparse.Namespace, ctx: Context, graph: Any, thread_id: str) 
     counter = CallCounter()
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},
-        # the run's budget counts every model call it makes (core.run_budget)
-        "callbacks": [counter, ctx.budget.callback()],
+        "callbacks": [counter],  # the caps are the graph's own (ctx.chat: core.run_budget)
         "recursion_limit": recursion_limit(ctx.max_retries),
         "max_concurrency": ctx.task_concurrency,  # tasks (and their nodes) running at once
     }
@@ -180,11 +179,16 @@ def _payload(args: argparse.Namespace, graph: Any, config: dict[str, Any], snaps
         # read by cli.run before any model loaded; read here for callers that did not
         answer = getattr(args, "plan_answer", None) or approval.read_plan(args.plan)
         return Command(resume=answer)
-    stopped = snapshot.values.get("stopped")
+    values = snapshot.values
+    stopped = values.get("stopped")
     if not snapshot.next and stopped in outcome.CAPS:
-        # a run that stopped at a cap goes on from the scheduler, with this run's budget
+        # a run that stopped at a cap goes on where it stopped, with this run's budget
         print(f"continuing run {args.resume}, stopped at its {stopped} cap", file=sys.stderr)
-        graph.update_state(config, {"stopped": None}, as_node="run_task")
+        if not values.get("run_id"):  # stopped before its goal: the request again
+            return {"query": values["query"]}
+        # its plan's next tasks, or before a plan, what follows the goal (a reading, a plan)
+        after = "run_task" if values.get("tasks") else "goal_setting"
+        graph.update_state(config, {"stopped": None}, as_node=after)
     elif not snapshot.next:
         print(f"run {args.resume} has already finished; printing its result", file=sys.stderr)
     return None  # a paused plan is asked for again

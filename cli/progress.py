@@ -11,6 +11,8 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
+from cli.outcome import CAPS
+
 
 class CallCounter(BaseCallbackHandler):
     """Counts chat-model calls and tokens across every node, nested agents included, and keeps
@@ -28,12 +30,17 @@ class CallCounter(BaseCallbackHandler):
 
     def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
         node = (kwargs.get("metadata") or {}).get("langgraph_node", "")
-        with self._lock:
-            self.llm_calls += 1
+        with self._lock:  # counted once it ends: a call refused at a cap never started
             self._started[kwargs.get("run_id")] = (time.perf_counter(), str(node))
+
+    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
+        with self._lock:  # a call that failed was made all the same
+            self.llm_calls += 1
+            self._started.pop(kwargs.get("run_id"), None)
 
     def on_llm_end(self, response: Any, **kwargs: Any) -> None:
         with self._lock:
+            self.llm_calls += 1
             started, node = self._started.pop(kwargs.get("run_id"), (time.perf_counter(), ""))
             for generations in response.generations:
                 for gen in generations:
@@ -99,6 +106,11 @@ class Progress:
         return f"{where}: not good enough, retries used up ({self.max_retries}) -> moving on"
 
     def _describe(self, node: str, update: dict[str, Any]) -> str | None:
+        cap = (update or {}).get("stopped")
+        if cap in CAPS and node != "schedule_tasks":  # a node ended by the run's cap
+            if node == "aggregate_results":
+                return f"[{node}] no call left ({CAPS[cap]}): the answer is what the run found"
+            return f"[{node}] not done: the run reached its {CAPS[cap]} cap"
         if node == "goal_setting":
             return f"[goal_setting] goal: {_short(update.get('optimized_goal', ''))}"
         if node == "decompose_query":

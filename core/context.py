@@ -8,14 +8,17 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic.json_schema import SkipJsonSchema
 
 from core.model_catalogue import is_file_name, lookup
 from core.model_spec import parse_spec
-from core.role_models import ModelChoice, ModelSettings, role_field
-from core.run_budget import RunBudget
+from core.role_models import ModelChoice, ModelSettings, Role, role_field
+from core.run_budget import Caps, RunBudget
+
+if TYPE_CHECKING:  # LangChain loads when a model is built
+    from langchain_core.language_models import BaseChatModel
 
 DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
 MAX_TOOL_STEPS = 50  # the most a run or an eval may ask for
@@ -255,6 +258,13 @@ class Context(MemorySettings, ModelSettings):
         super().__post_init__()
         if self.corpus_dir:  # now, so a later change of folder does not move it
             self.corpus_dir = os.path.abspath(os.path.expanduser(self.corpus_dir))
+
+    def chat(self, role: Role) -> BaseChatModel:
+        """The role's chat model; with caps set, each of its calls counted against them and
+        refused at one (core.run_budget): the graph keeps its caps in every host."""
+        caps = Caps(self.max_calls, self.max_tokens, self.max_seconds)
+        chat = super().chat(role)
+        return chat if caps == Caps() else self.budget.guarded(chat, caps)
 
     @property
     def tool_steps(self) -> int:

@@ -20,9 +20,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
-from agents.research.aggregate import aggregate_results
+from agents.research.aggregate import aggregate_results, partial_answer
 from agents.research.approve_plan import approve_plan
-from agents.research.budget import budget_stop
+from agents.research.budget import budget_stop, capped
 from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
@@ -32,6 +32,7 @@ from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
+from core.run_budget import CapReached
 from core.state import InputState, ReflectiveAgentState, TaskInput, TaskOutput, TaskState
 
 ResearchBuilder = StateGraph[ReflectiveAgentState, Context, InputState, ReflectiveAgentState]
@@ -109,8 +110,11 @@ def run_task_node(task_graph: TaskBuilder):
     """
     compiled = task_graph.compile(name="task")
 
-    def run_task(state: TaskInput, config: RunnableConfig) -> TaskOutput:
-        out = compiled.invoke(state, config)
+    def run_task(state: TaskInput, config: RunnableConfig) -> TaskOutput | dict:
+        try:
+            out = compiled.invoke(state, config)
+        except CapReached:  # unfinished: the scheduler starts nothing more (a resume reruns it)
+            return {}
         return {
             "results": out["results"],
             "task_reports": out["task_reports"],
@@ -133,17 +137,25 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
     answer checked against one reading of the evidence; where the two disagreed, a lesson learned
     from that failure).
 
+    Every node that calls a model is `capped` (agents/research/budget.py): at a cap it ends with
+    `stopped` instead, and the run drains to its end without another call.
+
     No output schema: stream updates carry every state key (goal, tasks, the tasks running,
     each task's report with its attempts and retries), and invoke returns the whole state.
     """
     builder = StateGraph(ReflectiveAgentState, context_schema=Context, input_schema=InputState)
     # search for the request, then its goal, what must be found and the answer's form
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
-    builder.add_node("decompose_query", decompose_query, retry_policy=TRANSIENT)  # the tasks
+    # the tasks (planning is new work: it needs room for the answer's call after it)
+    builder.add_node(
+        "decompose_query", capped(decompose_query, room=budget_stop), retry_policy=TRANSIENT
+    )
     builder.add_node("approve_plan", approve_plan)  # a person may accept, edit or cancel it
     builder.add_node("schedule_tasks", schedule_tasks)  # the tasks whose inputs are ready
     builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
-    builder.add_node("aggregate_results", aggregate_results, retry_policy=TRANSIENT)  # answer
+    builder.add_node(  # the answer; with no call left, the one the run has (partial_answer)
+        "aggregate_results", capped(aggregate_results, partial_answer), retry_policy=TRANSIENT
+    )
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
     if check:  # an answer the evidence already states is checked before anything is planned
         builder.add_conditional_edges(
@@ -160,21 +172,28 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
     )
     builder.add_edge("run_task", "schedule_tasks")  # finished tasks unlock the next wave
     if check:
-        builder.add_node("check_answer", check_answer, retry_policy=TRANSIENT)  # vs one call
-        # readings that disagreed: the run failed, and the reflector says what to do instead
-        builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
-        builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-        builder.add_conditional_edges(  # first readings that differ, or a lone one: a hop
-            "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
-        )
-        builder.add_node("hop", hop, retry_policy=TRANSIENT)  # search again with both answers
-        builder.add_conditional_edges(  # a hop that settled nothing: research the request
-            "hop", route_hop, ["reflect_on_answer", "decompose_query"]
-        )
-        builder.add_edge("reflect_on_answer", END)  # the final answer
+        add_answer_check(builder)
     else:
         builder.add_edge("aggregate_results", END)  # the final answer
     return builder
+
+
+def add_answer_check(builder: ResearchBuilder) -> None:
+    """The reflective graph's answer check: aggregate_results → check_answer (a short answer
+    against one direct reading) → reflect_on_answer → END; first readings that differ, or a
+    lone one, → hop → reflect_on_answer, or decompose_query when the hop settled nothing."""
+    builder.add_node("check_answer", capped(check_answer), retry_policy=TRANSIENT)
+    # readings that disagreed: the run failed, and the reflector says what to do instead
+    builder.add_node("reflect_on_answer", capped(reflect_on_answer), retry_policy=TRANSIENT)
+    builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
+    builder.add_conditional_edges(  # first readings that differ, or a lone one: a hop
+        "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
+    )
+    builder.add_node("hop", capped(hop), retry_policy=TRANSIENT)  # search with both answers
+    builder.add_conditional_edges(  # a hop that settled nothing: research the request
+        "hop", route_hop, ["reflect_on_answer", "decompose_query"]
+    )
+    builder.add_edge("reflect_on_answer", END)  # the final answer
 
 
 def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
@@ -188,7 +207,7 @@ def route_check(
 ) -> Literal["reflect_on_answer", "hop", "decompose_query"]:
     """After a check: first readings that disagreed (nothing planned yet) take one hop; a first
     answer otherwise dropped sends the run to plan research; else the run ends."""
-    if state.get("answer") or state.get("tasks"):
+    if state.get("stopped") or state.get("answer") or state.get("tasks"):
         return "reflect_on_answer"
     open_first = (state.get("first_check") or {}).get("how") in HOPPED
     return "hop" if open_first else "decompose_query"

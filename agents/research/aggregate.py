@@ -65,11 +65,25 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     out = ask_structured(
         model, FinalAnswer, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["aggregate"]
     )
-    read = unique([*(state.get("evidence_sources") or []), *(state.get("sources") or [])])
+    read = _read(state)
     answer, explanation, cited = _parts(out, results, state.get("optimized_response", ""))
     sources = [s for s in cited if s in read] or read
     final = _final_text(answer, explanation, sources)
     return replied(state, final, answer=answer, recalled=recalled.ids)
+
+
+def partial_answer(state: ReflectiveAgentState) -> dict:
+    """A run stopped at a cap, answered without a model: the finished tasks' results, else
+    what the first readings gave (the direct reading before goal setting's draft), with the
+    sources the run read; empty when it found nothing yet."""
+    first = state.get("first_check") or {}
+    found, _, _ = _parts(None, state.get("results") or [], state.get("optimized_response", ""))
+    answer = found or first.get("direct") or first.get("research") or ""
+    return replied(state, _final_text(answer, "", _read(state) if answer else []), answer=answer)
+
+
+def _read(state: ReflectiveAgentState) -> list[str]:
+    return unique([*(state.get("evidence_sources") or []), *(state.get("sources") or [])])
 
 
 def _parts(

@@ -1,30 +1,69 @@
-"""Where the research graphs check the run's budget (`max_calls`, `max_tokens`, `max_seconds`):
-no task is scheduled, no retry granted and no executor tool step taken once a cap is reached.
+"""Where the research graphs spend the run's budget (`max_calls`, `max_tokens`, `max_seconds`).
 
-A cap stops new work, not a call in flight: the attempts already running finish (each answers
-from what it found), and the answer is written from every finished task's result, so a run
-may spend a few calls past its cap. The counts are `ctx.budget`'s (core.run_budget).
+Two checks. Before new work (a task, a retry, an executor tool step) `budget_stop` asks whether
+the run has room for it and still one call for its answer; none starts otherwise. And every
+model call is checked as it starts (core.run_budget: `ctx.chat(role)` hands out models that
+refuse a call at a cap). A node that calls a model is `capped`: once no call is left, or one
+of its calls is refused, it ends with `stopped` naming the cap instead of its work, and the run
+drains to its end through nodes that start nothing more (the answer, if none was written yet,
+put together without a model: aggregate_results). Either way the run makes no more calls than
+`max_calls`.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Protocol, TypeVar
+
+from langgraph.runtime import Runtime
 
 from core.context import Context
+from core.run_budget import REASONS, CapReached
 
-log = logging.getLogger(__name__)
+CAPS = REASONS  # the `stopped` values of a run that reached a cap
+S = TypeVar("S", contravariant=True)  # a node's state
 
 
-def budget_stop(ctx: Context) -> str | None:
-    """The cap the run has reached ("max_calls", "max_tokens", "max_seconds"), else None."""
+class Node(Protocol[S]):
+    """A research node that calls a model."""
+
+    def __call__(self, state: S, runtime: Runtime[Context]) -> dict: ...
+
+
+def spent(ctx: Context) -> str | None:
+    """The cap the run has reached, so that no model call can start ("max_calls",
+    "max_tokens", "max_seconds"), else None."""
     budget = ctx.budget
-    counted_caps = ctx.max_calls is not None or ctx.max_tokens is not None
-    if counted_caps and not budget.counted and not budget.warned:
-        budget.warned = True
-        log.warning(
-            "max_calls / max_tokens are not counted for this run: its callbacks lack "
-            "ctx.budget.callback() (the CLI adds it; only max_seconds applies without it)"
-        )
     return budget.over(
         max_calls=ctx.max_calls, max_tokens=ctx.max_tokens, max_seconds=ctx.max_seconds
     )
+
+
+def budget_stop(ctx: Context) -> str | None:
+    """The cap that leaves no room for new work ("max_calls" when only the answer's call is
+    left, "max_tokens", "max_seconds"), else None."""
+    calls = None if ctx.max_calls is None else ctx.max_calls - 1  # the answer's call kept
+    return ctx.budget.over(max_calls=calls, max_tokens=ctx.max_tokens, max_seconds=ctx.max_seconds)
+
+
+def capped(
+    node: Node[S],
+    instead: Callable[[S], dict] | None = None,
+    room: Callable[[Context], str | None] = spent,
+) -> Node[S]:
+    """`node` (one that calls a model) within the run's caps: when `room` finds none (by
+    default: no call left), or one of its calls is refused, its update is `stopped` and
+    `instead(state)` (what the node can give without a model; nothing by default)."""
+
+    @wraps(node)
+    def run(state: S, runtime: Runtime[Context]) -> dict:
+        cap = room(runtime.context)
+        if cap is None:
+            try:
+                return node(state, runtime)
+            except CapReached as refused:
+                cap = refused.cap
+        return {**(instead(state) if instead else {}), "stopped": cap}
+
+    return run

@@ -22,7 +22,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agents.research.answer_text import clean_short_answer
-from agents.research.budget import budget_stop
 from agents.research.goal import EVIDENCE_CHARS, PENDING, SHORT_FORM
 from agents.research.prompting import human, opening, system
 from agents.research.reply import replied
@@ -49,10 +48,6 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     first = answered_first(state)
     if form != SHORT_FORM or not (research or first) or state.get("stopped"):
         return {}
-    if stop := budget_stop(ctx):  # a first answer stays unchecked: the run ends partial
-        if first and research:
-            return replied(state, state.get("final_output", ""), stopped=stop)
-        return {"stopped": stop} if first else {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
     direct = direct_reading(model, start, form, request)

@@ -27,6 +27,7 @@ from agents.research.tasks import new_run_id
 from agents.research.topic import grounded, keywords
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
+from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from memory.budget import context_window
@@ -81,15 +82,21 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     resources.check_memory(runtime)
     query = request_of(state)  # `query`, or a chat's last message
+    run_id = new_run_id()
+    ctx.budget.begin(run_id)  # a context reused by a new run counts from zero
     model = ctx.chat("planner")
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
     memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
-    out = ask_structured(
-        model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]
-    )
+    try:
+        out = ask_structured(
+            model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]
+        )
+        stopped = None
+    except CapReached as refused:  # the request stands as its goal; the run ends partial
+        out, stopped = None, refused.cap
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
     # a plan to approve is a plan to make: a person asked to see it before the run spends
@@ -99,7 +106,8 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     pending = first and form == SHORT_FORM and found_something(evidence)
     return {
         "query": query,
-        "run_id": new_run_id(),
+        "run_id": run_id,
+        "stopped": stopped,  # None: a new run on a thread whose last run stopped
         "evidence": evidence,
         "evidence_sources": sources_in(evidence),
         "optimized_goal": goal,

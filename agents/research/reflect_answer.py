@@ -42,6 +42,8 @@ ANSWER_INDEX = -1  # the run's answer, in the ids of what the run's tasks leave 
 def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """After check_answer: record the run's trajectory, judged by the check; when the research
     and the direct reading disagreed, also save the reflector's lesson on it as a failure."""
+    if state.get("stopped"):  # a run cut short at a cap is no trajectory to learn from
+        return {}
     ctx = runtime.context
     check = state.get("answer_check") or {}
     info = runtime.execution_info

@@ -33,7 +33,7 @@ def schedule_tasks(state: ReflectiveAgentState, runtime: Runtime[Context]) -> di
         for i in range(len(tasks))
         if i not in done and all(d in done for d in (depends_on[i] if i < len(depends_on) else []))
     ]
-    stop = budget_stop(runtime.context) if ready else None
+    stop = state.get("stopped") or (budget_stop(runtime.context) if ready else None)
     if stop:  # a cap reached: no new task; the answer is written from what is done
         return {"current_tasks": [], "stopped": stop}
     return {"current_tasks": ready[: runtime.context.task_concurrency]}

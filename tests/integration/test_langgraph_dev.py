@@ -176,3 +176,29 @@ def test_plan_approval_through_the_server(dev_server):
     out = client.runs.wait(thread, assistant, command={"resume": {"cancel": True}})
     assert out["stopped"] == "cancelled" and not out.get("final_output")
     assert not out.get("reflection_ids") and not client.threads.get_state(thread)["next"]
+
+
+def test_a_call_cap_holds_in_the_server(dev_server):
+    """The caps are the graph's own: a run through the server with `max_calls` 3 (and no
+    callback of the CLI's) plans, keeps its last call for the answer and ends `stopped`."""
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=dev_server)
+    context = {
+        **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
+        "corpus_dir": str(CORPUS),
+        "use_browser": False,
+        "answer_first": False,
+        "max_calls": 3,
+    }
+    out = client.runs.wait(
+        None,
+        "reflective_agent",
+        input={"query": "Who created Wallace and Gromit?"},
+        context=context,
+    )
+    assert isinstance(out, dict) and "error" not in out, out
+    assert out["stopped"] == "max_calls", out.get("stopped")
+    # goal and plan took two calls: no task started, the third call wrote the answer
+    assert out["tasks"] and not any(out.get("results") or [])
+    assert out["final_output"].strip()

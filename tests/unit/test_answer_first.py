@@ -186,10 +186,10 @@ def test_a_plan_to_approve_is_always_made(wire):
 def test_a_cap_reached_before_the_check_ends_the_run_partial_with_the_first_answer(wire):
     model = wire(FirstScript("1815", "1815"))
     nodes, _, state = run(
-        build_reflective_graph(), wire.context(**FIRST, max_seconds=0.001), store=wire.store
+        build_reflective_graph(), wire.context(**FIRST, max_calls=1), store=wire.store
     )
-    assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]
-    assert len(model.calls) == 1 and state["stopped"] == "max_seconds"
+    assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]  # the check refused
+    assert len(model.calls) == 1 and state["stopped"] == "max_calls"
     assert state["answer"] == "1815" and state["final_output"].startswith("1815")
 
 

@@ -1,88 +1,175 @@
-"""Run budgets: the run's callback counts calls and tokens; at a cap no task, retry or executor
-tool step starts, the answer is written from what is done and `stopped` names the cap; the CLI
-marks it partial (exit 6) and `--resume` finishes the rest."""
+"""Run budgets kept by the graph itself: every model a node gets from `ctx.chat` is counted and
+refuses a call at a cap, with nothing for the host to add; before new work the run keeps one
+call for its answer; a run at a cap ends `stopped`, with the answer it has or one put together
+without a model; the CLI marks it partial (exit 6) and `--resume` finishes the rest."""
 
 from __future__ import annotations
 
 import json
 import logging
 
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, LLMResult
 from langgraph.checkpoint.memory import InMemorySaver
 
 import main
-from agents.research.budget import budget_stop
+from agents.research.goal import SHORT_FORM
 from cli.errors import EXIT_PARTIAL
-from core.run_budget import RunBudget
-from graphs import build_reflective_graph
+from core.run_budget import CapReached, Caps, RunBudget
+from graphs import build_reflective_graph, build_single_path_graph
 from tests.unit.research_script import STEPS, TASKS, Script, wire  # noqa: F401  (fixture)
 
 
-def _answer(tokens_in: int, tokens_out: int) -> LLMResult:
-    usage = {"input_tokens": tokens_in, "output_tokens": tokens_out, "total_tokens": 0}
-    message = AIMessage("x", usage_metadata=usage)
-    return LLMResult(generations=[[ChatGeneration(message=message)]])
+def _fake(**usage: int) -> GenericFakeChatModel:
+    meta = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0, **usage}
+    return GenericFakeChatModel(messages=iter([AIMessage("x", usage_metadata=meta)] * 9))
 
 
-def test_the_callback_counts_calls_and_tokens():
+def test_a_guarded_model_counts_and_refuses_the_call_past_its_cap():
+    budget, model = RunBudget(), _fake(input_tokens=100, output_tokens=20)
+    guarded = budget.guarded(model, Caps(max_calls=2))
+    assert budget.guarded(model, Caps(max_calls=2)) is guarded  # one copy per model and caps
+    assert model.callbacks is None  # the model given is left as it was
+    guarded.invoke("a")
+    guarded.invoke("b")
+    with pytest.raises(CapReached) as refused:
+        guarded.invoke("c")
+    assert refused.value.cap == "max_calls" and (budget.calls, budget.tokens) == (2, 240)
+    model.invoke("d")  # the original is not counted
+    assert budget.calls == 2
+
+
+def test_tokens_and_seconds_are_checked_before_each_call():
     budget = RunBudget()
-    callback = budget.callback()
-    assert budget.callback() is callback  # one handler, so adding it twice counts once
-    for _ in range(3):
-        callback.on_chat_model_start({}, [[]])
-        callback.on_llm_end(_answer(100, 20))
-    assert (budget.calls, budget.tokens) == (3, 360)
-    assert budget.over(max_calls=3, max_tokens=None, max_seconds=None) == "max_calls"
-    assert budget.over(max_calls=4, max_tokens=360, max_seconds=None) == "max_tokens"
-    assert budget.over(max_calls=4, max_tokens=361, max_seconds=None) is None
+    by_tokens = budget.guarded(_fake(input_tokens=300), Caps(max_tokens=300))
+    by_tokens.invoke("a")  # a call's tokens are known when it ends: the next one is refused
+    with pytest.raises(CapReached, match="max_tokens"):
+        by_tokens.invoke("b")
     budget.started -= 10
-    assert budget.over(max_calls=None, max_tokens=None, max_seconds=5) == "max_seconds"
+    with pytest.raises(CapReached, match="max_seconds"):
+        budget.guarded(_fake(), Caps(max_seconds=5)).invoke("c")
 
 
-def _run(wire, **caps):  # noqa: F811
-    ctx = wire.context(max_retries=0, max_concurrency=1, **caps)
-    graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
-    config = {"configurable": {"thread_id": "b"}, "callbacks": [ctx.budget.callback()]}
-    return graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx), ctx
+def test_a_reused_budget_counts_a_new_run_from_zero():
+    budget = RunBudget()
+    budget.begin("run-1")
+    budget.record(calls=3, tokens=10)
+    budget.begin("run-1")  # the same run going on (a resume in this process)
+    assert budget.calls == 3
+    budget.begin("run-2")
+    assert (budget.calls, budget.tokens) == (0, 0)
 
 
-def test_a_call_cap_stops_new_tasks_and_answers_from_what_is_done(wire):  # noqa: F811
+def test_an_object_that_is_no_chat_model_is_used_uncounted_and_said_once(caplog):
+    class Echo:
+        def invoke(self, messages, **kwargs):
+            return AIMessage("echo")
+
+    echo = Echo()
+    with caplog.at_level(logging.WARNING):
+        assert RunBudget().guarded(echo, Caps(max_calls=1)) is echo
+    budget = RunBudget()
+    with caplog.at_level(logging.WARNING):
+        budget.guarded(echo, Caps(max_calls=1))
+        budget.guarded(echo, Caps(max_calls=1))
+    said = [r.message for r in caplog.records if "not counted" in r.message]
+    assert len(said) == 2  # once per run's budget
+
+
+def _run(wire, graph=None, **settings):  # noqa: F811
+    """A run as a library caller makes it: no callbacks of ours in its config."""
+    ctx = wire.context(max_retries=0, max_concurrency=1, **settings)
+    graph = (graph or build_reflective_graph()).compile(
+        checkpointer=InMemorySaver(), store=wire.store
+    )
+    out = graph.invoke(
+        {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": "b"}}, context=ctx
+    )
+    return out, ctx
+
+
+@pytest.mark.parametrize(
+    ("build", "cap"), [(build_reflective_graph, 6), (build_single_path_graph, 5)]
+)
+def test_the_answer_keeps_its_call_when_new_work_stops(wire, build, cap):  # noqa: F811
     script = Script()
     wire(script)
-    # goal, plan, then task 1: two executor calls and the reflection = 5
-    out, ctx = _run(wire, max_calls=5)
+    # goal, plan, then task 1: two executor calls (and the reflection); the last is the answer's
+    out, ctx = _run(wire, build(), max_calls=cap)
     assert out["stopped"] == "max_calls"
-    assert out["results"][0] is not None and len([r for r in out["results"] if r]) == 1
     assert list(script.attempts) == [TASKS[0]]  # tasks 2 and 3 never started
-    assert out["final_output"].startswith("FINAL")  # the answer is still written
-    assert ctx.budget.calls == 6  # the cap, and the answer's one call
+    assert out["final_output"].startswith("FINAL")  # the aggregator's own answer
+    assert len(wire.model.calls) == ctx.budget.calls == cap
+
+
+def test_a_call_at_the_cap_is_refused_and_the_run_answers_without_a_model(wire):  # noqa: F811
+    script = Script()
+    wire(script)
+    out, ctx = _run(wire, max_calls=5)  # the reflection on task 1 takes the answer's call
+    assert len(wire.model.calls) == ctx.budget.calls == 5  # the aggregator's call refused
+    assert out["stopped"] == "max_calls"
+    assert out["final_output"].startswith(f"attempt 1 for {TASKS[0]}")  # task 1's result
+    assert "Sources:" in out["final_output"]
+    assert out["messages"][-1].text == out["final_output"]  # the chat's answer too
 
 
 def test_a_cap_reached_inside_an_attempt_ends_its_tool_steps(wire):  # noqa: F811
     script = Script(searches=3)
     wire(script)
-    _, ctx = _run(wire, max_calls=3)  # goal, plan and the executor's first call
+    out, ctx = _run(wire, max_calls=4)  # goal, plan, the executor's first call; one left
     prompts = [c for c in wire.model.calls if c["tools"]]
     assert len(prompts) == 1  # no second tool step: StopAtBudget ended the agent
     assert not script.attempts  # and the attempt answered from what its search found
+    assert len(wire.model.calls) <= 4 and out["stopped"] == "max_calls"
 
 
-def test_a_time_cap_needs_no_callback(wire):  # noqa: F811
-    wire(Script())
-    ctx = wire.context(max_seconds=0.001)
+def test_parallel_tasks_never_pass_the_cap_together(wire):  # noqa: F811
+    wire(Script(searches=2))
+    ctx = wire.context(max_retries=0, max_concurrency=3, max_calls=6)
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
-    out = graph.invoke({"query": "Who?"}, {"configurable": {"thread_id": "t"}}, context=ctx)
-    assert out["stopped"] == "max_seconds" and not any(out.get("results") or [])
+    out = graph.invoke(
+        {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": "p"}}, context=ctx
+    )
+    assert len(wire.model.calls) == ctx.budget.calls == 6
+    assert out["stopped"] == "max_calls"  # no task finished: nothing to answer from
 
 
-def test_uncounted_caps_are_reported_once(wire, caplog):  # noqa: F811
+def test_a_time_cap_refuses_the_first_call(wire):  # noqa: F811
     wire(Script())
-    ctx = wire.context(max_calls=2)
-    with caplog.at_level(logging.WARNING):
-        assert budget_stop(ctx) is None and budget_stop(ctx) is None
-    assert [r.message for r in caplog.records].count(caplog.records[0].message) == 1
-    assert "not counted" in caplog.records[0].message
+    out, _ = _run(wire, max_seconds=0.001)
+    assert out["stopped"] == "max_seconds" and not wire.model.calls
+    assert out["final_output"] == "" and not any(out.get("results") or [])
+
+
+def test_a_first_answer_stands_when_its_check_is_refused(wire):  # noqa: F811
+    class Drafted(Script):
+        def __call__(self, prompt, title, tools, messages):
+            if title == "GoalSetting":
+                return {
+                    "goal": "Name her",
+                    "answer_form": SHORT_FORM,
+                    "answer": "Ada Lovelace",
+                }
+            return super().__call__(prompt, title, tools, messages)
+
+    wire(Drafted())
+    out, ctx = _run(wire, max_calls=1, answer_first=True)
+    assert ctx.budget.calls == len(wire.model.calls) == 1  # goal setting's; the check refused
+    assert out["stopped"] == "max_calls" and out["answer"] == "Ada Lovelace"
+    assert not out.get("tasks")
+
+
+def test_a_context_used_for_two_runs_gives_each_its_caps(wire):  # noqa: F811
+    wire(Script())
+    ctx = wire.context(max_retries=0, max_concurrency=1, max_calls=20)
+    graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
+    for thread in ("one", "two"):
+        out = graph.invoke(
+            {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": thread}}, context=ctx
+        )
+        assert out["stopped"] is None and all(out["results"])
+    assert len(wire.model.calls) > 20  # both runs whole, more than one cap's worth
 
 
 def test_the_cli_marks_the_answer_partial_and_resume_finishes(wire, capsys, tmp_path):  # noqa: F811
@@ -94,15 +181,31 @@ def test_the_cli_marks_the_answer_partial_and_resume_finishes(wire, capsys, tmp_
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_PARTIAL == 6
     assert out["stopped"] == "max_calls" and out["partial"] is True
-    assert out["final_output"].startswith("FINAL")
+    assert out["llm_calls"] == 5 and out["final_output"].startswith("attempt 1")
 
     resume = ["run", "--resume", out["thread_id"], "--json", "--max-calls", "100"]
     code = main.main([*home, *resume], models=wire.models, tools=wire.tools)
     done = json.loads(capsys.readouterr().out)
     assert code == 0 and done["stopped"] is None and done["partial"] is False
     assert all(done["results"]) and len(done["results"]) == 3
+    assert done["final_output"].startswith("FINAL")
     assert sorted(script.attempts) == sorted(TASKS)  # each task ran once across both
     assert set(script.attempts.values()) == {1}
+
+
+def test_a_run_stopped_before_its_plan_resumes_to_plan_it(wire, capsys, tmp_path):  # noqa: F811
+    script = Script()
+    wire(script)
+    home = ["--home", str(tmp_path)]
+    run = ["run", "Who was Ada Lovelace?", "--no-browser", "--max-retries", "0", "--json", *STEPS]
+    main.main([*home, *run, "--max-calls", "1"], models=wire.models, tools=wire.tools)
+    out = json.loads(capsys.readouterr().out)
+    assert out["stopped"] == "max_calls" and out["llm_calls"] == 1 and not out["tasks"]
+
+    resume = ["run", "--resume", out["thread_id"], "--json", "--max-calls", "100"]
+    code = main.main([*home, *resume], models=wire.models, tools=wire.tools)
+    done = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(done["results"]) == 3 and done["final_output"].startswith("FINAL")
 
 
 def test_caps_must_be_positive(capsys, tmp_path):
