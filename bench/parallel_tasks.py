@@ -128,6 +128,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
     from core.context import Context
     from core.embeddings import HashingEmbeddings
     from core.models import Models
+    from core.state import STATE_KEYS
     from graphs.research import build_reflective_graph
 
     store = InMemoryStore(index={"dims": 256, "embed": HashingEmbeddings(256)})
@@ -147,6 +148,7 @@ def timed_run(model: LatencyModel, corpus_dir: str, max_concurrency: int) -> flo
         {"query": REQUEST},
         {"max_concurrency": max_concurrency},
         context=ctx,
+        output_keys=STATE_KEYS,  # its task results, not only the answer
     )
     elapsed = time.perf_counter() - started
     expected = len(TASKS) + 1  # the planner's steps, then the request itself

@@ -48,6 +48,21 @@ class InputState(TypedDict):
     messages: NotRequired[Annotated[list[AnyMessage], add_messages]]
 
 
+class OutputState(InputState):
+    """What a run gives back (`invoke`, a `values` stream, a parent graph): the chat with the
+    answer appended, the request, the answer itself, it with its explanation and sources
+    (`final_output`), its checked citations (agents/research/citations.py: each `{"n", "title",
+    "source", "sentences"}`, a passage the run read that holds those sentences) and `stopped`
+    (why it ended early: "cancelled", or the cap it reached, the answer then partial). The
+    run's workings (evidence, plan, task results, checks) stay in its checkpoint
+    (`graph.get_state(config).values`) and in its `updates` stream."""
+
+    answer: NotRequired[str]
+    final_output: NotRequired[str]
+    citations: NotRequired[list[dict[str, Any]]]
+    stopped: NotRequired[str | None]
+
+
 class TaskReport(TypedDict):
     """How one task went: attempts made, retries granted and the last attempt's verdict
     ('pass', 'fail' = retries ran out, 'unjudged' = no usable verdict, 'done' = not judged,
@@ -59,7 +74,7 @@ class TaskReport(TypedDict):
     verdict: str
 
 
-class ReflectiveAgentState(InputState):
+class ReflectiveAgentState(OutputState):
     """State of the research graphs (reflective and single-path).
 
         `evidence` is what the first search for the request found (from `evidence_sources`);
@@ -100,11 +115,15 @@ class ReflectiveAgentState(InputState):
     task_steps: NotRequired[Annotated[list[list[dict[str, Any]] | None], put_slots]]
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     recalled: NotRequired[Annotated[list[str], add_new]]
-    answer: NotRequired[str]
-    final_output: NotRequired[str]
     answer_check: NotRequired[dict[str, str]]
     first_check: NotRequired[dict[str, str]]
-    stopped: NotRequired[str | None]
+
+
+# every key of a research run's state: `graph.invoke(..., output_keys=STATE_KEYS)` returns its
+# workings too (the evaluations read them), where a plain invoke returns OutputState
+STATE_KEYS = tuple(
+    sorted(ReflectiveAgentState.__required_keys__ | ReflectiveAgentState.__optional_keys__)
+)
 
 
 class Dependency(TypedDict):

@@ -33,9 +33,16 @@ from agents.research.reflect_answer import reflect_on_answer
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
 from core.run_budget import CapReached
-from core.state import InputState, ReflectiveAgentState, TaskInput, TaskOutput, TaskState
+from core.state import (
+    InputState,
+    OutputState,
+    ReflectiveAgentState,
+    TaskInput,
+    TaskOutput,
+    TaskState,
+)
 
-ResearchBuilder = StateGraph[ReflectiveAgentState, Context, InputState, ReflectiveAgentState]
+ResearchBuilder = StateGraph[ReflectiveAgentState, Context, InputState, OutputState]
 TaskBuilder = StateGraph[TaskState, Context, TaskInput, TaskState]
 Route = Literal["retry", "finish"]
 # Transient provider errors (timeouts, rate limits) are retried; bad output is handled in nodes.
@@ -130,20 +137,17 @@ def run_task_node(task_graph: TaskBuilder):
 
 # -- the whole request ---------------------------------------------------------------------------
 def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> ResearchBuilder:
-    """goal_setting → (with `check`: an answer it read in the evidence → check_answer, kept when one
-    direct reading confirms it → reflect_on_answer → END; else) decompose_query → approve_plan →
-    schedule_tasks ⇉ run_task (one `task_graph` per task, in parallel) → schedule_tasks … →
-    aggregate_results → END, or with `check` → check_answer → reflect_on_answer → END (a short
-    answer checked against one reading of the evidence; where the two disagreed, a lesson learned
-    from that failure).
+    """goal_setting → (with `check`: the answer check first, add_answer_check) decompose_query →
+    approve_plan → schedule_tasks ⇉ run_task (one `task_graph` per task, in parallel) →
+    schedule_tasks … → aggregate_results → END (with `check`: → the answer check).
 
     Every node that calls a model is `capped` (agents/research/budget.py): at a cap it ends with
-    `stopped` instead, and the run drains to its end without another call.
-
-    No output schema: stream updates carry every state key (goal, tasks, the tasks running,
-    each task's report with its attempts and retries), and invoke returns the whole state.
+    `stopped` instead, and the run drains to its end without another call. A run gives back
+    OutputState (the chat, the answer, its citations, `stopped`); stream updates carry every
+    state key (goal, tasks, each task's report), and the checkpoint holds the whole state.
     """
-    builder = StateGraph(ReflectiveAgentState, context_schema=Context, input_schema=InputState)
+    state, given, taken = ReflectiveAgentState, InputState, OutputState
+    builder = StateGraph(state, context_schema=Context, input_schema=given, output_schema=taken)
     # search for the request, then its goal, what must be found and the answer's form
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     # the tasks (planning is new work: it needs room for the answer's call after it)

@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from agents.research.citations import cite, passages_read
 from core.state import ReflectiveAgentState
 
 
@@ -36,6 +37,9 @@ def request_of(state: ReflectiveAgentState) -> str:
 
 
 def replied(state: ReflectiveAgentState, final_output: str, **update: Any) -> dict[str, Any]:
-    """`update` with the answer's text as `final_output` and as the run's AI message."""
+    """`update` with the answer's text as `final_output`, as the run's AI message, and its
+    checked citations (of the passages read so far, this update's included)."""
     message = AIMessage(final_output, id=f"answer-{state.get('run_id', '')}", name="research")
-    return {**update, "final_output": final_output, "messages": [message]}
+    read = {**state, "read": [*(state.get("read") or []), *(update.get("read") or [])]}
+    _, citations = cite(final_output, passages_read(read))
+    return {**update, "final_output": final_output, "messages": [message], "citations": citations}

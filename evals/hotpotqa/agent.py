@@ -19,6 +19,7 @@ from agents.research.memory_context import from_before
 from agents.research.reflect_answer import recorded_run
 from core.context import Context
 from core.models import Models
+from core.state import STATE_KEYS
 from evals.common.memory_store import project_store
 from evals.hotpotqa.baselines import BASELINES, baseline_answer_fn
 from evals.hotpotqa.candidates import candidate_answers
@@ -182,7 +183,8 @@ def _graph_answer_fn(
             home, ctx.embedding_model, models, on=reflections, shared=shared, job=job
         ) as store:
             graph = build_graph(graph_name).compile(store=store)
-            out = graph.invoke({"query": question}, config, context=ctx)
+            # the run's workings too: its checks, memories and task count are scored
+            out = graph.invoke({"query": question}, config, context=ctx, output_keys=STATE_KEYS)
             saved = out.get("reflection_ids", [])
             recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
             runs[:] = _recorded(store, out, max_retries)

@@ -98,8 +98,9 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     expected = set(json.loads((ROOT / "langgraph.json").read_text())["graphs"])
     assert expected <= graphs
 
-    out = client.runs.wait(
-        None,
+    thread = client.threads.create()["thread_id"]
+    answer = client.runs.wait(
+        thread,
         "reflective_agent",
         input={"messages": [{"role": "user", "content": "Who created Wallace and Gromit?"}]},
         context={
@@ -110,7 +111,11 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
             "answer_first": False,
         },
     )
-    assert isinstance(out, dict) and "error" not in out, out
+    assert isinstance(answer, dict) and "error" not in answer, answer
+    # a run gives back what a caller needs; its workings are in the thread's state
+    assert set(answer) <= {"query", "messages", "answer", "final_output", "citations", "stopped"}
+    out = client.threads.get_state(thread)["values"]
+    assert answer["final_output"] == out["final_output"]
     assert out["query"] == "Who created Wallace and Gromit?"
     assert [m["type"] for m in out["messages"]] == ["human", "ai"], out["messages"]
     assert out["messages"][-1]["content"] == out["final_output"]
@@ -165,15 +170,17 @@ def test_plan_approval_through_the_server(dev_server):
     assert plan["query"] == query and plan["goal"].strip() and plan["tasks"]
     assert not client.threads.get_state(thread)["values"].get("results")  # nothing ran yet
     edited = ["Find the animator who created Wallace and Gromit"]
-    out = client.runs.wait(thread, assistant, command={"resume": {"tasks": edited}})
-    assert isinstance(out, dict) and "error" not in out, out
+    answer = client.runs.wait(thread, assistant, command={"resume": {"tasks": edited}})
+    assert isinstance(answer, dict) and "error" not in answer, answer
+    out = client.threads.get_state(thread)["values"]
     assert out["tasks"] == edited and len(out["results"]) == 1
     # the edited task ran once (max_retries 0), and the answer's lesson if its readings differed
     assert len(out["reflection_ids"]) == 1 + answer_lessons(out)
     assert out["final_output"].strip()
 
     thread, _ = _paused_thread(client, assistant, query)
-    out = client.runs.wait(thread, assistant, command={"resume": {"cancel": True}})
+    client.runs.wait(thread, assistant, command={"resume": {"cancel": True}})
+    out = client.threads.get_state(thread)["values"]
     assert out["stopped"] == "cancelled" and not out.get("final_output")
     assert not out.get("reflection_ids") and not client.threads.get_state(thread)["next"]
 
@@ -191,14 +198,16 @@ def test_a_call_cap_holds_in_the_server(dev_server):
         "answer_first": False,
         "max_calls": 3,
     }
-    out = client.runs.wait(
-        None,
+    thread = client.threads.create()["thread_id"]
+    answer = client.runs.wait(
+        thread,
         "reflective_agent",
         input={"query": "Who created Wallace and Gromit?"},
         context=context,
     )
-    assert isinstance(out, dict) and "error" not in out, out
-    assert out["stopped"] == "max_calls", out.get("stopped")
+    assert isinstance(answer, dict) and "error" not in answer, answer
+    assert answer["stopped"] == "max_calls", answer.get("stopped")
+    out = client.threads.get_state(thread)["values"]
     # goal and plan took two calls: no task started, the third call wrote the answer
     assert out["tasks"] and not any(out.get("results") or [])
     assert out["final_output"].strip()

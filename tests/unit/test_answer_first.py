@@ -15,6 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from agents.research.goal import SHORT_FORM
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from graphs.research import route_check, route_goal, route_hop
 from tests.unit.research_script import QUESTION, TASKS, Script, run, wire
@@ -203,6 +204,10 @@ def test_the_plans_last_task_always_runs(wire, monkeypatch):
     ctx = wire.context(**FIRST, approve_plan=True)
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
     config = {"configurable": {"thread_id": "edit"}}
-    graph.invoke({"query": QUESTION}, config, context=ctx)  # paused at the plan
-    out = graph.invoke(Command(resume={"tasks": [TASKS[0]]}), config, context=ctx)
+    graph.invoke(
+        {"query": QUESTION}, config, context=ctx, output_keys=STATE_KEYS
+    )  # paused at the plan
+    out = graph.invoke(
+        Command(resume={"tasks": [TASKS[0]]}), config, context=ctx, output_keys=STATE_KEYS
+    )
     assert out["tasks"] == [TASKS[0]] and out["task_reports"][0]["verdict"] == "pass"

@@ -71,3 +71,20 @@ def test_a_node_of_a_messages_state_parent(wire):
     assert list(out) == ["messages"]
     assert [type(m).__name__ for m in out["messages"]] == ["HumanMessage", "AIMessage"]
     assert "1815" in out["messages"][-1].content
+
+
+def test_a_run_gives_back_its_answer_with_checked_citations_not_its_workings(wire):
+    class Stated(Script):  # an answer whose sentence a passage the run read holds
+        def __call__(self, prompt, title, tools, messages):
+            if title == "FinalAnswer":
+                return {"answer": "Ada Lovelace was born in 1815.", "sources": ["ada"]}
+            return super().__call__(prompt, title, tools, messages)
+
+    wire(Stated())
+    graph, config, out = _invoke(wire, {"query": QUESTION}, max_retries=0)
+    assert set(out) == {"query", "messages", "answer", "final_output", "citations", "stopped"}
+    (citation,) = out["citations"]
+    assert citation["source"] == "ada.md" and citation["sentences"] == [
+        "Ada Lovelace was born in 1815."
+    ]
+    assert graph.get_state(config).values["results"]  # the workings stay in the checkpoint

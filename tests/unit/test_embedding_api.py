@@ -7,6 +7,7 @@ import asyncio
 from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
+from core.state import STATE_KEYS
 from graphs import Context, reflective_graph, single_path_graph
 from tests.unit.test_reflective_graph import Script, wire  # noqa: F401  (fixture)
 
@@ -15,9 +16,12 @@ def test_runnable_interface(wire):  # noqa: F811
     wire(Script([False] * 50))
     ctx = wire.context(max_retries=1, workflows_k=0)
     out = reflective_graph.invoke({"query": "Who was Ada Lovelace?"}, context=ctx)
-    assert out["final_output"].startswith("FINAL") and set(out) >= {"tasks", "results"}
-    # no output schema: the whole state comes back (and streams: Studio shows every key)
-    assert set(out) >= {"optimized_goal", "task_reports", "reflection_ids"}
+    # what a caller needs, not the run's workings (those stream, and output_keys asks for them)
+    assert set(out) == {"query", "messages", "answer", "final_output", "citations", "stopped"}
+    assert out["final_output"].startswith("FINAL")
+    assert out["citations"] == []  # "FINAL" is a name no passage read holds: never cited
+    whole = reflective_graph.invoke({"query": "Ada?"}, context=ctx, output_keys=STATE_KEYS)
+    assert set(whole) >= {"optimized_goal", "tasks", "results", "task_reports", "reflection_ids"}
 
     out = asyncio.run(single_path_graph.ainvoke({"query": "Who was Ada Lovelace?"}, context=ctx))
     assert out["final_output"].startswith("FINAL")

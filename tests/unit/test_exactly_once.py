@@ -7,6 +7,7 @@ from langgraph.store.base import PutOp
 from langgraph.store.memory import InMemoryStore
 
 from agents.research.tasks import memory_id
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from tests.unit.fakes import HashEmbeddings
 from tests.unit.research_script import Script
@@ -47,6 +48,7 @@ def test_a_node_retried_after_its_save_upserts_the_same_reflection(wire):
         {"query": "Who was Ada Lovelace?"},
         {"configurable": {"thread_id": "flaky"}},
         context=wire.context(max_retries=1),
+        output_keys=STATE_KEYS,
     )
     assert store.failed  # the fault happened, and the node ran again
     items = store.search(("reflections", "default"), limit=20)

@@ -8,6 +8,7 @@ import time
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph, build_single_path_graph, reflective_graph
 from tests.unit.research_script import DOCS, TASK_LINE, TASKS, Script, run
 
@@ -130,9 +131,14 @@ def test_a_resumed_run_never_reruns_a_finished_task(wire):
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
     config = {"configurable": {"thread_id": "crash"}}
     with pytest.raises(RuntimeError, match="process died"):
-        graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
+        graph.invoke(
+            {"query": "Who was Ada Lovelace?"},
+            config,
+            context=wire.context(),
+            output_keys=STATE_KEYS,
+        )
     assert script.attempts == {TASKS[0]: 1, TASKS[1]: 1, TASKS[2]: 1}
-    state = graph.invoke(None, config, context=wire.context())
+    state = graph.invoke(None, config, context=wire.context(), output_keys=STATE_KEYS)
     assert script.attempts == {TASKS[0]: 1, TASKS[1]: 1, TASKS[2]: 1}  # nothing re-executed
     assert state["final_output"] and len(state["reflection_ids"]) == 3
     assert len(wire.store.search(("reflections", "default"), limit=10)) == 3

@@ -16,6 +16,7 @@ import main
 from agents.research.approve_plan import decide_plan, plan_request
 from cli import approval
 from cli.errors import EXIT_AWAITING_APPROVAL, UsageError
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from graphs.research import route_plan
 from tests.unit.research_script import STEPS, TASKS, Script, wire  # noqa: F401  (fixture)
@@ -33,14 +34,16 @@ def test_the_run_pauses_with_the_plan_and_runs_the_edited_one(wire):  # noqa: F8
     wire(script)
     graph, config = _graph(wire)
     ctx = wire.context(approve_plan=True, max_retries=0)
-    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx)
+    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx, output_keys=STATE_KEYS)
     snapshot = graph.get_state(config)
     assert snapshot.next == ("approve_plan",)
     (pause,) = snapshot.interrupts
     assert pause.value["tasks"] == TASKS and pause.value["goal"].startswith("Explain")
     assert not script.attempts  # nothing ran before the person answered
 
-    out = graph.invoke(Command(resume={"tasks": EDITED}), config, context=ctx)
+    out = graph.invoke(
+        Command(resume={"tasks": EDITED}), config, context=ctx, output_keys=STATE_KEYS
+    )
     assert out["tasks"] == EDITED and out["depends_on"] == [[], []]
     assert sorted(script.attempts) == sorted(EDITED)  # the edited plan ran, and only it
     assert out["final_output"].startswith("FINAL") and out.get("stopped") is None
@@ -52,9 +55,14 @@ def test_a_resume_without_the_setting_still_runs_the_persons_plan(wire):  # noqa
     wire(script)
     graph, config = _graph(wire)
     graph.invoke(
-        {"query": "Who was Ada Lovelace?"}, config, context=wire.context(approve_plan=True)
+        {"query": "Who was Ada Lovelace?"},
+        config,
+        context=wire.context(approve_plan=True),
+        output_keys=STATE_KEYS,
     )
-    out = graph.invoke(Command(resume={"tasks": EDITED}), config, context=wire.context())
+    out = graph.invoke(
+        Command(resume={"tasks": EDITED}), config, context=wire.context(), output_keys=STATE_KEYS
+    )
     assert out["tasks"] == EDITED and sorted(script.attempts) == sorted(EDITED)
 
 
@@ -63,8 +71,10 @@ def test_a_cancelled_plan_ends_the_run_without_an_answer(wire):  # noqa: F811
     wire(script)
     graph, config = _graph(wire)
     ctx = wire.context(approve_plan=True)
-    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx)
-    out = graph.invoke(Command(resume={"cancel": True}), config, context=ctx)
+    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx, output_keys=STATE_KEYS)
+    out = graph.invoke(
+        Command(resume={"cancel": True}), config, context=ctx, output_keys=STATE_KEYS
+    )
     assert out["stopped"] == "cancelled" and out["final_output"] == "" and not script.attempts
     assert graph.get_state(config).next == ()
 
@@ -73,18 +83,22 @@ def test_a_bad_answer_is_asked_again_with_the_reason(wire):  # noqa: F811
     wire(Script())
     graph, config = _graph(wire)
     ctx = wire.context(approve_plan=True)
-    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx)
-    graph.invoke(Command(resume={"tasks": []}), config, context=ctx)
+    graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=ctx, output_keys=STATE_KEYS)
+    graph.invoke(Command(resume={"tasks": []}), config, context=ctx, output_keys=STATE_KEYS)
     (pause,) = graph.get_state(config).interrupts
     assert "1 to 5 tasks" in pause.value["error"] and pause.value["tasks"] == TASKS
-    out = graph.invoke(Command(resume={"tasks": EDITED[:1]}), config, context=ctx)
+    out = graph.invoke(
+        Command(resume={"tasks": EDITED[:1]}), config, context=ctx, output_keys=STATE_KEYS
+    )
     assert out["tasks"] == EDITED[:1] and out["final_output"]
 
 
 def test_without_approval_the_plan_passes_unchanged(wire):  # noqa: F811
     wire(Script())
     graph, config = _graph(wire)
-    out = graph.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
+    out = graph.invoke(
+        {"query": "Who was Ada Lovelace?"}, config, context=wire.context(), output_keys=STATE_KEYS
+    )
     assert out["tasks"] == TASKS and not graph.get_state(config).interrupts
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from langgraph.store.memory import InMemoryStore
 
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph, build_single_path_graph
 from memory.unindexed import MemoryOffWarning
 from tests.unit.research_script import TASKS, Script, past_reflections_seen_next, run, wire
@@ -161,8 +162,12 @@ def test_a_second_run_on_the_same_thread_starts_clean(wire):
 
     compiled = graph.compile(checkpointer=InMemorySaver(), store=wire.store)
     config = {"configurable": {"thread_id": "same"}}
-    first = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
-    second = compiled.invoke({"query": "Who was Ada Lovelace?"}, config, context=wire.context())
+    first = compiled.invoke(
+        {"query": "Who was Ada Lovelace?"}, config, context=wire.context(), output_keys=STATE_KEYS
+    )
+    second = compiled.invoke(
+        {"query": "Who was Ada Lovelace?"}, config, context=wire.context(), output_keys=STATE_KEYS
+    )
     assert len(first["reflection_ids"]) == len(second["reflection_ids"]) == 3
     assert set(first["reflection_ids"]).isdisjoint(second["reflection_ids"])
     assert len(second["results"]) == 3 and first["run_id"] != second["run_id"]

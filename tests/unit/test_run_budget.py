@@ -17,6 +17,7 @@ import main
 from agents.research.goal import SHORT_FORM
 from cli.errors import EXIT_PARTIAL
 from core.run_budget import CapReached, Caps, RunBudget
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph, build_single_path_graph
 from tests.unit.research_script import STEPS, TASKS, Script, wire  # noqa: F401  (fixture)
 
@@ -84,7 +85,10 @@ def _run(wire, graph=None, **settings):  # noqa: F811
         checkpointer=InMemorySaver(), store=wire.store
     )
     out = graph.invoke(
-        {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": "b"}}, context=ctx
+        {"query": "Who was Ada Lovelace?"},
+        {"configurable": {"thread_id": "b"}},
+        context=ctx,
+        output_keys=STATE_KEYS,
     )
     return out, ctx
 
@@ -129,7 +133,10 @@ def test_parallel_tasks_never_pass_the_cap_together(wire):  # noqa: F811
     ctx = wire.context(max_retries=0, max_concurrency=3, max_calls=6)
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
     out = graph.invoke(
-        {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": "p"}}, context=ctx
+        {"query": "Who was Ada Lovelace?"},
+        {"configurable": {"thread_id": "p"}},
+        context=ctx,
+        output_keys=STATE_KEYS,
     )
     assert len(wire.model.calls) == ctx.budget.calls == 6
     assert out["stopped"] == "max_calls"  # no task finished: nothing to answer from
@@ -166,7 +173,10 @@ def test_a_context_used_for_two_runs_gives_each_its_caps(wire):  # noqa: F811
     graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
     for thread in ("one", "two"):
         out = graph.invoke(
-            {"query": "Who was Ada Lovelace?"}, {"configurable": {"thread_id": thread}}, context=ctx
+            {"query": "Who was Ada Lovelace?"},
+            {"configurable": {"thread_id": thread}},
+            context=ctx,
+            output_keys=STATE_KEYS,
         )
         assert out["stopped"] is None and all(out["results"])
     assert len(wire.model.calls) > 20  # both runs whole, more than one cap's worth

@@ -13,6 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from core.context import Context
 from core.models import Models
+from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -102,7 +103,7 @@ def test_injections_in_documents_tool_output_and_memory_stay_data(
     )
     config = {"configurable": {"thread_id": "inj"}}
     for query in ("Who was Ada Lovelace?", "Who was Ada Lovelace, again?"):
-        state = graph.invoke({"query": query}, config, context=ctx)
+        state = graph.invoke({"query": query}, config, context=ctx, output_keys=STATE_KEYS)
         assert state["results"] and not _obeyed(state), "the model obeyed an injection"
 
     prompts = [c["prompt"] for c in model.calls]
