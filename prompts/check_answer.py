@@ -3,9 +3,8 @@ opening and what the tasks found besides, then the question last, where a small 
 it best): one reading of the evidence that answers the request at once, as one direct call
 would, and the choice between that answer and the research's when they differ.
 
-The direct reading's instruction comes before the question: put after it, the embedded 1.5B
-answered two dev-20 questions with the form itself ("a name"); before it, with the answers
-(*magazine*, *German*)."""
+The direct reading's instruction comes before the question: put after it, a small model may
+answer with the form itself ("a name") instead of the answer."""
 
 MORE_EVIDENCE = """<more_evidence>
 {hits}

@@ -3,19 +3,20 @@ given; the model only says what to do differently or again next time). `context`
 attempt read, when the task came with it (Reflexion's chain-of-thought-with-context setting
 gives its reflector the same paragraphs as the answerer): "" or a <context> section.
 
-The instruction names the outcome and comes last, after the context (up to 16,000 characters
-of HotpotQA paragraphs): asked "what to do again if it succeeded, what to change if it
-failed", the 1.5B wrote both halves every time ("If you succeeded, reflect on what you did
-well. If you failed, …") and named no fact, as though it had not been told. Reflexion's own
+The instruction names the outcome and comes last, after the context (up to 16,000
+characters): asked "what to do again if it succeeded, what to change if it failed", a small
+model writes both halves ("If you succeeded, reflect on what you did well. If you failed, …")
+and names no fact, as though it had not been told. Reflexion's own
 prompt states the failure and asks for a diagnosis and a plan.
 
 `earlier` is what the reflector wrote after this task's earlier failures ("" or an
 <earlier_lessons> section). Reflexion's reflector sees a new trajectory each trial, written
 under its reflections; a one-call answer that repeats itself gives the same attempt again, and
-without them the 1.5B wrote the same lesson again word for word (docs/evaluations.md).
-`concrete` names the task's own things: "the field, the button" reached HotpotQA lessons. The
-checker never tells the right answer, so the reflector is told not to claim one: 32 of 71
-HotpotQA lessons said "the correct answer is …", some naming the wrong answer itself."""
+without them a small model writes the same lesson again word for word (docs/evaluations.md).
+`concrete` names the task's own things: otherwise web-page words ("the field, the button")
+reach lessons about documents. The checker never tells the right answer, so the reflector is
+told not to claim one: untold, lessons say "the correct answer is …", at times naming the
+wrong answer itself."""
 
 EPISODE_REFLECTION = """You look back at one attempt at a task. Its outcome was decided by the
 task's own checker and is given below; do not judge it again.

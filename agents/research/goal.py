@@ -44,8 +44,8 @@ AnswerForm = Literal[
 DEFAULT_FORM = "a paragraph"
 SHORT_FORM: AnswerForm = "a name, date, number, yes or no, or a short phrase"  # one fact
 EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the answer
-# hits of the request's first search: on HotpotQA dev-20 both gold paragraphs are among the
-# first 3 for 9 questions, the first 5 for 14 (`python -m evals.hotpotqa.coverage FILE --hits`)
+# hits of the request's first search (how often they hold what a question needs:
+# `python -m evals.hotpotqa.coverage FILE --hits`)
 EVIDENCE_HITS = 5
 PENDING = "pending"  # the `how` of a first stage not yet checked
 SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it

@@ -62,8 +62,7 @@ def from_before(memory: AgentMemory, recalled: list[str], saved: list[str]) -> l
 def as_plan(workflow: Workflow) -> Workflow:
     """`workflow` with each search call shown as the task it researched: `search('Find the
     nationality of {name}')` -> `Find the nationality of {name}`. A planner writes tasks, and
-    shown calls it copies them into its tasks (on the stream, 16 of 80 tasks were
-    `search('…')` once plan workflows reached 11 of 20 questions)."""
+    shown calls it copies them into its tasks as calls."""
     return replace(workflow, steps=[_call_argument(s) or s for s in workflow.steps])
 
 
@@ -84,8 +83,7 @@ def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
     """Which workflows may reach a prompt about `text`: a whole run's plan (how a request of
     one form was researched) only a planner's prompt (`plan`), for a request of its very form;
     any other by relevance alone. A plan is no step of a task, and a plan of another form
-    misleads: on the HotpotQA stream (no two questions share a form) plans of other forms
-    reached 12 of 20 questions by the relevance floor and took two right answers."""
+    misleads: shown by relevance alone, such plans cost right answers (docs/evaluations.md)."""
     own = form_key(template_of("plan", text))
 
     def fits(workflow: Workflow) -> bool:

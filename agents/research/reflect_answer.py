@@ -1,13 +1,11 @@
 """reflect_on_answer: a run whose two readings of the evidence disagreed leaves a failure lesson.
 
-The task reflector on the embedded 1.5B judges nearly every attempt good enough (80 of 82 on the
-first 20 dev questions at repeat penalty 1.0, the two others one task the evidence overruled;
-every one of 68 in a stream at 1.3), so a run almost never failed, retried or learned what to
-do differently: carried memory held verdicts and the advice of successes. check_answer holds a
-judgment the model cannot talk itself out of: the research's answer and one direct reading of
-the same evidence either agree or not. Where they disagreed the final answer was right less
-often than where they agreed (3 of 8 against 8 of 12 on those 20; 8 of 23 against 18 of 37 at
-repeat 1.3), so a disagreement is the run's failure: the reflector is asked what went wrong
+A small model's task reflector judges nearly every attempt good enough, so a run would almost
+never fail, retry or learn what to do differently: carried memory would hold only verdicts and
+the advice of successes. check_answer holds a judgment the model cannot talk itself out of: the
+research's answer and one direct reading of the same evidence either agree or not, and where
+they disagree the final answer is right less often (docs/evaluations.md). So a disagreement
+is the run's failure: the reflector is asked what went wrong
 and what to do instead, and that lesson is saved as one learned from a failure (kept apart from
 lessons of successes, retrieved by later runs as its strategy). An agreement teaches no
 lesson here (the tasks' reflections already hold what worked); either way the run's trajectory
@@ -128,7 +126,7 @@ def disagreement(
         importance=0.8 if states_lesson(lesson) else 0.1,
         outcome="failure",
         judgment=ReflectionJudgment(
-            # a sign, not proof: a third of the disagreements at repeat 1.3 ended right
+            # a sign, not proof: a run whose readings disagreed may still end right
             needs_retry=True,
             confidence=0.6,
             reasons=[reason],
