@@ -28,10 +28,14 @@ def run_graphs(
     return {g: summary(run_single(s, questions, out=out), questions) for g, s in settings.items()}
 
 
+PAIRED_WITH = "rag"  # the one-retrieval baseline every other graph is paired with
+
+
 def side_by_side(summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Per graph: n, em with its interval, f1, and per-question calls, tokens and seconds; with
-    the table that prints them."""
+    """Per graph: n, em with its interval, f1, per-question calls, tokens and seconds, and (when
+    rag ran) the questions it got right that rag did not and the reverse; with the table."""
     rows: dict[str, dict[str, Any]] = {}
+    base = set(summaries[PAIRED_WITH]["right"]) if PAIRED_WITH in summaries else None
     for graph, body in summaries.items():
         n = body["questions"]
         low, high = wilson(body["correct"], n) if n else (0.0, 0.0)
@@ -44,8 +48,11 @@ def side_by_side(summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "prompt_tokens": round(_per(body, "prompt_tokens")),
             "seconds": round(_per(body, "seconds"), 1),
         }
+        if base is not None:
+            right = set(body["right"])
+            rows[graph]["vs_rag"] = {"won": len(right - base), "lost": len(base - right)}
     table = format_table(
-        ["graph", "n", "EM [95%]", "F1", "calls/q", "prompt tokens/q", "s/q"],
+        ["graph", "n", "EM [95%]", "F1", "calls/q", "prompt tokens/q", "s/q", "vs rag won/lost"],
         [
             [
                 g,
@@ -55,6 +62,7 @@ def side_by_side(summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
                 r["calls"],
                 r["prompt_tokens"],
                 r["seconds"],
+                f"{r['vs_rag']['won']}/{r['vs_rag']['lost']}" if "vs_rag" in r else "",
             ]
             for g, r in rows.items()
         ],

@@ -215,6 +215,7 @@ def summary(log: ResultsLog, questions: list[HotpotQuestion]) -> dict[str, Any]:
         "questions": n,
         "trials": 1,
         "correct": sum(bool(r["em"]) for r in rows),
+        "right": sorted(r["id"] for r in rows if r["em"]),  # question by question, for pairing
         "em": sum(bool(r["em"]) for r in rows) / n if n else 0.0,
         "f1": sum(float(r["f1"]) for r in rows) / n if n else 0.0,
         "calls": sum(int(r["calls"]) for r in rows),

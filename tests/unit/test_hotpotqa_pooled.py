@@ -190,6 +190,9 @@ def test_hotpotqa_graphs_side_by_side_on_the_pooled_corpus(tmp_path, capsys, mon
     assert out["setting"] == "pooled" and list(out["by_graph"]) == ["rag", "reflective"]
     assert out["by_graph"]["rag"]["em"] == 0.0 and out["by_graph"]["reflective"]["em"] == 1.0
     assert out["by_graph"]["rag"]["calls"] == 1 and out["by_graph"]["reflective"]["calls"] == 3
+    # paired with rag, question by question: reflective right on both where rag was wrong
+    assert out["by_graph"]["reflective"]["vs_rag"] == {"won": 2, "lost": 0}
+    assert out["by_graph"]["rag"]["vs_rag"] == {"won": 0, "lost": 0}
     corpora = {corpus for _, corpus in seen}
     assert len(corpora) == 2 and all(c.endswith("corpus") for c in corpora)  # one per graph
     for graph in ("rag", "reflective"):
