@@ -4,15 +4,15 @@
     model = budget.guarded(chat_model, caps)         # what `ctx.chat(role)` hands a node
     budget.over(max_calls=20, max_tokens=None, max_seconds=None)   # "max_calls" once spent
 
-Every chat model a run's nodes use comes from `ctx.chat(role)`, which hands out a copy of it
-carrying this budget's guard among its own callbacks: whichever host runs the graph (the CLI, an
-app that embeds it, `langgraph dev`), every call the run makes is counted, nested agents
-included, with nothing for the host to add. The guard checks the caps before each call starts:
-at a cap the call is refused with `CapReached` (the research graphs then end the run with what
-it has; agents/research/budget.py), so a run never makes more calls than `max_calls` allows.
-Tokens are known only once a call ends, so `max_tokens` stops the call after the one that
-crossed it. The clock runs from the budget's creation or `start_clock()`. Nothing here imports
-LangChain until a guard is made, so the CLI's parser stays light.
+Every chat model a run's nodes use comes from `ctx.chat(role)`, which, with a cap set, hands out
+a copy of it carrying this budget's guard among its own callbacks: whichever host runs the graph
+(the CLI, an app that embeds it, `langgraph dev`), every call the run makes is counted, nested
+agents included, with nothing for the host to add. The guard checks the caps before each call
+starts: at a cap the call is refused with `CapReached` (the research graphs then end the run
+with what it has; agents/research/budget.py), so a run never makes more calls than `max_calls`
+allows. Tokens are known only once a call ends, so `max_tokens` stops the call after the one
+that crossed it. The clock runs from the budget's creation or `start_clock()`. Nothing here
+imports LangChain until a guard is made, so the CLI's parser stays light.
 """
 
 from __future__ import annotations
