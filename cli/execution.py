@@ -184,8 +184,6 @@ def _payload(args: argparse.Namespace, graph: Any, config: dict[str, Any], snaps
     if not snapshot.next and stopped in outcome.CAPS:
         # a run that stopped at a cap goes on where it stopped, with this run's budget
         print(f"continuing run {args.resume}, stopped at its {stopped} cap", file=sys.stderr)
-        if not values.get("run_id"):  # stopped before its goal: the request again
-            return {"query": values["query"]}
         # its plan's next tasks, or before a plan, what follows the goal (a reading, a plan)
         after = "run_task" if values.get("tasks") else "goal_setting"
         graph.update_state(config, {"stopped": None}, as_node=after)

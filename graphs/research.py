@@ -30,6 +30,7 @@ from agents.research.goal import PENDING, goal_setting
 from agents.research.hop import HOPPED, hop
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
+from agents.research.reply import standing
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
 from core.run_budget import CapReached
@@ -186,14 +187,14 @@ def add_answer_check(builder: ResearchBuilder) -> None:
     """The reflective graph's answer check: aggregate_results → check_answer (a short answer
     against one direct reading) → reflect_on_answer → END; first readings that differ, or a
     lone one, → hop → reflect_on_answer, or decompose_query when the hop settled nothing."""
-    builder.add_node("check_answer", capped(check_answer), retry_policy=TRANSIENT)
+    builder.add_node("check_answer", capped(check_answer, standing), retry_policy=TRANSIENT)
     # readings that disagreed: the run failed, and the reflector says what to do instead
-    builder.add_node("reflect_on_answer", capped(reflect_on_answer), retry_policy=TRANSIENT)
+    builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
     builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
     builder.add_conditional_edges(  # first readings that differ, or a lone one: a hop
         "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
     )
-    builder.add_node("hop", capped(hop), retry_policy=TRANSIENT)  # search with both answers
+    builder.add_node("hop", capped(hop, standing), retry_policy=TRANSIENT)  # search with both
     builder.add_conditional_edges(  # a hop that settled nothing: research the request
         "hop", route_hop, ["reflect_on_answer", "decompose_query"]
     )

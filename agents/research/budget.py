@@ -50,15 +50,16 @@ def budget_stop(ctx: Context) -> str | None:
 def capped(
     node: Node[S],
     instead: Callable[[S], dict] | None = None,
-    room: Callable[[Context], str | None] = spent,
+    room: Callable[[Context], str | None] | None = None,
 ) -> Node[S]:
-    """`node` (one that calls a model) within the run's caps: when `room` finds none (by
-    default: no call left), or one of its calls is refused, its update is `stopped` and
-    `instead(state)` (what the node can give without a model; nothing by default)."""
+    """`node` (one that calls a model) within the run's caps: when one of its calls is refused,
+    or `room` (checked first, when given) finds no room for its work, its update is `stopped`
+    and `instead(state)` (what the node can give without a model; nothing by default). A node
+    that makes no call (a check with nothing to check) never stops the run."""
 
     @wraps(node)
     def run(state: S, runtime: Runtime[Context]) -> dict:
-        cap = room(runtime.context)
+        cap = room(runtime.context) if room else None
         if cap is None:
             try:
                 return node(state, runtime)
@@ -67,3 +68,12 @@ def capped(
         return {**(instead(state) if instead else {}), "stopped": cap}
 
     return run
+
+
+def side_job(job: Callable[[], object]) -> None:
+    """Run `job` (memory consolidation, a lesson): at a cap it is skipped, and the work it
+    would have followed up stands (a run's answer, a task's judged attempt)."""
+    try:
+        job()
+    except CapReached:
+        return

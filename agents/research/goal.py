@@ -9,7 +9,7 @@ and a local model reads them once per run (agents/research/prompting.py).
 from __future__ import annotations
 
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
@@ -83,20 +83,16 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     resources.check_memory(runtime)
     query = request_of(state)  # `query`, or a chat's last message
     run_id = new_run_id()
-    ctx.budget.begin(run_id)  # a context reused by a new run counts from zero
+    info = runtime.execution_info
+    if info is None or info.node_attempt == 1:  # a retried attempt is the same run
+        ctx.budget.begin(run_id)  # a context reused by a new run counts from zero
     model = ctx.chat("planner")
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
     memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
-    try:
-        out = ask_structured(
-            model, GoalSetting, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["goal"]
-        )
-        stopped = None
-    except CapReached as refused:  # the request stands as its goal; the run ends partial
-        out, stopped = None, refused.cap
+    out, stopped = _ask_goal(model, prompt)
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
     # a plan to approve is a plan to make: a person asked to see it before the run spends
@@ -125,8 +121,19 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "answer": draft,
         "final_output": cited(draft, evidence),
         "answer_check": {},
+        "citations": [],
         "first_check": {"research": draft, "how": PENDING} if pending else {},
     }
+
+
+def _ask_goal(model: Any, prompt: str) -> tuple[GoalSetting | None, str | None]:
+    """The goal setter's answer, and the cap that refused the call (then no answer: the
+    request stands as its goal and the run ends partial)."""
+    try:
+        messages = [system(), human(prompt)]
+        return ask_structured(model, GoalSetting, messages, max_tokens=ROLE_BUDGETS["goal"]), None
+    except CapReached as refused:
+        return None, refused.cap
 
 
 def first_answer(out: GoalSetting | None, query: str, evidence: str) -> str:

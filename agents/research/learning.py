@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.context import Context
+from core.run_budget import CapReached
 from memory.agent_memory import AgentMemory
 from memory.workflows.forms import question_form
 
@@ -108,7 +109,7 @@ def _induce(memory: AgentMemory, ctx: Context, every: int) -> list[str]:
             every=every,
             forms=True,
         )
-    except (OSError, ValueError) as exc:  # learning must never fail the task itself
+    except (OSError, ValueError, CapReached) as exc:  # learning never fails the task itself
         log.warning("workflow induction failed; the trajectories are kept for later: %s", exc)
         return []
     if result is None or not result.kept:

@@ -20,6 +20,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
+from agents.research.budget import side_job
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
@@ -27,6 +28,7 @@ from agents.research.support import unsupported
 from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
+from core.run_budget import CapReached
 from core.state import TaskState
 from core.structured import ask_structured
 from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
@@ -225,10 +227,13 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     model = ctx.chat("reflector")
     memory = resources.memory(runtime)
     recalled = memory_block(memory, ctx, task, "reflector")
-    reflection = judge_attempt(state, model, recalled.text, rid, verdicts=ctx.verdicts)
+    try:
+        reflection = judge_attempt(state, model, recalled.text, rid, verdicts=ctx.verdicts)
+    except CapReached:  # no call left: the attempt stands unjudged, and no retry is granted
+        return {"task_index": index, "needs_retry": False, "verdict": "unjudged"}
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}
     memory.save_reflection(reflection, **meta)
-    memory.consolidate(model)
+    side_job(lambda: memory.consolidate(model))
     verdict = reflection.judgment.verdict or "unjudged"
     record_attempt(
         memory,

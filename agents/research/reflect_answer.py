@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.research.budget import side_job
 from agents.research.check_answer import AGREED, DISAGREED, answers_block, checked_evidence
 from agents.research.learning import WEBSITE, record_run
 from agents.research.prompting import human, system
@@ -27,6 +28,7 @@ from agents.research.reflect import FailureLesson, lesson_text
 from agents.research.tasks import memory_id
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
+from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_text
 from memory.reflections.lessons import NO_LESSON, states_lesson
@@ -60,10 +62,13 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     if check.get("how") not in DISAGREED or check == state.get("first_check"):
         return {}
     model = ctx.chat("reflector")
-    out = ask_lesson(model, state, check)
+    try:
+        out = ask_lesson(model, state, check)
+    except CapReached:  # no call left for the lesson: the answer stands, nothing is learned
+        return {}
     reflection = disagreement(state["query"], check, out, rid)
     memory.save_reflection(reflection, run_id=run_id, task_index=ANSWER_INDEX, attempt=1)
-    memory.consolidate(model)
+    side_job(lambda: memory.consolidate(model))
     return {"reflection_ids": [rid]}
 
 

@@ -43,3 +43,10 @@ def replied(state: ReflectiveAgentState, final_output: str, **update: Any) -> di
     read = {**state, "read": [*(state.get("read") or []), *(update.get("read") or [])]}
     _, citations = cite(final_output, passages_read(read))
     return {**update, "final_output": final_output, "messages": [message], "citations": citations}
+
+
+def standing(state: ReflectiveAgentState) -> dict[str, Any]:
+    """The answer the run has written so far, as its reply (a run stopped before its check
+    ends with it); nothing when it has none."""
+    final = state.get("final_output") or ""
+    return replied(state, final) if final else {}

@@ -192,6 +192,18 @@ def test_a_cap_reached_before_the_check_ends_the_run_partial_with_the_first_answ
     assert nodes == ["goal_setting", "check_answer", "reflect_on_answer"]  # the check refused
     assert len(model.calls) == 1 and state["stopped"] == "max_calls"
     assert state["answer"] == "1815" and state["final_output"].startswith("1815")
+    # the answer it has goes back as the chat's reply, cited with the passage that holds it
+    assert state["messages"][-1].content == state["final_output"]
+    assert [c["source"] for c in state["citations"]] == ["ada.md"]
+
+
+def test_a_run_that_ends_on_its_last_allowed_call_is_not_partial(wire):
+    model = wire(FirstScript("1815", "1815."))
+    _, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_calls=2), store=wire.store
+    )
+    assert len(model.calls) == 2 and state["answer"] == "1815"
+    assert state.get("stopped") is None  # the nodes after it make no call: nothing was cut
 
 
 def test_the_plans_last_task_always_runs(wire, monkeypatch):

@@ -125,7 +125,10 @@ def test_a_cap_reached_inside_an_attempt_ends_its_tool_steps(wire):  # noqa: F81
     prompts = [c for c in wire.model.calls if c["tools"]]
     assert len(prompts) == 1  # no second tool step: StopAtBudget ended the agent
     assert not script.attempts  # and the attempt answered from what its search found
-    assert len(wire.model.calls) <= 4 and out["stopped"] == "max_calls"
+    assert len(wire.model.calls) == 4 and out["stopped"] == "max_calls"
+    # its reflection refused: the attempt stands unjudged, its result kept and answered from
+    assert out["results"][0] and out["task_reports"][0]["verdict"] == "unjudged"
+    assert out["final_output"].startswith(out["results"][0][:20])
 
 
 def test_parallel_tasks_never_pass_the_cap_together(wire):  # noqa: F811
@@ -221,3 +224,21 @@ def test_a_run_stopped_before_its_plan_resumes_to_plan_it(wire, capsys, tmp_path
 def test_caps_must_be_positive(capsys, tmp_path):
     code = main.main(["--home", str(tmp_path), "run", "hello", "--max-tokens", "0"])
     assert code == 2 and "--max-tokens must be positive" in capsys.readouterr().err
+
+
+def test_a_retried_goal_setting_is_the_same_run_for_the_caps(wire):  # noqa: F811
+    class Flaky(Exception):  # a provider's transient error: LangGraph retries the node
+        pass
+
+    script, failed = Script(), []
+
+    def flaky_once(prompt, title, tools, messages):
+        if title == "GoalSetting" and not failed:
+            failed.append(True)
+            raise Flaky("503")
+        return script(prompt, title, tools, messages)
+
+    wire(flaky_once)
+    out, ctx = _run(wire, max_calls=1)
+    assert len(wire.model.calls) == 1  # the failed call counted; the retry's call refused
+    assert out["stopped"] == "max_calls" and ctx.budget.calls == 1
