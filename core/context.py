@@ -262,9 +262,13 @@ class Context(MemorySettings, ModelSettings):
     def chat(self, role: Role) -> BaseChatModel:
         """The role's chat model; with caps set, each of its calls counted against them and
         refused at one (core.run_budget): the graph keeps its caps in every host."""
-        caps = Caps(self.max_calls, self.max_tokens, self.max_seconds)
         chat = super().chat(role)
-        return chat if caps == Caps() else self.budget.guarded(chat, caps)
+        return chat if self.caps == Caps() else self.budget.guarded(chat, self.caps)
+
+    @property
+    def caps(self) -> Caps:
+        """The run's caps (`max_calls`, `max_tokens`, `max_seconds`)."""
+        return Caps(self.max_calls, self.max_tokens, self.max_seconds)
 
     @property
     def tool_steps(self) -> int:

@@ -2,7 +2,7 @@
 
     budget = ctx.budget                              # one per run, kept on the run's context
     model = budget.guarded(chat_model, caps)         # what `ctx.chat(role)` hands a node
-    budget.over(max_calls=20, max_tokens=None, max_seconds=None)   # "max_calls" once spent
+    budget.over(Caps(max_calls=20))                  # "max_calls" once spent, else None
 
 Every chat model a run's nodes use comes from `ctx.chat(role)`, which, with a cap set, hands out
 a copy of it carrying this budget's guard among its own callbacks: whichever host runs the graph
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
-REASONS = ("max_calls", "max_tokens", "max_seconds")
 
 
 @dataclass(frozen=True)
@@ -70,8 +69,8 @@ class RunBudget:
         self.started = time.monotonic()
 
     def begin(self, run_id: str) -> None:
-        """A run starts: a budget reused by a new run (a context passed to two invocations)
-        counts from zero again; the same run going on (a resume) keeps its counts."""
+        """A run starts (its goal setting's first attempt): a budget that counted an earlier
+        run (a context passed to two invocations) counts from zero again."""
         with self._lock:
             if self.run_id is not None and self.run_id != run_id:
                 self.calls, self.tokens, self.started = 0, 0, time.monotonic()
@@ -86,15 +85,13 @@ class RunBudget:
             self.calls += calls
             self.tokens += tokens
 
-    def over(
-        self, *, max_calls: int | None, max_tokens: int | None, max_seconds: float | None
-    ) -> str | None:
-        """The first cap reached ("max_calls", "max_tokens", "max_seconds"), else None."""
-        if max_calls is not None and self.calls >= max_calls:
+    def over(self, caps: Caps) -> str | None:
+        """The first of `caps` reached ("max_calls", "max_tokens", "max_seconds"), else None."""
+        if caps.max_calls is not None and self.calls >= caps.max_calls:
             return "max_calls"
-        if max_tokens is not None and self.tokens >= max_tokens:
+        if caps.max_tokens is not None and self.tokens >= caps.max_tokens:
             return "max_tokens"
-        if max_seconds is not None and self.seconds >= max_seconds:
+        if caps.max_seconds is not None and self.seconds >= caps.max_seconds:
             return "max_seconds"
         return None
 
@@ -102,10 +99,7 @@ class RunBudget:
         """Count one call about to start, or refuse it (CapReached) at a cap. Checked and
         counted under one lock, so calls of parallel tasks cannot pass a cap together."""
         with self._lock:
-            cap = self.over(
-                max_calls=caps.max_calls, max_tokens=caps.max_tokens, max_seconds=caps.max_seconds
-            )
-            if cap:
+            if cap := self.over(caps):
                 raise CapReached(cap)
             self.calls += 1
 

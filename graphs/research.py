@@ -9,6 +9,11 @@ with no plan (a lookup costs about one retrieval and two calls); readings that d
 one, take one hop (a second search with the answers, its new passages read on their own); only
 what the hop does not settle is researched. Each node is a function of the same name in
 agents/research/, its prompt in the same-named module of prompts/.
+
+A node whose model call is refused at the run's cap ends with `stopped` instead of its work
+(agents/research/budget.py `capped`), and the run drains to its end without another call. A run
+gives back OutputState (the chat, the answer, its citations, `stopped`); stream updates carry
+every state key (goal, tasks, each task's report), and the checkpoint holds the whole state.
 """
 
 from __future__ import annotations
@@ -140,15 +145,13 @@ def run_task_node(task_graph: TaskBuilder):
 def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> ResearchBuilder:
     """goal_setting → (with `check`: the answer check first, add_answer_check) decompose_query →
     approve_plan → schedule_tasks ⇉ run_task (one `task_graph` per task, in parallel) →
-    schedule_tasks … → aggregate_results → END (with `check`: → the answer check).
-
-    Every node that calls a model is `capped` (agents/research/budget.py): at a cap it ends with
-    `stopped` instead, and the run drains to its end without another call. A run gives back
-    OutputState (the chat, the answer, its citations, `stopped`); stream updates carry every
-    state key (goal, tasks, each task's report), and the checkpoint holds the whole state.
-    """
-    state, given, taken = ReflectiveAgentState, InputState, OutputState
-    builder = StateGraph(state, context_schema=Context, input_schema=given, output_schema=taken)
+    schedule_tasks … → aggregate_results → END (with `check`: → the answer check)."""
+    builder = StateGraph(
+        ReflectiveAgentState,
+        context_schema=Context,
+        input_schema=InputState,
+        output_schema=OutputState,
+    )
     # search for the request, then its goal, what must be found and the answer's form
     builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
     # the tasks (planning is new work: it needs room for the answer's call after it)

@@ -33,7 +33,7 @@ RESUME_WITH = '{"tasks": ["...", ...]} to run that plan, or {"cancel": true} to 
 def approve_plan(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """The plan as a person approved or edited it, or the run cancelled."""
     if state.get("stopped") or not (state.get("approval") or runtime.context.approve_plan):
-        return {}  # stopped at a cap before a plan was made: nothing to approve
+        return {}  # no approval asked, or a run stopped at a cap: the plan stands as made
     error = None
     while True:  # each interrupt() after the first asks again (LangGraph matches them in order)
         answer = interrupt(plan_request(state, error))

@@ -1,27 +1,26 @@
 """Where the research graphs spend the run's budget (`max_calls`, `max_tokens`, `max_seconds`).
 
-Two checks. Before new work (a task, a retry, an executor tool step) `budget_stop` asks whether
-the run has room for it and still one call for its answer; none starts otherwise. And every
-model call is checked as it starts (core.run_budget: `ctx.chat(role)` hands out models that
-refuse a call at a cap). A node that calls a model is `capped`: once no call is left, or one
-of its calls is refused, it ends with `stopped` naming the cap instead of its work, and the run
-drains to its end through nodes that start nothing more (the answer, if none was written yet,
-put together without a model: aggregate_results). Either way the run makes no more calls than
-`max_calls`.
+Two checks. Before new work (a plan, a task, a retry, an executor tool step) `budget_stop` asks
+whether the run has room for it and still one call for its answer; none starts otherwise. And
+every model call is checked as it starts (core.run_budget: `ctx.chat(role)` hands out models
+that refuse a call at a cap). A node that calls a model is `capped`: when one of its calls is
+refused, it ends with `stopped` naming the cap instead of its work, and the run drains to its
+end through nodes that start nothing more (the answer, if none was written yet, put together
+without a model: aggregate_results). Either way the run makes no more calls than `max_calls`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import wraps
 from typing import Protocol, TypeVar
 
 from langgraph.runtime import Runtime
 
 from core.context import Context
-from core.run_budget import REASONS, CapReached
+from core.run_budget import CapReached
 
-CAPS = REASONS  # the `stopped` values of a run that reached a cap
 S = TypeVar("S", contravariant=True)  # a node's state
 
 
@@ -31,20 +30,13 @@ class Node(Protocol[S]):
     def __call__(self, state: S, runtime: Runtime[Context]) -> dict: ...
 
 
-def spent(ctx: Context) -> str | None:
-    """The cap the run has reached, so that no model call can start ("max_calls",
-    "max_tokens", "max_seconds"), else None."""
-    budget = ctx.budget
-    return budget.over(
-        max_calls=ctx.max_calls, max_tokens=ctx.max_tokens, max_seconds=ctx.max_seconds
-    )
-
-
 def budget_stop(ctx: Context) -> str | None:
     """The cap that leaves no room for new work ("max_calls" when only the answer's call is
     left, "max_tokens", "max_seconds"), else None."""
-    calls = None if ctx.max_calls is None else ctx.max_calls - 1  # the answer's call kept
-    return ctx.budget.over(max_calls=calls, max_tokens=ctx.max_tokens, max_seconds=ctx.max_seconds)
+    caps = ctx.caps
+    if caps.max_calls is not None:  # the answer's call kept
+        caps = replace(caps, max_calls=caps.max_calls - 1)
+    return ctx.budget.over(caps)
 
 
 def capped(
