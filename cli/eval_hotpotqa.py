@@ -113,6 +113,20 @@ def register_hotpotqa(benchmarks: Any) -> None:
         "(each resumable), printed side by side: EM with its 95%% interval, F1, and calls, "
         "prompt tokens and seconds per question.",
     )
+    hot.add_argument(
+        "--train",
+        metavar="FILE",
+        default=None,
+        help="ExpeL's protocol: gather memory on the first --train-limit questions of FILE "
+        "(answered, scored against their true answers, retried with Reflexion's lessons up to "
+        "--trials), distil worked examples and insights from them, then answer the --file "
+        "questions not trained on with that memory (arm train-memory) and without "
+        "(no-memory), side by side (OUT/train, OUT/train/distilled, OUT/ARM; resumable).",
+    )
+    hot.add_argument("--train-limit", type=int, default=40, help="Training questions (default 40).")
+    hot.add_argument(
+        "--trials", type=int, default=2, help="Trials per training question (default 2)."
+    )
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -160,6 +174,10 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
     s = hotpot_settings(args)
     if getattr(args, "graphs", None):
         return _side_by_side(args, s)
+    if getattr(args, "train", None):
+        from cli.eval_expel import expel_handler
+
+        return expel_handler(args, s)
     try:
         s.validate()
         questions = load_hotpotqa(s.file, s.limit)

@@ -57,12 +57,12 @@ def stream_handler(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"arms": arms, "results": str(base.out), "report": report}))
         return 0
-    _print_arms(arms)
+    print_arms(arms)
     print(f"results: {base.out}" + (f"\nreport: {report}" if report else ""))
     return 0
 
 
-def _print_arms(arms: dict[str, dict[str, Any]]) -> None:
+def print_arms(arms: dict[str, dict[str, Any]]) -> None:
     from evals.report.tables import format_table
 
     rows = [

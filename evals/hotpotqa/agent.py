@@ -166,6 +166,7 @@ def _graph_answer_fn(
     checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
     recalled: list[str] = []  # what earlier runs left that reached its prompts
     runs: list[str] = []  # the last run's trajectory id (agents.research.learning.judge_run)
+    paths: dict[str, Any] = {}  # how the last run found its answer (GraphAnswerFn.last_path)
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
@@ -190,13 +191,29 @@ def _graph_answer_fn(
             runs[:] = _recorded(store, out, max_retries)
         checks.clear()
         checks.update(_checks_of(out))
+        paths.clear()
+        paths.update(path_of(out))
         # the graph's answer itself, as the run reports it (`run --json`'s "answer")
         answer = clean_short_answer(out.get("answer", ""))
         if not answer:  # no answer of its own: cut one from the final output (a model call)
             answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
         return answer, [answer]
 
-    return GraphAnswerFn(answer_fn, checks, recalled, runs)
+    return GraphAnswerFn(answer_fn, checks, recalled, runs, paths)
+
+
+def path_of(out: dict[str, Any]) -> dict[str, Any]:
+    """How a run found its answer: how its first answer was settled (`first`: agreed, a hop,
+    …; absent when it planned at once), how its final answer was checked (`how`), the tasks it
+    planned and the passages it cited for its answer (source and sentences): what a worked
+    example of the question shows (evals.hotpotqa.expel)."""
+    first, final = out.get("first_check") or {}, out.get("answer_check") or {}
+    cited = [
+        {"source": c.get("source") or c.get("title", ""), "sentences": c.get("sentences", "")}
+        for c in out.get("citations") or []
+    ]
+    path = {"first": first.get("how"), "how": final.get("how")}
+    return {**path, "tasks": list(out.get("tasks") or []), "cited": cited}
 
 
 def _checks_of(out: dict[str, Any]) -> dict[str, Any]:
@@ -226,13 +243,19 @@ class GraphAnswerFn:
     """A graph's AnswerFn that also tells what check_answer did on its last question
     (`last_check`: research, direct, chosen, how; empty when nothing was checked), which
     memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`) and
-    the id its run was recorded under in memory (`last_run`; None before any run)."""
+    the id its run was recorded under in memory (`last_run`; None before any run) and how it
+    found its answer (`last_path`, path_of)."""
 
     def __init__(
-        self, answer: AnswerFn, checks: dict[str, Any], recalled: list[str], runs: list[str]
+        self,
+        answer: AnswerFn,
+        checks: dict[str, Any],
+        recalled: list[str],
+        runs: list[str],
+        paths: dict[str, Any] | None = None,
     ) -> None:
         self._answer, self.last_check, self.last_recalled = answer, checks, recalled
-        self._runs = runs
+        self._runs, self.last_path = runs, paths if paths is not None else {}
 
     @property
     def last_run(self) -> str | None:

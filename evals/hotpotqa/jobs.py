@@ -114,8 +114,9 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         check = getattr(answer_fn, "last_check", None)  # the graphs' check_answer, if it ran
         recalled = getattr(answer_fn, "last_recalled", None)  # the graphs' memory from before
         run = getattr(answer_fn, "last_run", None)  # the id its run was recorded under
+        path = getattr(answer_fn, "last_path", None)  # how it found its answer
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
-        error, run = f"{type(exc).__name__}: {exc}", None
+        error, run, path = f"{type(exc).__name__}: {exc}", None, None
     record = _scored(payload, q, answer, counter.calls, time.perf_counter() - started, error)
     record.update(counter.tokens())
     if payload.get("verdict") == "gold" and error is None:  # after its answer was scored
@@ -124,6 +125,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         record["answer_check"] = dict(check)
     if recalled is not None:  # memories of earlier runs that reached its prompts
         record["recalled"] = list(recalled)
+    if path:  # what a worked example of this question would show
+        record["path"] = dict(path)
     undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone
@@ -249,7 +252,7 @@ def _reflect(
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")
     before, job = payload["reflect_on"], job_name(payload, q.id)
-    rid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{before['trial']}"))
+    rid = lesson_id(job, int(before["trial"]))
     with project_store(
         payload["home"],
         embedding_model,
@@ -277,6 +280,11 @@ def _reflect(
         except ReflectionFailed as err:
             return str(err)
     return None
+
+
+def lesson_id(job: str, failed_trial: int) -> str:
+    """The id of the lesson job `job` (a retry) writes on trial `failed_trial`'s answer."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflexion/{job}/{failed_trial}"))
 
 
 def earlier_lessons(memory: AgentMemory, question: str, rid: str) -> list[str]:

@@ -60,6 +60,9 @@ class ReflexionSettings:
     workers: int = 1
     ray_address: str | None = None
     runner: str = "evals.hotpotqa.agent:default_runner"
+    # the folder every question searches (the pooled setting, evals.hotpotqa.pooled); None:
+    # each question its own paragraphs
+    corpus: Path | None = None
 
     def validate(self) -> None:
         unknown = [a for a in self.arms if a not in ARMS]
@@ -79,6 +82,7 @@ class ReflexionSettings:
             # each lesson is written by the retry it is for, not by the failed trial (older
             # results folders wrote it at the failure: resuming one would write it twice)
             "lessons": "before-retry",
+            **({"setting": "pooled"} if self.corpus else {}),
         }
 
 
@@ -102,6 +106,7 @@ def _job(s: ReflexionSettings, arm: str, trial: int, qid: str, before: Any = Non
         "arm": arm,
         "trial": trial,
         "embedding_model": s.embedding_model,
+        **({"corpus": str(s.corpus)} if s.corpus else {}),
     }
     if arm == "reflections" and before is not None:
         payload["reflect_on"] = {"trial": trial - 1, "answer": before["answer"]}

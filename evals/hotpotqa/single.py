@@ -3,6 +3,7 @@ HotpotQA's EM and F1, with model calls and seconds per question (one JSON line e
 
 from __future__ import annotations
 
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,9 @@ class HotpotSettings:
     # it may hold a password); each question's memory under its scope_for there
     memory_url: str | None = None
     scope_root: Path | None = None  # scope_for names homes from here down (default: OUT's parent)
+    # with `fresh` memory: each question's memory starts as a copy of this memory's home (what
+    # a training phase left, evals.hotpotqa.expel), read by the run, never written back
+    seed: Path | None = None
 
     def __post_init__(self) -> None:
         # resolved here, so the results' identity names the steps the run really took
@@ -73,6 +77,10 @@ class HotpotSettings:
         if self.verdict not in VERDICTS:
             known = ", ".join(VERDICTS)
             raise ValueError(f"--verdict must be one of {known}, not {self.verdict!r}")
+        if self.seed is not None and (self.memory != "fresh" or self.memory_url):
+            raise ValueError("a seeded memory is copied into each question's home: --memory fresh")
+        if self.seed is not None and not Path(self.seed).is_dir():
+            raise ValueError(f"the memory to start from is no folder: {self.seed}")
         if self.verdict == "gold" and self.memory == "off":
             raise ValueError("--verdict gold relabels what a run taught memory: it needs memory")
         unknown = sorted(set(self.context) - set(MEMORY_KNOBS))
@@ -105,6 +113,8 @@ class HotpotSettings:
             settings["shared_memory"] = True
         if self.verdict != "check":  # (a run of before the setting was judged by its check)
             settings["verdict"] = self.verdict
+        if self.seed is not None:
+            settings["seed"] = str(self.seed)
         return {**settings, "context": self.context} if self.context else settings
 
     def home_for(self, question_id: str) -> str:
@@ -167,10 +177,20 @@ def run_single(
         meter.update(bool(record["em"]), note)
 
     todo = [j for j in jobs if j.key not in log]
+    if s.seed is not None:  # each question starts from the seed (a cut one's writes go too)
+        for job in todo:
+            _seeded(Path(s.seed), Path(job.payload["home"]))
     if s.memory == "carry":  # one memory for the stream: take back every cut question's writes
         _undo_cut_questions(todo)
     run_jobs(todo, on_result, workers=s.workers, ray_address=s.ray_address)
     return log
+
+
+def _seeded(seed: Path, home: Path) -> None:
+    """`home` made a fresh copy of `seed` (whatever an earlier, cut attempt left there goes)."""
+    if home.exists():
+        shutil.rmtree(home)
+    shutil.copytree(seed, home, ignore=shutil.ignore_patterns("mirrors", "*.lock"))
 
 
 def _undo_cut_questions(todo: list[Job]) -> None:
