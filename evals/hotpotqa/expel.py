@@ -186,21 +186,24 @@ def _lesson(s: ExpelSettings, qid: str, job: str, failed_trial: int) -> str:
 
 
 def worked_example(exp: Experience) -> Any:
-    """The solved question as a workflow: found by its question's meaning (its description),
-    its steps what was searched and read, and the answer."""
+    """The solved question as a workflow: its description the question's form (names left
+    out), so a question of the same kind finds it (memory_block also searches by the prompt's
+    form); its steps what was searched and read, and the answer, as plain lines (a planner's
+    prompt shows one-argument calls as bare text)."""
     from memory.labels import slugify
+    from memory.workflows.forms import form_text
     from memory.workflows.types import Provenance, Workflow
 
     q, path = exp.question, exp.path
-    steps = [f"search({q.question!r})"]
+    steps = [f"question: {q.question}", f"search: {q.question}"]
     if path.get("first") in ("disagreed", "one reading"):  # the first readings left it open
-        steps.append("search(the question with the answers read so far)")
-    steps += [f"search({task!r})" for task in path.get("tasks") or []]
-    steps += [f"read({title!r})" for title in path.get("cited") or []]
-    steps.append(f"answer({q.answer!r})")
+        steps.append("search: the question with the answers read so far")
+    steps += [f"search: {task}" for task in path.get("tasks") or []]
+    steps += [f"read: {title}" for title in path.get("cited") or []]
+    steps.append(f"answer: {q.answer}")
     return Workflow(
         name=f"solved_{slugify(q.id)[:16]}",
-        description=f"How this question was answered: {q.question}",
+        description=f"A solved question of this kind: {form_text(q.question)}",
         steps=steps,
         provenance=Provenance(
             website="research", origin="training", sources=[q.id], template=f"example: {q.id}"
