@@ -66,6 +66,7 @@ class ExpelSettings:
     train_limit: int
     trials: int = 2
     arms: list[str] = field(default_factory=lambda: list(ARMS))
+    embedding_model: str = "local"  # what memory is searched with, in both phases
 
     def validate(self) -> None:
         self.base.validate()
@@ -96,6 +97,8 @@ class ExpelSettings:
             max_retries=self.base.max_retries,
             workers=self.base.workers,
             ray_address=self.base.ray_address,
+            runner=self.base.runner,
+            embedding_model=self.embedding_model,
             corpus=pooled_corpus(self.train, out).resolve() if pooled else None,
         )
 
@@ -116,15 +119,15 @@ def split(s: ExpelSettings) -> tuple[list[HotpotQuestion], list[HotpotQuestion]]
     return train, test
 
 
-def run_expel(s: ExpelSettings, *, out: TextIO | None = None) -> dict[str, Any]:
+def run_expel(s: ExpelSettings, *, out: TextIO | None = None, chat: Any = None) -> dict[str, Any]:
     """Train, distil and test (each phase resumed from OUT); the arms' records and what the
-    training memory holds."""
+    training memory holds. `chat` writes the insights (default: the run's model)."""
     s.validate()
     train, test = split(s)
     stream = out or sys.stderr
     print(f"== training on {len(train)} questions, up to {s.trials} trials", file=stream)
     log = run_reflexion(s.training(), out=out)
-    kept = distil(s, train, log.records(), out=stream)
+    kept = distil(s, train, log.records(), out=stream, chat=chat)
     by_arm: dict[str, list[dict[str, Any]]] = {}
     for name in s.arms:
         print(f"== test arm {name} ({len(test)} questions)", file=stream, flush=True)
@@ -180,7 +183,7 @@ def _lesson(s: ExpelSettings, qid: str, job: str, failed_trial: int) -> str:
     if not home.is_dir():
         return ""
     rid = lesson_id(job, failed_trial)
-    with project_store(str(home), "local") as store:
+    with project_store(str(home), s.embedding_model) as store:
         found = [r for r in AgentMemory(store).list_reflections() if r.id == rid]
     return found[0].reflection if found else ""
 
@@ -233,6 +236,7 @@ def distil(
     records: Sequence[dict[str, Any]],
     *,
     out: TextIO,
+    chat: Any = None,
 ) -> list[dict[str, Any]]:
     """Build the training memory (once: a finished one, with its kept.jsonl, is reused);
     returns kept.jsonl's lines."""
@@ -249,14 +253,16 @@ def distil(
     )
     if s.memory_home.exists():  # a cut distillation: start it again
         shutil.rmtree(s.memory_home)
-    kept = _write_memory(s, solved)
+    kept = _write_memory(s, solved, chat)
     tmp = done.with_suffix(".tmp")
     tmp.write_text("".join(json.dumps(k) + "\n" for k in kept), "utf-8")
     os.replace(tmp, done)
     return kept
 
 
-def _write_memory(s: ExpelSettings, solved: Sequence[Experience]) -> list[dict[str, Any]]:
+def _write_memory(
+    s: ExpelSettings, solved: Sequence[Experience], chat: Any = None
+) -> list[dict[str, Any]]:
     from core.models import Models
     from evals.common.memory_store import project_store
     from memory.agent_memory import AgentMemory
@@ -264,10 +270,10 @@ def _write_memory(s: ExpelSettings, solved: Sequence[Experience]) -> list[dict[s
     from memory.reflections.schema import Reflection, ReflectionJudgment
 
     models = Models()
-    chat = models.chat(s.base.model)
+    chat = chat or models.chat(s.base.model)
     kept: list[dict[str, Any]] = []
     s.memory_home.mkdir(parents=True)
-    with project_store(str(s.memory_home), "local", models) as store:
+    with project_store(str(s.memory_home), s.embedding_model, models) as store:
         memory = AgentMemory(store)
         examples = [worked_example(e) for e in solved]
         memory.put_workflows("research", examples)
