@@ -1,4 +1,5 @@
-"""The LLM auto-judge: answer equivalence for fuzzy_match, N/A reasons, and episode success.
+"""The LLM auto-judge of a web episode's success (it gates online workflow induction); the
+WebArena evaluation's answer matching builds on it (evals/webarena/answer_judge.py).
 
 Works with any chat model: structured output when the model supports it, else its plain text
 is read for the verdict word (as WebArena's own judge does). Attempts are bounded; a model that
@@ -9,14 +10,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Self, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from core.models import Models
-from prompts.judge import EPISODE_SUCCESS, FUZZY_MATCH, UNACHIEVABLE_MATCH
+from prompts.judge import EPISODE_SUCCESS
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,8 @@ SKIPPED_STEP_KEYS = frozenset({"index", "raw", "seconds"})
 
 
 class JudgeError(RuntimeError):
-    """The judge model gave no usable verdict within its attempts; `reason` says why.
-
-    WebArena scoring (evals.webarena.match) records such a task as skipped with this reason
-    instead of inventing a score or aborting the whole run.
-    """
+    """The judge model gave no usable verdict within its attempts; `reason` says why (a run is
+    then left unjudged, never scored by a made-up verdict)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -45,24 +43,10 @@ class JudgeError(RuntimeError):
 REASON_CHARS = 400
 
 
-def _clip(text: str) -> str:
+def clip(text: str) -> str:
     # Cut, not rejected: a grammar-constrained answer always parses, and a long reason must
     # not turn a valid verdict into a failed attempt (grammars carry no string lengths).
     return text[:REASON_CHARS]
-
-
-class FuzzyVerdict(BaseModel):
-    reason: str = Field(description="One sentence: why.")
-    verdict: Literal["correct", "partially correct", "incorrect"]
-
-    _clip_reason = field_validator("reason")(_clip)
-
-
-class ReasonVerdict(BaseModel):
-    reason: str = Field(description="One sentence: why.")
-    verdict: Literal["same", "different"]
-
-    _clip_reason = field_validator("reason")(_clip)
 
 
 class EpisodeJudgment(BaseModel):
@@ -74,27 +58,7 @@ class EpisodeJudgment(BaseModel):
     @field_validator("reasons")
     @classmethod
     def _clip_reasons(cls, reasons: list[str]) -> list[str]:
-        return [_clip(r) for r in reasons]
-
-
-def _read_fuzzy(text: str) -> FuzzyVerdict | None:
-    low = text.lower()
-    if "partially correct" in low:
-        return FuzzyVerdict(reason=text[:400], verdict="partially correct")
-    if "incorrect" in low:
-        return FuzzyVerdict(reason=text[:400], verdict="incorrect")
-    if "correct" in low:
-        return FuzzyVerdict(reason=text[:400], verdict="correct")
-    return None
-
-
-def _read_reason(text: str) -> ReasonVerdict | None:
-    low = text.lower()
-    if "different" in low:
-        return ReasonVerdict(reason=text[:400], verdict="different")
-    if "same" in low:
-        return ReasonVerdict(reason=text[:400], verdict="same")
-    return None
+        return [clip(r) for r in reasons]
 
 
 def _read_episode(text: str) -> EpisodeJudgment | None:
@@ -158,23 +122,10 @@ class LLMJudge:
         self.max_trajectory_chars = max_trajectory_chars
 
     @classmethod
-    def from_spec(cls, spec: str, models: Models | None = None, **kwargs: Any) -> LLMJudge:
+    def from_spec(cls, spec: str, models: Models | None = None, **kwargs: Any) -> Self:
         """Build from a model string ('local', 'openai:gpt-4o-mini', ...), taken from `models`
         (the caller's; else built for this judge)."""
         return cls((models or Models()).chat(spec), **kwargs)
-
-    def fuzzy_match(self, pred: str, reference: str, question: str) -> float:
-        prompt = FUZZY_MATCH.format(
-            question=data(question), reference=data(reference), pred=data(pred)
-        )
-        verdict = self._ask(FuzzyVerdict, prompt, _read_fuzzy)
-        return 1.0 if verdict.verdict == "correct" else 0.0
-
-    def ua_match(self, pred: str, reference: str, question: str) -> float:
-        prompt = UNACHIEVABLE_MATCH.format(
-            question=data(question), reference=data(reference), pred=data(pred)
-        )
-        return 1.0 if self._ask(ReasonVerdict, prompt, _read_reason).verdict == "same" else 0.0
 
     def judge_episode(
         self, task: str, steps: Sequence[Any], *, final_url: str = "", answer: str = ""
@@ -186,9 +137,9 @@ class LLMJudge:
             final_url=data(final_url or "(unknown)"),
             answer=data(answer or "(none)"),
         )
-        return self._ask(EpisodeJudgment, prompt, _read_episode)
+        return self.ask(EpisodeJudgment, prompt, _read_episode)
 
-    def _ask(self, schema: type[T], prompt: str, read_text: Callable[[str], T | None]) -> T:
+    def ask(self, schema: type[T], prompt: str, read_text: Callable[[str], T | None]) -> T:
         try:
             runnable: Any = self.model.with_structured_output(schema)
         except NotImplementedError:

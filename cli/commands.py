@@ -46,12 +46,13 @@ COMMANDS: dict[str, Command] = {
     "judge": Command("cli.judge", "tell memory whether a finished run's answer was right"),
     "memory": Command("cli.memory", "inspect and manage reflection memory"),
     "workflows": Command("cli.workflows", "induce, inspect and search workflow memory (AWM)"),
-    "eval": Command("cli.evals", "run a benchmark and write a report"),
+    "eval": Command("evals.cli", "run a benchmark and write a report (source checkout)"),
     "browse": Command("cli.browse", "show what the agent's browser sees at a URL"),
     "tools": Command("cli.tools", "list the tools the executor would get (MCP servers too)"),
 }
 
 RESERVED = ("--home", "-v", "--verbose")
+LAB = "evals"  # the benchmarks' package: in the checkout, not in the wheel (pyproject.toml)
 PROGRAM = "reflective-agent"  # the installed command (pyproject.toml, [project.scripts])
 
 
@@ -197,7 +198,15 @@ def _check_no_reserved(parser: argparse.ArgumentParser, name: str) -> None:
 def _register(subparsers: Any, name: str) -> None:
     import importlib
 
-    module = importlib.import_module(COMMANDS[name].module)
+    try:
+        module = importlib.import_module(COMMANDS[name].module)
+    except ModuleNotFoundError as missing:  # the benchmarks are not part of the package
+        if missing.name != LAB or not COMMANDS[name].module.startswith(f"{LAB}."):
+            raise
+        raise UsageError(
+            f"`{name}` runs the benchmarks, which come with the source checkout, not with the "
+            "installed package: clone the repository and run `./agent eval ...` there"
+        ) from None
     module.register(subparsers)
     parser = subparsers.choices.get(name)
     if parser is None:

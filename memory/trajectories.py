@@ -1,7 +1,7 @@
 """Recorded runs for online induction: (observation, action) steps, JSON Lines per website.
 
 Also the two AWM de-duplications (by task template id, then by abstract trajectory); real
-data as trajectories is memory/trajectory_data.py.
+data as trajectories is evals/awm/trajectory_data.py.
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from browser.config import EnvConfig
 from browser.env import BrowserEnv
 from browser.limits import Limits
 from browser.macro import run_macro
+from evals.awm.verification import arguments_from, unverified_from, verification
 from evals.common.resources import WorkerResources
 from evals.miniwob.harness import read_reward, start_episode, website_of
 from memory.workflows.types import Workflow
-from memory.workflows.verify import arguments_from, unverified_from, verification
 
 
 async def replay(

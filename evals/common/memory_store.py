@@ -28,11 +28,11 @@ def project_store(
     None (memory off) when `on` is false; with `shared`, the memory lives in its PostgreSQL
     database under its scope and this worker mirrors it under HOME/mirrors/HOST-PID (each
     worker its own, as on its own machine); with `job`, every write is journaled under that
-    job's name (memory.stores.journal), so a cut job's writes can be undone; closed on exit."""
+    job's name (evals.common.journal), so a cut job's writes can be undone; closed on exit."""
     if not on:
         yield None
         return
-    from memory.stores.journal import JournaledStore
+    from evals.common.journal import JournaledStore
     from memory.stores.project_store import open_memory_store
 
     if shared is None:
@@ -61,7 +61,7 @@ def undo_cut_jobs(
 ) -> dict[str, int]:
     """Undo, together and newest write first, what those of `jobs` that left a journal in this
     memory wrote (the driver passes the jobs with no record: cut); writes undone per job."""
-    from memory.stores.journal import journaled_jobs, undo_jobs
+    from evals.common.journal import journaled_jobs, undo_jobs
 
     with project_store(home, embedding_model, models, shared=shared) as store:
         return undo_jobs(store, [j for j in journaled_jobs(store) if j in jobs])

@@ -17,9 +17,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from core.local_seed import sample_round
 from core.output_budget import ROLE_BUDGETS
 from core.structured import ask_structured
-from memory.reflections.lessons import same_lesson
-from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.episode_reflection import (
+from evals.common.episode_reflection import (
     CONTEXT_SECTION,
     EARLIER_SECTION,
     EPISODE_REFLECTION,
@@ -27,6 +25,8 @@ from prompts.episode_reflection import (
     ON_SUCCESS,
     WEB_THINGS,
 )
+from memory.reflections.lessons import same_lesson
+from memory.reflections.schema import Reflection, ReflectionJudgment
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ def reflect_on_attempt(
     is what the attempt read (HotpotQA's paragraphs), shown to the reflector when given; `rid`
     names the lesson (the same id again replaces it: a rerun of a cut job adds no second);
     `earlier` holds the lessons of this task's earlier failures, which the attempt had read;
-    `concrete` names the things a lesson should name (prompts/episode_reflection.py)."""
+    `concrete` names the things a lesson should name (evals/common/episode_reflection.py)."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
     # Escaped (prompts/untrusted.py): a page's or an answer's text cannot close <attempt>.

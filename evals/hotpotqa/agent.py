@@ -76,7 +76,7 @@ def default_runner(
     `models` are the worker's (built here when not given); `context` sets more of each run's
     Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS);
     `shared` keeps memory in a PostgreSQL database shared by the workers; `job` names the
-    job in its memory's journal (memory.stores.journal); `corpus` is the folder every question
+    job in its memory's journal (evals.common.journal); `corpus` is the folder every question
     searches (the pooled setting; None: each question's own paragraphs)."""
     return make_answer_fn(
         model=model,

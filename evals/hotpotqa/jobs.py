@@ -243,11 +243,11 @@ def _reflect(
     lesson in the arm's reflection memory under an id of its own (a rerun replaces it).
     `callbacks` see the reflector's calls (the record's cost). Returns why no lesson was
     saved, or None."""
+    from evals.common.episode_reflection import TEXT_THINGS
     from evals.common.memory_store import project_store
     from evals.common.reflection import ReflectionFailed, reflect_on_attempt
     from evals.hotpotqa.direct import paragraphs_text
     from memory.agent_memory import AgentMemory
-    from prompts.episode_reflection import TEXT_THINGS
 
     # The same store the graph reads its reflections from (see hotpotqa_agent.make_answer_fn).
     embedding_model = payload.get("embedding_model", "local")

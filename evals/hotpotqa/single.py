@@ -195,7 +195,7 @@ def _seeded(seed: Path, home: Path) -> None:
 
 def _undo_cut_questions(todo: list[Job]) -> None:
     """Before any question runs: undo what every unrecorded (cut) question saved to the carried
-    memory, all together, newest write first (memory.stores.journal.undo_jobs), so two cut
+    memory, all together, newest write first (evals.common.journal.undo_jobs), so two cut
     questions that wrote the same key leave the value from before both; each job's payload says
     how many of its writes were undone, for its record."""
     from evals.common.memory_store import undo_cut_jobs

@@ -170,3 +170,21 @@ def write_stream_report(
     )
     extra = {"by_arm": arm_summaries(by_arm), "moved": moved(by_arm)}
     return write_report_dir(folder, rows, spec, extra=extra)
+
+
+def arms_table(arms: dict[str, dict[str, Any]]) -> str:
+    """arm_summaries as a table: n, EM with its 95% interval, F1, calls and seconds a question."""
+    from evals.report.tables import format_table
+
+    rows = [
+        [
+            name,
+            a["n"],
+            f"{a['em']:.3f} [{a['em_low']:.2f}, {a['em_high']:.2f}]",
+            f"{a['f1']:.3f}",
+            f"{a['calls']:.1f}",
+            f"{a['seconds']:.1f}",
+        ]
+        for name, a in arms.items()
+    ]
+    return format_table(["arm", "n", "EM [95% CI]", "F1", "calls/q", "s/q"], rows)

@@ -26,7 +26,7 @@ class EvaluationSkipped(Exception):
 
 
 class FuzzyJudge(Protocol):
-    """What `fuzzy_match` needs from an LLM judge; agents.judge.LLMJudge implements it."""
+    """What `fuzzy_match` needs from an LLM judge (evals.webarena.answer_judge.AnswerJudge)."""
 
     def fuzzy_match(self, pred: str, reference: str, question: str) -> float: ...
 

@@ -36,7 +36,7 @@ class Provenance:
     trusted: bool = True
     file: str = ""  # the file an offline induction read
     # ASI's admission check: the workflow replayed where it was learned, {"at", "where",
-    # "passed", "detail"} (memory/workflows/verify.py); None = never replayed
+    # "passed", "detail"} (evals/awm/verification.py); None = never replayed
     verification: dict[str, object] | None = None
     # the template of the runs it was learned from ("plan: Are {name} and {name_2} both
     # {name_3}?"): the kind of request it fits; "" where none was known
@@ -61,7 +61,7 @@ class Provenance:
 
     @property
     def verified(self) -> bool:
-        """Did a replay where it was learned succeed (memory/workflows/verify.py)?"""
+        """Did a replay where it was learned succeed (evals/awm/verification.py)?"""
         return bool(self.verification and self.verification.get("passed") is True)
 
     def describe(self) -> str:

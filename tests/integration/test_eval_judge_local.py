@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.judge import EpisodeJudgment, LLMJudge
-from cli import evals as eval_cli
+import evals.cli as eval_cli
+from agents.judge import EpisodeJudgment
 from core.model_catalogue import TEST_MODEL
 from core.models import Models
+from evals.webarena.answer_judge import AnswerJudge
 
 pytestmark = pytest.mark.integration
 
@@ -26,10 +27,10 @@ MODEL = f"local:{TEST_MODEL}"
 
 
 @pytest.fixture(scope="module")
-def judge() -> LLMJudge:
+def judge() -> AnswerJudge:
     pytest.importorskip("llama_cpp", reason="the embedded model needs llama-cpp-python")
     # installed but broken: the test fails, never skips
-    return LLMJudge.from_spec(MODEL, Models())
+    return AnswerJudge.from_spec(MODEL, Models())
 
 
 def test_local_judge_gives_an_episode_verdict(judge):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import evals.cli as eval_cli
 from cli import errors
-from cli import evals as eval_cli
 from evals.hotpotqa import agent as hotpotqa_agent
 from evals.hotpotqa.dataset import load_hotpotqa
 

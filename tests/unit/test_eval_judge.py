@@ -6,6 +6,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, format_trajectory
+from evals.webarena.answer_judge import AnswerJudge
 from tests.unit.fakes import ScriptedChatModel
 
 
@@ -16,35 +17,37 @@ def scripted(replies: dict[str, object]) -> ScriptedChatModel:
 
 def test_fuzzy_match_structured_verdicts():
     model = scripted({"FuzzyVerdict": {"reason": "same duration", "verdict": "correct"}})
-    judge = LLMJudge(model)
+    judge = AnswerJudge(model)
     assert judge.fuzzy_match("three and a half hours", "3h 30min", "How long?") == 1.0
     prompt = model.calls[-1]["prompt"]
     assert "3h 30min" in prompt and "three and a half hours" in prompt and "How long?" in prompt
-    partial = LLMJudge(scripted({"FuzzyVerdict": {"reason": "r", "verdict": "partially correct"}}))
+    partial = AnswerJudge(
+        scripted({"FuzzyVerdict": {"reason": "r", "verdict": "partially correct"}})
+    )
     assert partial.fuzzy_match("a", "b", "q") == 0.0
 
 
 def test_ua_match_structured_verdicts():
-    same = LLMJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "same"}}))
-    different = LLMJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "different"}}))
+    same = AnswerJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "same"}}))
+    different = AnswerJudge(scripted({"ReasonVerdict": {"reason": "r", "verdict": "different"}}))
     assert same.ua_match("no such review", "There is no review", "List reviewers") == 1.0
     assert different.ua_match("Alice", "There is no review", "List reviewers") == 0.0
 
 
 def test_plain_text_models_are_read_like_webarena_reads_them():
-    judge = LLMJudge(FakeListChatModel(responses=["The answer is partially correct."]))
+    judge = AnswerJudge(FakeListChatModel(responses=["The answer is partially correct."]))
     assert judge.fuzzy_match("a", "b", "q") == 0.0
-    judge = LLMJudge(FakeListChatModel(responses=["Thinking... so it is correct."]))
+    judge = AnswerJudge(FakeListChatModel(responses=["Thinking... so it is correct."]))
     assert judge.fuzzy_match("a", "b", "q") == 1.0
-    judge = LLMJudge(FakeListChatModel(responses=["hmm", "[same]"]))
+    judge = AnswerJudge(FakeListChatModel(responses=["hmm", "[same]"]))
     assert judge.ua_match("a", "b", "q") == 1.0  # first reply had no verdict: retried
 
 
 def test_no_verdict_within_attempts_raises():
-    judge = LLMJudge(FakeListChatModel(responses=["I cannot say."]), attempts=2)
+    judge = AnswerJudge(FakeListChatModel(responses=["I cannot say."]), attempts=2)
     with pytest.raises(JudgeError, match="2 attempts"):
         judge.fuzzy_match("a", "b", "q")
-    bad = LLMJudge(scripted({"FuzzyVerdict": {"reason": "r", "verdict": "maybe"}}), attempts=2)
+    bad = AnswerJudge(scripted({"FuzzyVerdict": {"reason": "r", "verdict": "maybe"}}), attempts=2)
     with pytest.raises(JudgeError):
         bad.fuzzy_match("a", "b", "q")
 
@@ -93,7 +96,7 @@ def test_judge_failure_skips_a_webarena_task_with_the_reason():
         "intent": "How long?",
         "eval": {"eval_types": ["string_match"], "reference_answers": {"fuzzy_match": ["3h"]}},
     }
-    judge = LLMJudge(FakeListChatModel(responses=["no idea"]), attempts=1)
+    judge = AnswerJudge(FakeListChatModel(responses=["no idea"]), attempts=1)
     result = evaluate_offline(task, {"answer": "three hours"}, judge)
     assert result.score is None and "judge gave no valid" in result.skipped["string_match"]
 
@@ -134,7 +137,7 @@ def test_a_long_reason_is_cut_not_a_failed_attempt():
         {"reasons": ["x" * 1000, "y"], "success": True},
     ]
     model = ScriptedChatModel(responder=lambda *a: replies.pop(0), calls=[])
-    judge = LLMJudge(model, attempts=1)
+    judge = AnswerJudge(model, attempts=1)
     assert judge.fuzzy_match("a", "a", "q") == 1.0
     verdict = judge.judge_episode("t", [])
     assert verdict.success and [len(r) for r in verdict.reasons] == [400, 1]

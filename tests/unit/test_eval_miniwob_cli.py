@@ -14,10 +14,11 @@ from tests.unit.test_web_agent import _steps
 
 @pytest.fixture
 def miniwob_cli(monkeypatch):
-    """The `eval` command with `miniwob` registered, whatever cli.evals already does."""
+    """The `eval` command with `miniwob` registered, whatever evals.cli already does."""
     import argparse
 
-    from cli import eval_miniwob, evals
+    import evals.cli as evals
+    from evals.cli import miniwob as eval_miniwob
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--home")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evals.common.journal import JOURNAL, JournaledStore, undo_job
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from memory.stores.journal import JOURNAL, JournaledStore, undo_job
 from memory.stores.project_store import open_project_store
 from memory.trajectories import Trajectory
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.awm.trajectory_data import parse_webarena_examples, webarena_config_trajectory
 from memory.trajectories import (
     Step,
     Trajectory,
@@ -19,7 +20,6 @@ from memory.trajectories import (
     dedup_by_template,
     deduplicate,
 )
-from memory.trajectory_data import parse_webarena_examples, webarena_config_trajectory
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -4,9 +4,9 @@ verification record kept with its provenance, and the arm that admits verified w
 from __future__ import annotations
 
 from evals.awm.arms import arm_context, parse_arms
+from evals.awm.verification import arguments_from, unverified_from, verification
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Provenance, Workflow
-from memory.workflows.verify import arguments_from, unverified_from, verification
 
 LOGIN = Workflow(
     "login_user",

@@ -175,7 +175,7 @@ def hotpotqa_handler(args: argparse.Namespace) -> int:
     if getattr(args, "graphs", None):
         return _side_by_side(args, s)
     if getattr(args, "train", None):
-        from cli.eval_expel import expel_handler
+        from evals.cli.expel import expel_handler
 
         return expel_handler(args, s)
     try:
@@ -258,6 +258,6 @@ def _report_single(folder: str, rows: list[dict[str, Any]], s: Any) -> str:
 
 
 def reflexion_handler(args: argparse.Namespace) -> int:
-    from cli.eval_reflexion import run_and_print
+    from evals.cli.reflexion import run_and_print
 
     return run_and_print(args, out_folder(args, "hotpotqa-reflexion"))

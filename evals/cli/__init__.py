@@ -1,4 +1,4 @@
-"""The `eval` command: one table of benchmarks, each added by its own cli/eval_<bench>.py.
+"""The `eval` command: one table of benchmarks, each added by its own evals/cli/<bench>.py.
 
 Other modules add a benchmark to the same table through `eval_subparsers(subparsers)`, whatever
 order they are registered in; failures are raised as cli.errors types and reported by main.py.
@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cli.eval_awm import register_awm
-from cli.eval_hotpotqa import register_hotpotqa
-from cli.eval_miniwob import register_miniwob
-from cli.eval_stream import register_stream
-from cli.eval_webarena import register_webarena
+from evals.cli.awm import register_awm
+from evals.cli.hotpotqa import register_hotpotqa
+from evals.cli.miniwob import register_miniwob
+from evals.cli.stream import register_stream
+from evals.cli.webarena import register_webarena
 
 BENCHMARKS_DEST = "benchmark"
 
@@ -28,7 +28,7 @@ def eval_subparsers(subparsers: Any) -> Any:
     for action in parser._actions:  # argparse offers no public walk of a parser tree
         if isinstance(action, argparse._SubParsersAction) and action.dest == BENCHMARKS_DEST:
             return action
-    raise RuntimeError("an `eval` command exists that cli.evals.eval_subparsers did not create")
+    raise RuntimeError("an `eval` command exists that evals.cli.eval_subparsers did not create")
 
 
 def register(subparsers: Any) -> None:

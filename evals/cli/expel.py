@@ -13,13 +13,12 @@ import json
 from typing import Any
 
 from cli.errors import CommandFailed, UsageError
-from cli.eval_stream import print_arms
 
 
 def expel_handler(args: argparse.Namespace, base: Any) -> int:
     from evals.hotpotqa.expel import ExpelSettings, run_expel, seen_kind_calls, write_expel_report
     from evals.hotpotqa.expel import reached as reached_by
-    from evals.hotpotqa.stream import arm_summaries
+    from evals.hotpotqa.stream import arm_summaries, arms_table
 
     s = ExpelSettings(base, train=args.train, train_limit=args.train_limit, trials=args.trials)
     try:
@@ -37,7 +36,7 @@ def expel_handler(args: argparse.Namespace, base: Any) -> int:
     if args.json:
         print(json.dumps({"arms": arms, "seen_kind": seen, "results": str(base.out)}))
         return 0
-    print_arms(arms)
+    print(arms_table(arms))
     kept = result["kept"]
     print(
         f"\ntraining memory: {sum(k['kind'] == 'example' for k in kept)} worked examples, "

@@ -42,10 +42,10 @@ def _judge(model: str | None) -> FuzzyJudge | None:
     """The fuzzy_match judge for `--model`; None (fuzzy tasks skipped) without one."""
     if not model:
         return None
-    from agents.judge import LLMJudge
+    from evals.webarena.answer_judge import AnswerJudge
 
     # A JudgeError (no verdict) becomes EvaluationSkipped in scoring: the task is skipped.
-    return LLMJudge.from_spec(model)
+    return AnswerJudge.from_spec(model)
 
 
 def type_counts(results: list[TaskResult]) -> list[dict[str, Any]]:

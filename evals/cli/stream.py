@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from cli.errors import CommandFailed, UsageError
-from cli.eval_hotpotqa import graph_options, hotpot_settings
+from evals.cli.hotpotqa import graph_options, hotpot_settings
 
 
 def register_stream(benchmarks: Any) -> None:
@@ -37,7 +37,7 @@ def register_stream(benchmarks: Any) -> None:
 
 def stream_handler(args: argparse.Namespace) -> int:
     from evals.hotpotqa.dataset import load_hotpotqa
-    from evals.hotpotqa.stream import StreamSettings, arm_summaries, run_stream
+    from evals.hotpotqa.stream import StreamSettings, arm_summaries, arms_table, run_stream
     from evals.hotpotqa.stream import write_stream_report as write_report
 
     base = hotpot_settings(args, name="hotpotqa-stream")
@@ -57,23 +57,6 @@ def stream_handler(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"arms": arms, "results": str(base.out), "report": report}))
         return 0
-    print_arms(arms)
+    print(arms_table(arms))
     print(f"results: {base.out}" + (f"\nreport: {report}" if report else ""))
     return 0
-
-
-def print_arms(arms: dict[str, dict[str, Any]]) -> None:
-    from evals.report.tables import format_table
-
-    rows = [
-        [
-            name,
-            a["n"],
-            f"{a['em']:.3f} [{a['em_low']:.2f}, {a['em_high']:.2f}]",
-            f"{a['f1']:.3f}",
-            f"{a['calls']:.1f}",
-            f"{a['seconds']:.1f}",
-        ]
-        for name, a in arms.items()
-    ]
-    print(format_table(["arm", "n", "EM [95% CI]", "F1", "calls/q", "s/q"], rows))

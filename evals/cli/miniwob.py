@@ -12,7 +12,7 @@ from cli.errors import CommandFailed, UsageError
 
 
 def register_miniwob(benchmarks: Any) -> None:
-    """Add `miniwob` to the `eval` command's benchmarks (cli.evals.eval_subparsers).
+    """Add `miniwob` to the `eval` command's benchmarks (evals.cli.eval_subparsers).
 
     Idempotent: a second call (or a `miniwob` someone registered first) leaves it as it is.
     """
