@@ -24,8 +24,7 @@ words as it needs, then one sentence naming the source it comes from."""
 
 
 def direct_call(question: str, corpus: str, model_spec: str) -> dict[str, Any]:
-    from agents.research.evidence import ground
-    from agents.research.goal import EVIDENCE_CHARS, EVIDENCE_HITS
+    from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
     from agents.tools import build_tools
     from core.context import RunCache
     from core.models import Models

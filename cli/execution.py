@@ -33,7 +33,7 @@ FIXED_STEPS, STEPS_PER_ATTEMPT, STEPS_PER_TASK = 10, 4, 2
 def recursion_limit(max_retries: int, max_tasks: int | None = None) -> int:
     """The graph's step limit for tasks × attempts (attempts = max_retries + 1)."""
     if max_tasks is None:
-        from agents.research.decompose import MAX_TASKS
+        from core.state import MAX_TASKS
 
         max_tasks = MAX_TASKS
     attempts = max_retries + 1

@@ -14,6 +14,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+MAX_TASKS = 5  # the tasks of one plan, at most (the planner's and a person's edits alike)
+
 
 def put_slots(current: list[Any] | None, update: dict[Any, Any] | list[Any] | None) -> list[Any]:
     """Reducer of per-task lists: `{index: value}` sets those slots (None-padded), a list

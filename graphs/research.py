@@ -31,8 +31,9 @@ from agents.research.budget import budget_stop, capped
 from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
-from agents.research.goal import PENDING, goal_setting
+from agents.research.goal import goal_setting
 from agents.research.hop import HOPPED, hop
+from agents.research.readings import PENDING
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.reply import standing

@@ -14,6 +14,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from typing import Literal
+
+# the form of a run's answer, chosen by goal setting (a choice, not free text: asked to describe
+# a form, a model describes an essay's sections)
+AnswerForm = Literal[
+    "a name, date, number, yes or no, or a short phrase",
+    "a list",
+    "a paragraph",
+    "a report with sections",
+]
+DEFAULT_FORM = "a paragraph"
+SHORT_FORM: AnswerForm = "a name, date, number, yes or no, or a short phrase"  # one fact
 
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -23,9 +23,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from agents.research.decompose import MAX_TASKS
 from core.context import Context
-from core.state import ReflectiveAgentState
+from core.state import MAX_TASKS, ReflectiveAgentState
 
 RESUME_WITH = '{"tasks": ["...", ...]} to run that plan, or {"cancel": true} to end the run'
 

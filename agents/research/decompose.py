@@ -21,18 +21,17 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
-from agents.research.goal import SHORT_FORM
+from agents.research.answer_text import SHORT_FORM
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
 from agents.research.topic import copies_placeholder
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
-from core.state import ReflectiveAgentState
+from core.state import MAX_TASKS, ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS
 from prompts.untrusted import data
 
-MAX_TASKS = 5
 SHORT_STEPS = 2  # steps planned for a short answer: the hops of a two-hop question, or the sides
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,10 @@ from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_OBSERVATION = 2000
+EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the answer
+# hits of the request's first search (how often they hold what a question needs:
+# `python -m evals.hotpotqa.coverage FILE --hits`)
+EVIDENCE_HITS = 5
 
 
 def ground(query: str, tools: Sequence[BaseTool], *, k: int = 3, max_chars: int = 6000) -> str:

@@ -9,21 +9,22 @@ and a local model reads them once per run (agents/research/prompting.py).
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+import uuid
+from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.research.answer_text import clean_short_answer
-from agents.research.evidence import found_something, ground
+from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm, clean_short_answer
+from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, found_something, ground
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
+from agents.research.readings import PENDING
 from agents.research.reply import request_of
 from agents.research.sources import cited, sources_in
 from agents.research.support import unsupported
-from agents.research.tasks import new_run_id
 from agents.research.topic import grounded, keywords
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
@@ -34,20 +35,6 @@ from memory.budget import context_window
 from prompts.goal import GOAL_SETTER
 
 log = logging.getLogger(__name__)
-# a choice, not free text: asked to describe a form, a model describes an essay's sections
-AnswerForm = Literal[
-    "a name, date, number, yes or no, or a short phrase",
-    "a list",
-    "a paragraph",
-    "a report with sections",
-]
-DEFAULT_FORM = "a paragraph"
-SHORT_FORM: AnswerForm = "a name, date, number, yes or no, or a short phrase"  # one fact
-EVIDENCE_CHARS = 6000  # ~1,500 tokens: room for the task's own searches and the answer
-# hits of the request's first search (how often they hold what a question needs:
-# `python -m evals.hotpotqa.coverage FILE --hits`)
-EVIDENCE_HITS = 5
-PENDING = "pending"  # the `how` of a first stage not yet checked
 SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it
 
 
@@ -82,7 +69,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     ctx = runtime.context
     resources.check_memory(runtime)
     query = request_of(state)  # `query`, or a chat's last message
-    run_id = new_run_id()
+    run_id = uuid.uuid4().hex[:12]
     info = runtime.execution_info
     if info is None or info.node_attempt == 1:  # a retried attempt is the same run
         ctx.budget.begin(run_id)  # a context reused by a new run counts from zero

@@ -21,14 +21,13 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.check_answer import (
+from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
+from agents.research.prompting import opening
+from agents.research.readings import (
     agreed,
     choose,
     direct_reading,
 )
-from agents.research.evidence import ground
-from agents.research.goal import EVIDENCE_CHARS, EVIDENCE_HITS
-from agents.research.prompting import opening
 from agents.research.reply import replied
 from agents.research.sources import beyond, cited, hits
 from agents.research.support import unsupported

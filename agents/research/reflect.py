@@ -24,8 +24,8 @@ from agents.research.budget import side_job
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
+from agents.research.records import FailureLesson, lesson_text, memory_id
 from agents.research.support import unsupported
-from agents.research.tasks import memory_id, next_retry_count
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.run_budget import CapReached
@@ -76,22 +76,6 @@ class ReflectionOutput(BaseModel):
         for its reasons."""
         items = value if isinstance(value, list) else [value]
         return [str(r).strip() for r in items if r is not None and str(r).strip()][:MAX_REASONS]
-
-
-class FailureLesson(BaseModel):
-    """What the reflector says after the evidence overruled its verdict."""
-
-    reflection: str = Field(description="1-2 sentences: the mistake to avoid, the step instead.")
-    strategy: str = Field(
-        default="", description="One sentence for any task of this kind: 'When <kind>, <do>.'"
-    )
-
-
-def lesson_text(reflection: str, strategy: str) -> str:
-    """The record's lesson: the task's own sentences, then the strategy, each closed by a full
-    stop so the strategy stays a sentence of its own."""
-    parts = (p.strip() for p in (reflection, strategy))
-    return " ".join(p if p[-1] in ".!?" else p + "." for p in parts if p)
 
 
 def overruled(
@@ -257,3 +241,13 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
             max_retries=ctx.max_retries,
         ),
     }
+
+
+def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -> int:
+    """The counter after a verdict: +1 for a granted retry, else unchanged (the task ends).
+
+    `max_retries=N` allows exactly N retries (N+1 attempts); each task has its own counter.
+    """
+    if needs_retry and retry_count < max_retries:
+        return retry_count + 1
+    return retry_count

@@ -21,11 +21,10 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.budget import side_job
-from agents.research.check_answer import AGREED, DISAGREED, answers_block, checked_evidence
 from agents.research.learning import WEBSITE, record_run
 from agents.research.prompting import human, system
-from agents.research.reflect import FailureLesson, lesson_text
-from agents.research.tasks import memory_id
+from agents.research.readings import AGREED, DISAGREED, answers_block, checked_evidence
+from agents.research.records import FailureLesson, lesson_text, memory_id
 from core.context import Context
 from core.output_budget import ROLE_BUDGETS
 from core.run_budget import CapReached

@@ -4,8 +4,6 @@ finished task hands back (finish_task), the retry counter, and the ids memory de
 
 from __future__ import annotations
 
-import uuid
-
 from langgraph.runtime import Runtime
 
 from agents.research.budget import budget_stop
@@ -79,27 +77,3 @@ def finish_task(state: TaskState) -> dict:
 def _final_verdict(verdict: str) -> str:
     # the last attempt asked for a retry that was not granted: the retries ran out
     return "fail" if verdict == "retry" else verdict
-
-
-def next_retry_count(*, needs_retry: bool, retry_count: int, max_retries: int) -> int:
-    """The counter after a verdict: +1 for a granted retry, else unchanged (the task ends).
-
-    `max_retries=N` allows exactly N retries (N+1 attempts); each task has its own counter.
-    """
-    if needs_retry and retry_count < max_retries:
-        return retry_count + 1
-    return retry_count
-
-
-def new_run_id() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-def memory_id(thread_id: str | None, run_id: str, task_index: int, attempt: int) -> str:
-    """The id of what one attempt leaves in memory (its reflection, its trajectory).
-
-    Derived, not random, so a retried node or a resumed run writes the same item again
-    (an upsert) instead of a duplicate.
-    """
-    key = f"{thread_id or '-'}/{run_id}/{task_index}/{attempt}"
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflective-agent:{key}"))

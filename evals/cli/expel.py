@@ -16,8 +16,9 @@ from cli.errors import CommandFailed, UsageError
 
 
 def expel_handler(args: argparse.Namespace, base: Any) -> int:
-    from evals.hotpotqa.expel import ExpelSettings, run_expel, seen_kind_calls, write_expel_report
-    from evals.hotpotqa.expel import reached as reached_by
+    from evals.hotpotqa.expel import ExpelSettings, run_expel
+    from evals.hotpotqa.expel_report import reached as reached_by
+    from evals.hotpotqa.expel_report import seen_kind_calls, write_expel_report
     from evals.hotpotqa.stream import arm_summaries, arms_table
 
     s = ExpelSettings(base, train=args.train, train_limit=args.train_limit, trials=args.trials)

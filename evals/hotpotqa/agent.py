@@ -203,10 +203,8 @@ def _graph_answer_fn(
 
 
 def path_of(out: dict[str, Any]) -> dict[str, Any]:
-    """How a run found its answer: how its first answer was settled (`first`: agreed, a hop,
-    …; absent when it planned at once), how its final answer was checked (`how`), the tasks it
-    planned and the passages it cited for its answer (source and sentences): what a worked
-    example of the question shows (evals.hotpotqa.expel)."""
+    """How a run found its answer (what a worked example of it shows, evals.hotpotqa.expel):
+    how its first and final answers were checked, its tasks, the titles it cited."""
     first, final = out.get("first_check") or {}, out.get("answer_check") or {}
     cited = [
         {"source": c.get("source") or c.get("title", ""), "sentences": c.get("sentences", "")}

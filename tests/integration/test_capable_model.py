@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from agents.research.reflect import lesson_text
+from agents.research.records import lesson_text
 from agents.research.reflect_answer import ask_lesson
 from core.model_assembly import model_path
 from core.model_catalogue import CATALOGUE, DEFAULT_EMBEDDED

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from agents.research.records import memory_id
 from agents.research.reflect_answer import ANSWER_INDEX
-from agents.research.tasks import memory_id
 from tests.integration.fault_child import graph_for, run_child
 
 pytestmark = pytest.mark.integration

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.research.check_answer import DISAGREED
+from agents.research.readings import DISAGREED
 from core.model_catalogue import TEST_MODEL
 from tests.conftest import ROOT
 from tests.integration.processes import stop

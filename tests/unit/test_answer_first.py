@@ -14,7 +14,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from agents.research.goal import SHORT_FORM
+from agents.research.answer_text import SHORT_FORM
 from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from graphs.research import route_check, route_goal, route_hop

@@ -7,8 +7,8 @@ from contextlib import nullcontext
 
 import pytest
 
-from agents.research.check_answer import agreed
-from agents.research.goal import SHORT_FORM
+from agents.research.answer_text import SHORT_FORM
+from agents.research.readings import agreed
 from agents.tools.search_tool import make_search_tool
 from graphs import build_reflective_graph, build_single_path_graph
 from tests.unit.research_script import DOCS, Script, run, wire

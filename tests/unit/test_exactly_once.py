@@ -6,7 +6,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.base import PutOp
 from langgraph.store.memory import InMemoryStore
 
-from agents.research.tasks import memory_id
+from agents.research.records import memory_id
 from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from tests.unit.fakes import HashEmbeddings

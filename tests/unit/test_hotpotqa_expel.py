@@ -18,7 +18,8 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from evals.common.memory_store import project_store
 from evals.hotpotqa import jobs as hotpotqa_jobs
 from evals.hotpotqa.dataset import load_hotpotqa
-from evals.hotpotqa.expel import ExpelSettings, run_expel, split, write_expel_report
+from evals.hotpotqa.expel import ExpelSettings, run_expel, split
+from evals.hotpotqa.expel_report import write_expel_report
 from evals.hotpotqa.single import HotpotSettings
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment

@@ -4,7 +4,7 @@ differently; every lesson carries a strategy, the part that reaches other tasks.
 
 from __future__ import annotations
 
-from agents.research.reflect import lesson_text
+from agents.research.records import lesson_text
 from agents.research.support import unsupported
 from graphs import build_reflective_graph
 from memory.reflections.lessons import strategy

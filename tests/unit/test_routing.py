@@ -5,7 +5,8 @@ from types import SimpleNamespace
 import pytest
 from langgraph.types import Send
 
-from agents.research.tasks import next_retry_count, schedule_tasks
+from agents.research.reflect import next_retry_count
+from agents.research.tasks import schedule_tasks
 from core.context import Context
 from graphs.research import decide, route_tasks
 

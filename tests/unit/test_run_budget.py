@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 import main
-from agents.research.goal import SHORT_FORM
+from agents.research.answer_text import SHORT_FORM
 from cli.errors import EXIT_PARTIAL
 from core.run_budget import CapReached, Caps, RunBudget
 from core.state import STATE_KEYS

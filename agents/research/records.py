@@ -1,0 +1,34 @@
+"""What a research run leaves in memory: the ids of its records (derived, so a retried node or
+a resumed run writes the same item again) and the shape of a failure lesson."""
+
+from __future__ import annotations
+
+import uuid
+
+from pydantic import BaseModel, Field
+
+
+def memory_id(thread_id: str | None, run_id: str, task_index: int, attempt: int) -> str:
+    """The id of what one attempt leaves in memory (its reflection, its trajectory).
+
+    Derived, not random, so a retried node or a resumed run writes the same item again
+    (an upsert) instead of a duplicate.
+    """
+    key = f"{thread_id or '-'}/{run_id}/{task_index}/{attempt}"
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"reflective-agent:{key}"))
+
+
+class FailureLesson(BaseModel):
+    """What the reflector says after the evidence overruled its verdict."""
+
+    reflection: str = Field(description="1-2 sentences: the mistake to avoid, the step instead.")
+    strategy: str = Field(
+        default="", description="One sentence for any task of this kind: 'When <kind>, <do>.'"
+    )
+
+
+def lesson_text(reflection: str, strategy: str) -> str:
+    """The record's lesson: the task's own sentences, then the strategy, each closed by a full
+    stop so the strategy stays a sentence of its own."""
+    parts = (p.strip() for p in (reflection, strategy))
+    return " ".join(p if p[-1] in ".!?" else p + "." for p in parts if p)
