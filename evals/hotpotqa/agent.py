@@ -32,11 +32,15 @@ from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
 
 
+def question_corpus(question: str, home: str) -> Path:
+    """The folder holding one question's own paragraphs as a corpus (distractor), under home."""
+    return Path(home) / "hotpotqa" / hashlib.sha1(question.encode()).hexdigest()[:12]
+
+
 def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
     from agents.tools.corpus import save_passages
 
-    key = hashlib.sha1(question.encode()).hexdigest()[:12]
-    folder = Path(home) / "hotpotqa" / key
+    folder = question_corpus(question, home)
     items = [(p.title, p.text) if hasattr(p, "title") else tuple(p) for p in paragraphs]
     save_passages(items, folder)
     return str(folder)

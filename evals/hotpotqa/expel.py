@@ -144,7 +144,7 @@ class Experience:
 
     question: HotpotQuestion
     solved: int | None
-    path: dict[str, Any]
+    path: dict[str, Any]  # evals.hotpotqa.agent.path_of
     wrong: str = ""
     lesson: str = ""
 
@@ -188,21 +188,23 @@ def _lesson(s: ExpelSettings, qid: str, job: str, failed_trial: int) -> str:
     return found[0].reflection if found else ""
 
 
-def worked_example(exp: Experience) -> Any:
+def worked_example(exp: Experience, titles: dict[str, str] | None = None) -> Any:
     """The solved question as a workflow: its description the question's form (names left
     out), so a question of the same kind finds it (memory_block also searches by the prompt's
     form); its steps what was searched and read, and the answer, as plain lines (a planner's
-    prompt shows one-argument calls as bare text)."""
+    prompt shows one-argument calls as bare text). `titles` names the passages its answer
+    cited (`passages.jsonl:N` -> title)."""
     from memory.labels import slugify
     from memory.workflows.forms import form_text
     from memory.workflows.types import Provenance, Workflow
 
-    q, path = exp.question, exp.path
+    q, path, titles = exp.question, exp.path, titles or {}
     steps = [f"question: {q.question}", f"search: {q.question}"]
-    if path.get("first") in ("disagreed", "one reading"):  # the first readings left it open
+    if path.get("first") not in (None, "agreed"):  # the first readings left it to a hop
         steps.append("search: the question with the answers read so far")
     steps += [f"search: {task}" for task in path.get("tasks") or []]
-    steps += [f"read: {title}" for title in path.get("cited") or []]
+    cited = (c if isinstance(c, str) else titles.get(c.get("source", "")) for c in path["cited"])
+    steps += [f"read: {title}" for title in dict.fromkeys(cited) if title]
     steps.append(f"answer: {q.answer}")
     return Workflow(
         name=f"solved_{slugify(q.id)[:16]}",
@@ -212,6 +214,28 @@ def worked_example(exp: Experience) -> Any:
             website="research", origin="training", sources=[q.id], template=f"example: {q.id}"
         ),
     )
+
+
+def passage_titles(folder: Path) -> dict[str, str]:
+    """`passages.jsonl:N` (how a citation names the corpus's Nth line) -> that passage's title."""
+    target = folder / "passages.jsonl"
+    if not target.is_file():
+        return {}
+    lines = target.read_text("utf-8").splitlines()
+    return {
+        f"passages.jsonl:{n}": str(json.loads(line).get("title", ""))
+        for n, line in enumerate(lines, 1)
+        if line.strip()
+    }
+
+
+def corpus_of(s: ExpelSettings, q: HotpotQuestion) -> Path:
+    """The folder a training question searched: the pooled corpus, or its own paragraphs'."""
+    from evals.hotpotqa.agent import question_corpus
+
+    pooled = s.training().corpus
+    home = question_home(s.training().out, TRAIN_ARM, q.id)
+    return pooled if pooled is not None else question_corpus(q.question, str(home))
 
 
 def insight(chat: Any, exp: Experience) -> str:
@@ -275,7 +299,7 @@ def _write_memory(
     s.memory_home.mkdir(parents=True)
     with project_store(str(s.memory_home), s.embedding_model, models) as store:
         memory = AgentMemory(store)
-        examples = [worked_example(e) for e in solved]
+        examples = [worked_example(e, passage_titles(corpus_of(s, e.question))) for e in solved]
         memory.put_workflows("research", examples)
         for e, w in zip(solved, examples, strict=True):
             kept.append({"kind": "example", "id": f"workflow:{w.name}", "from": e.question.id})
