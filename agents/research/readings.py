@@ -1,6 +1,6 @@
 """The readings every answer check shares: one direct reading of the evidence, the answer two
 readings agree on, and a choice between two that differ asked in both orders (check_answer,
-hop and reflect_answer each compare readings; the prompts are in prompts/check_answer.py)."""
+hop and reflect_answer each compare readings; the prompts are in prompts/readings.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from agents.research.sources import headers
 from core.output_budget import ROLE_BUDGETS, with_max_tokens
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
-from prompts.check_answer import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
+from prompts.readings import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
 from prompts.untrusted import data
 
 _ARTICLES = {"a", "an", "the"}

@@ -113,20 +113,7 @@ def register_hotpotqa(benchmarks: Any) -> None:
         "(each resumable), printed side by side: EM with its 95%% interval, F1, and calls, "
         "prompt tokens and seconds per question.",
     )
-    hot.add_argument(
-        "--train",
-        metavar="FILE",
-        default=None,
-        help="ExpeL's protocol: gather memory on the first --train-limit questions of FILE "
-        "(answered, scored against their true answers, retried with Reflexion's lessons up to "
-        "--trials), distil worked examples and insights from them, then answer the --file "
-        "questions not trained on with that memory (arm train-memory) and without "
-        "(no-memory), side by side (OUT/train, OUT/train/distilled, OUT/ARM; resumable).",
-    )
-    hot.add_argument("--train-limit", type=int, default=40, help="Training questions (default 40).")
-    hot.add_argument(
-        "--trials", type=int, default=2, help="Trials per training question (default 2)."
-    )
+    train_options(hot)
     hot.set_defaults(func=hotpotqa_handler)
     ref = benchmarks.add_parser(
         "hotpotqa-reflexion", help="Reflexion's trials on HotpotQA, with and without reflections."
@@ -136,6 +123,24 @@ def register_hotpotqa(benchmarks: Any) -> None:
     ref.add_argument("--arms", default="reflections,no-reflections")
     ref.add_argument("--max-retries", type=int, default=0, help="Retries inside one trial.")
     ref.set_defaults(func=reflexion_handler)
+
+
+def train_options(p: argparse.ArgumentParser) -> None:
+    """ExpeL's protocol: training questions, then the other questions with that memory."""
+    p.add_argument(
+        "--train",
+        metavar="FILE",
+        default=None,
+        help="ExpeL's protocol: gather memory on the first --train-limit questions of FILE "
+        "(answered, scored against their true answers, retried with Reflexion's lessons up to "
+        "--trials), distil worked examples and insights from them, then answer the --file "
+        "questions not trained on with that memory (arm train-memory) and without "
+        "(no-memory), side by side (OUT/train, OUT/train/distilled, OUT/ARM; resumable).",
+    )
+    p.add_argument("--train-limit", type=int, default=40, help="Training questions (default 40).")
+    p.add_argument(
+        "--trials", type=int, default=2, help="Trials per training question (default 2)."
+    )
 
 
 def out_folder(args: argparse.Namespace, name: str) -> Path:

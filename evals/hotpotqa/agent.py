@@ -1,13 +1,13 @@
-"""The HotpotQA AnswerFn: the reflective graph answers with a search tool over the question's
-own 10 paragraphs (distractor) or over every question's paragraphs pooled in one corpus
-(`corpus`, evals.hotpotqa.pooled), and its answer (the run's `answer`) is scored in HotpotQA's
-short form; `direct` answers in one call over the paragraphs, `direct-candidates` chooses among
-their spans; `closed`, `rag` and `react` are the baselines of evals.hotpotqa.baselines."""
+"""The HotpotQA AnswerFn: the reflective graph searches the question's own 10 paragraphs
+(distractor) or every question's pooled (`corpus`, evals.hotpotqa.pooled), its answer scored in
+HotpotQA's short form; `direct` answers in one call over the paragraphs, `direct-candidates`
+chooses among their spans; `closed`, `rag` and `react` are evals.hotpotqa.baselines'."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -167,10 +167,7 @@ def _graph_answer_fn(
     corpus: str | None = None,
 ):
     config: RunnableConfig = {"callbacks": list(callbacks)}
-    checks: dict[str, Any] = {}  # the last run's answer_check (GraphAnswerFn.last_check)
-    recalled: list[str] = []  # what earlier runs left that reached its prompts
-    runs: list[str] = []  # the last run's trajectory id (agents.research.learning.judge_run)
-    paths: dict[str, Any] = {}  # how the last run found its answer (GraphAnswerFn.last_path)
+    told = GraphAnswerFn(_unset, {}, [], [])  # what the last run did, beside its answer
 
     def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
         ctx = Context(
@@ -191,24 +188,25 @@ def _graph_answer_fn(
             # the run's workings too: its checks, memories and task count are scored
             out = graph.invoke({"query": question}, config, context=ctx, output_keys=STATE_KEYS)
             saved = out.get("reflection_ids", [])
-            recalled[:] = from_before(AgentMemory(store), out.get("recalled", []), saved)
-            runs[:] = _recorded(store, out, max_retries)
-        checks.clear()
-        checks.update(_checks_of(out))
-        paths.clear()
-        paths.update(path_of(out))
-        # the graph's answer itself, as the run reports it (`run --json`'s "answer")
-        answer = clean_short_answer(out.get("answer", ""))
+            told.last_recalled = from_before(AgentMemory(store), out.get("recalled", []), saved)
+            told.runs = _recorded(store, out, max_retries)
+        told.last_check, told.last_path = _checks_of(out), path_of(out)
+        answer = clean_short_answer(out.get("answer", ""))  # as `run --json` reports it
         if not answer:  # no answer of its own: cut one from the final output (a model call)
             answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
         return answer, [answer]
 
-    return GraphAnswerFn(answer_fn, checks, recalled, runs, paths)
+    told.answer = answer_fn
+    return told
+
+
+def _unset(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
+    raise RuntimeError("the answer function is set once it is built")
 
 
 def path_of(out: dict[str, Any]) -> dict[str, Any]:
-    """How a run found its answer (what a worked example of it shows, evals.hotpotqa.expel):
-    how its first and final answers were checked, its tasks, the titles it cited."""
+    """How a run found its answer (a worked example shows it, evals.hotpotqa.expel_memory):
+    how its first and final answers were checked, its tasks, the passages it cited."""
     first, final = out.get("first_check") or {}, out.get("answer_check") or {}
     cited = [
         {"source": c.get("source") or c.get("title", ""), "sentences": c.get("sentences", "")}
@@ -219,8 +217,7 @@ def path_of(out: dict[str, Any]) -> dict[str, Any]:
 
 
 def _checks_of(out: dict[str, Any]) -> dict[str, Any]:
-    """What the run's answer checks compared: its final check, with its first answer's check
-    (`first`) when it made one."""
+    """What the run's checks compared: its final check, with its first answer's (`first`)."""
     first = {"first": dict(out["first_check"])} if out.get("first_check") else {}
     return {**(out.get("answer_check") or {}), **first}
 
@@ -241,30 +238,26 @@ def _cut(chat: BaseChatModel, question: str, text: str, config: RunnableConfig) 
     return cut.invoke(text, config=config)
 
 
+@dataclass
 class GraphAnswerFn:
     """A graph's AnswerFn that also tells what check_answer did on its last question
     (`last_check`: research, direct, chosen, how; empty when nothing was checked), which
-    memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`) and
+    memories of earlier runs reached its prompts (`last_recalled`: ids, `workflow:NAME`),
     the id its run was recorded under in memory (`last_run`; None before any run) and how it
     found its answer (`last_path`, path_of)."""
 
-    def __init__(
-        self,
-        answer: AnswerFn,
-        checks: dict[str, Any],
-        recalled: list[str],
-        runs: list[str],
-        paths: dict[str, Any] | None = None,
-    ) -> None:
-        self._answer, self.last_check, self.last_recalled = answer, checks, recalled
-        self._runs, self.last_path = runs, paths if paths is not None else {}
+    answer: AnswerFn
+    last_check: dict[str, Any]
+    last_recalled: list[str]
+    runs: list[str]
+    last_path: dict[str, Any] = field(default_factory=dict)
 
     @property
     def last_run(self) -> str | None:
-        return self._runs[0] if self._runs else None
+        return self.runs[0] if self.runs else None
 
     def __call__(self, question: str, paragraphs: Sequence[Any]) -> tuple[str, Sequence[str]]:
-        return self._answer(question, paragraphs)
+        return self.answer(question, paragraphs)
 
 
 def _direct_answer_fn(

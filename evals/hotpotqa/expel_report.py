@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.hotpotqa.expel import TRAIN_ARM, ExpelSettings
+from evals.hotpotqa.expel import ExpelSettings
+from evals.hotpotqa.expel_memory import TRAIN_ARM
 
 
 def reached(by_arm: dict[str, list[dict[str, Any]]], kept: Sequence[dict[str, Any]]) -> list[dict]:

@@ -139,29 +139,7 @@ def run_single(
     log = ResultsLog(s.out / "results.jsonl", s.identity())
     corpus = str(pooled_corpus(s.file, s.out).resolve()) if s.setting == "pooled" else None
     jobs = [
-        Job(
-            q.id,
-            "evals.hotpotqa.jobs:answer_question",
-            {
-                "file": str(s.file),
-                "id": q.id,
-                "model": s.model,
-                "graph": s.graph,
-                "max_retries": s.max_retries,
-                "max_tool_steps": s.max_tool_steps,
-                "home": s.home_for(q.id),
-                "reflections": s.memory != "off",
-                "runner": s.runner,
-                **({"corpus": corpus} if corpus else {}),
-                **({"context": s.context} if s.context else {}),
-                **({"verdict": s.verdict} if s.verdict != "check" else {}),
-                **(
-                    {"memory_url": s.memory_url, "memory_scope": s.scope_for(q.id)}
-                    if s.memory_url
-                    else {}
-                ),
-            },
-        )
+        Job(q.id, "evals.hotpotqa.jobs:answer_question", _payload(s, q.id, corpus))
         for q in questions
     ]
     meter = ProgressMeter(f"hotpotqa {s.graph}", len(jobs), out=out or sys.stderr)
@@ -177,20 +155,42 @@ def run_single(
         meter.update(bool(record["em"]), note)
 
     todo = [j for j in jobs if j.key not in log]
-    if s.seed is not None:  # each question starts from the seed (a cut one's writes go too)
-        for job in todo:
-            _seeded(Path(s.seed), Path(job.payload["home"]))
+    _seed_homes(s.seed, todo)
     if s.memory == "carry":  # one memory for the stream: take back every cut question's writes
         _undo_cut_questions(todo)
     run_jobs(todo, on_result, workers=s.workers, ray_address=s.ray_address)
     return log
 
 
-def _seeded(seed: Path, home: Path) -> None:
-    """`home` made a fresh copy of `seed` (whatever an earlier, cut attempt left there goes)."""
-    if home.exists():
-        shutil.rmtree(home)
-    shutil.copytree(seed, home, ignore=shutil.ignore_patterns("mirrors", "*.lock"))
+def _payload(s: HotpotSettings, qid: str, corpus: str | None) -> dict[str, Any]:
+    """The job of answering question `qid` under settings `s` (evals.hotpotqa.jobs)."""
+    return {
+        "file": str(s.file),
+        "id": qid,
+        "model": s.model,
+        "graph": s.graph,
+        "max_retries": s.max_retries,
+        "max_tool_steps": s.max_tool_steps,
+        "home": s.home_for(qid),
+        "reflections": s.memory != "off",
+        "runner": s.runner,
+        **({"corpus": corpus} if corpus else {}),
+        **({"context": s.context} if s.context else {}),
+        **({"verdict": s.verdict} if s.verdict != "check" else {}),
+        **({"memory_url": s.memory_url, "memory_scope": s.scope_for(qid)} if s.memory_url else {}),
+    }
+
+
+def _seed_homes(seed: Path | None, todo: list[Job]) -> None:
+    """Each question to run starts from a fresh copy of `seed` (whatever an earlier, cut attempt
+    left in its home goes); nothing without a seed."""
+    if seed is None:
+        return
+    for job in todo:
+        home = Path(job.payload["home"])
+        if home.exists():
+            shutil.rmtree(home)
+        shutil.copytree(seed, home, ignore=shutil.ignore_patterns("mirrors", "*.lock"))
 
 
 def _undo_cut_questions(todo: list[Job]) -> None:
