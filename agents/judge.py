@@ -88,7 +88,7 @@ def _step_text(step: Any) -> str:
     return "; ".join(parts)
 
 
-def format_trajectory(steps: Sequence[Any], max_chars: int) -> str:
+def episode_text(steps: Sequence[Any], max_chars: int) -> str:
     """Numbered steps, newest kept when the record is longer than `max_chars`.
 
     Steps may be strings, mappings, or records with `to_dict()` (the web agent's steps).
@@ -133,7 +133,7 @@ class LLMJudge:
         """Success or failure, with reasons, for a run that has no reference answer."""
         prompt = EPISODE_SUCCESS.format(
             task=data(task),
-            trajectory=data(format_trajectory(steps, self.max_trajectory_chars)),
+            trajectory=data(episode_text(steps, self.max_trajectory_chars)),
             final_url=data(final_url or "(unknown)"),
             answer=data(answer or "(none)"),
         )

@@ -7,7 +7,7 @@ from a format, so output is constrained by JSON-schema grammars wherever structu
 - `bind_tools(tools)` makes each turn a choice between one tool call and a final answer.
 
 Each call's output limit is `max_tokens`, per call with `model.bind(max_tokens=…)` or a copy
-from core.output_budget.with_max_tokens. `.stream()`/`.astream()` yield token chunks (a final
+from core.output_limits.with_max_tokens. `.stream()`/`.astream()` yield token chunks (a final
 answer chosen under `bind_tools` streams as text, a tool call arrives whole); async calls run
 llama.cpp in a worker thread, never on the event loop. Each `load` loads the weights (its
 owner, core.models.Models, builds each spec once); calls to one loaded model are serialised

@@ -9,7 +9,7 @@ What a real server needs beyond ChatOpenAI (spec options: core/model_spec.py):
 - token counts: exact for OpenAI's own models (bpe-openai's tables, offline), otherwise an
   estimate of 3 bytes a token that errs high (`token_counts_are_estimates` says which);
 - one ModelUnavailable for a server that cannot be reached or does not answer in time.
-All copies of one model (core.output_budget.with_max_tokens) share what was learned.
+All copies of one model (core.output_limits.with_max_tokens) share what was learned.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class OpenAICompatibleChat(ChatOpenAI):
 
     @property
     def context_window(self) -> int | None:
-        """Tokens of context; None for OpenAI's own models (known by name in memory.budget)."""
+        """Tokens of context; None for OpenAI's own models (known by name in memory.packing)."""
         known = self.ctx or self._state.context
         if known or not self.is_server:
             return known

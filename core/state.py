@@ -79,6 +79,8 @@ class TaskReport(TypedDict):
 class ReflectiveAgentState(OutputState):
     """State of the research graphs (reflective and single-path).
 
+        `answer_form` is the form goal setting chose for the answer (one of
+        agents.research.answer_text.AnswerForm; a short form is checked against a reading).
         `evidence` is what the first search for the request found (from `evidence_sources`);
         every prompt of the run opens with the request and it. `sources` lists the documents and
         pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
@@ -107,7 +109,7 @@ class ReflectiveAgentState(OutputState):
     sources: NotRequired[Annotated[list[str], add_new]]
     read: NotRequired[Annotated[list[str], add_new]]
     optimized_goal: NotRequired[str]
-    optimized_response: NotRequired[str]
+    answer_form: NotRequired[str]
     tasks: NotRequired[list[str]]
     depends_on: NotRequired[list[list[int]]]
     approval: NotRequired[bool]

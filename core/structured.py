@@ -11,7 +11,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from core.local_seed import sample_round
-from core.output_budget import with_max_tokens
+from core.output_limits import with_max_tokens
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -29,7 +29,7 @@ def ask_structured(
 
     Callers always have a fallback, so a small model's odd output never crashes a run and
     never loops: at most `attempts` calls are made. `max_tokens` caps each call's output
-    (see core.output_budget.ROLE_BUDGETS), e.g. `max_tokens=ROLE_BUDGETS["reflect"]`.
+    (see core.output_limits.OUTPUT_LIMITS), e.g. `max_tokens=OUTPUT_LIMITS["reflect"]`.
     """
     runnable = with_max_tokens(model, max_tokens).with_structured_output(schema)
     for attempt in range(1, attempts + 1):

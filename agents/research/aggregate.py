@@ -18,7 +18,7 @@ from agents.research.prompting import human, opening, system
 from agents.research.reply import replied
 from agents.research.sources import unique
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from memory.reflections.manager import format_reflections
@@ -58,15 +58,15 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         goal=data(state.get("optimized_goal", "")),
         results=_results_block(tasks, results),
         run_reflections=_run_reflections(memory, state),
-        answer_form=data(state.get("optimized_response", "")),
+        answer_form=data(state.get("answer_form", "")),
         request=data(query),  # again last: the answer is to the request, not to a task
     )
     model = ctx.chat("aggregator")
     out = ask_structured(
-        model, FinalAnswer, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["aggregate"]
+        model, FinalAnswer, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["aggregate"]
     )
     read = _read(state)
-    answer, explanation, cited = _parts(out, results, state.get("optimized_response", ""))
+    answer, explanation, cited = _parts(out, results, state.get("answer_form", ""))
     sources = [s for s in cited if s in read] or read
     final = _final_text(answer, explanation, sources)
     return replied(state, final, answer=answer, recalled=recalled.ids)
@@ -77,7 +77,7 @@ def partial_answer(state: ReflectiveAgentState) -> dict:
     what the first readings gave (the direct reading before goal setting's draft), with the
     sources the run read; empty when it found nothing yet."""
     first = state.get("first_check") or {}
-    found, _, _ = _parts(None, state.get("results") or [], state.get("optimized_response", ""))
+    found, _, _ = _parts(None, state.get("results") or [], state.get("answer_form", ""))
     answer = found or first.get("direct") or first.get("research") or ""
     return replied(state, _final_text(answer, "", _read(state) if answer else []), answer=answer)
 

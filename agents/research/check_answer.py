@@ -39,7 +39,7 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     confirm is dropped, and the run researches the request."""
     ctx = runtime.context
     research = state.get("answer", "")
-    form = state.get("optimized_response", "")
+    form = state.get("answer_form", "")
     first = answered_first(state)
     if form != SHORT_FORM or not (research or first) or state.get("stopped"):
         return {}

@@ -26,7 +26,7 @@ from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
 from agents.research.topic import copies_placeholder
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.state import MAX_TASKS, ReflectiveAgentState
 from core.structured import ask_structured
 from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS
@@ -161,7 +161,7 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
     goal = state.get("optimized_goal") or query
     model = ctx.chat("planner")
     memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
-    short = state.get("optimized_response") == SHORT_FORM
+    short = state.get("answer_form") == SHORT_FORM
     steps = SHORT_STEPS if short else MAX_TASKS - 1
     prompt = DECOMPOSER.format(
         opening=opening(query, state.get("evidence", "")),
@@ -171,7 +171,7 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         steps=steps,
     )
     out = ask_structured(
-        model, DecomposedTasks, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["decompose"]
+        model, DecomposedTasks, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["decompose"]
     )
     read = f"{goal}\n{state.get('evidence', '')}"  # what the planner read besides memory
     candidates = out.tasks if out else []

@@ -20,7 +20,7 @@ from agents.research.sources import sources_in, unique
 from agents.tools.browser_tools import page_opened
 from agents.tools.search_tool import SearchTool
 from core.context import Context
-from memory.budget import context_window
+from memory.packing import context_window
 from prompts.untrusted import data
 
 log = logging.getLogger(__name__)

@@ -40,7 +40,7 @@ from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system
 from agents.research.sources import beyond, says_only_known, sources_in, unique
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import TaskState
 from prompts.execute import (
     DEPENDENCIES_SECTION,
@@ -139,7 +139,7 @@ def _agent_run(
         **_retry(state),
     )
     # tool choices and the agent's own short answer share the executor's budget
-    model = with_max_tokens(ctx.chat("executor"), ROLE_BUDGETS["executor"])
+    model = with_max_tokens(ctx.chat("executor"), OUTPUT_LIMITS["executor"])
     # a search for the task's words alone repeats the one above
     searched = search_query(state) if shown else ""
     run = ExecutorRun(
@@ -157,7 +157,7 @@ def _agent_run(
 def _answer_from(ctx: Context, state: TaskState, head: dict[str, str], evidence: str) -> str:
     """One call: the task answered from the run's evidence and `evidence` (what the attempt's
     searches and tools added)."""
-    model = with_max_tokens(ctx.chat("executor"), ROLE_BUDGETS["grounded_answer"])
+    model = with_max_tokens(ctx.chat("executor"), OUTPUT_LIMITS["grounded_answer"])
     prompt = GROUNDED_ANSWER.format(
         **head,
         task=data(state["task"]),

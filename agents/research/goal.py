@@ -27,11 +27,11 @@ from agents.research.sources import cited, sources_in
 from agents.research.support import unsupported
 from agents.research.topic import grounded, keywords
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
-from memory.budget import context_window
+from memory.packing import context_window
 from prompts.goal import GOAL_SETTER
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "evidence": evidence,
         "evidence_sources": sources_in(evidence),
         "optimized_goal": goal,
-        "optimized_response": form,
+        "answer_form": form,
         # None empties the per-task lists: a new run on a thread that already ran one
         "results": None,
         "task_reports": None,
@@ -118,7 +118,7 @@ def _ask_goal(model: Any, prompt: str) -> tuple[GoalSetting | None, str | None]:
     request stands as its goal and the run ends partial)."""
     try:
         messages = [system(), human(prompt)]
-        return ask_structured(model, GoalSetting, messages, max_tokens=ROLE_BUDGETS["goal"]), None
+        return ask_structured(model, GoalSetting, messages, max_tokens=OUTPUT_LIMITS["goal"]), None
     except CapReached as refused:
         return None, refused.cap
 

@@ -55,7 +55,7 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     model = ctx.chat("aggregator")
     start, request = opening(query, evidence), data(query)
     if new:  # read on their own: a reading that repeats the opening's proves nothing
-        form = state.get("optimized_response", "")
+        form = state.get("answer_form", "")
         again = direct_reading(model, opening(query, unread), form, request)
         chosen = next((kept for a in answers if again and (kept := agreed(a, again))), None)
         how, first["hop"] = "hop reading", again

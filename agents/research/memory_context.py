@@ -14,7 +14,7 @@ from agents.research.learning import WEBSITE, template_of
 from core.context import Context
 from core.role_models import Role
 from memory.agent_memory import AgentMemory
-from memory.budget import MemoryGroup, context_window, pack, token_counter
+from memory.packing import MemoryGroup, context_window, pack, token_counter
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow

@@ -11,7 +11,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS
 from agents.research.prompting import human, opening, system
 from agents.research.sources import headers
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
 from prompts.readings import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
@@ -26,7 +26,7 @@ PENDING = "pending"  # the `how` of a first stage not yet checked
 def direct_reading(model: Any, start: str, form: str, request: str) -> str:
     """One call's short answer to `request` over `start` (an opening and any more evidence)."""
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
-    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke([system(), human(prompt)])
+    reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke([system(), human(prompt)])
     return _unless_echoed(clean_short_answer(reply.text), form)
 
 
@@ -43,7 +43,7 @@ def choose(model: Any, start: str, request: str, direct: str, research: str) -> 
         prompt = CHOOSE_ANSWER.format(
             opening=start, answers=answers_block(options), request=request
         )
-        schema, budget = choice_schema(options), ROLE_BUDGETS["short_answer"]
+        schema, budget = choice_schema(options), OUTPUT_LIMITS["short_answer"]
         out = ask_structured(model, schema, [system(), human(prompt)], max_tokens=budget)
         picks.append(str(getattr(out, "answer", "")))
     if picks[0] in shown and picks[0] == picks[1]:

@@ -27,7 +27,7 @@ from agents.research.prompting import human, opening, system
 from agents.research.records import FailureLesson, lesson_text, memory_id
 from agents.research.support import unsupported
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
 from core.state import TaskState
 from core.structured import ask_structured
@@ -88,7 +88,7 @@ def overruled(
         model,  # type: ignore[arg-type]
         FailureLesson,
         [system(), human(prompt)],
-        max_tokens=ROLE_BUDGETS["reflect"],
+        max_tokens=OUTPUT_LIMITS["reflect"],
     )
     return ReflectionOutput(
         needs_retry=True,
@@ -163,7 +163,7 @@ def judge_attempt(
         model,  # type: ignore[arg-type]
         ReflectionOutput,
         [system(), human(REFLECTOR.format(**sections))],
-        max_tokens=ROLE_BUDGETS["reflect"],
+        max_tokens=OUTPUT_LIMITS["reflect"],
     )
     if names and (out is None or not out.needs_retry):
         out = overruled(model, sections, names, out)
@@ -198,7 +198,7 @@ def _retry_lesson(model: object, sections: dict[str, str]) -> FailureLesson | No
         model,  # type: ignore[arg-type]
         FailureLesson,
         [system(), human(RETRY_WORKED.format(**sections))],
-        max_tokens=ROLE_BUDGETS["reflect"],
+        max_tokens=OUTPUT_LIMITS["reflect"],
     )
 
 

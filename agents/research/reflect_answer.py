@@ -26,7 +26,7 @@ from agents.research.prompting import human, system
 from agents.research.readings import AGREED, DISAGREED, answers_block, checked_evidence
 from agents.research.records import FailureLesson, lesson_text, memory_id
 from core.context import Context
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_text
@@ -108,7 +108,7 @@ def ask_lesson(
         kept=data(check["chosen"]),
     )
     return ask_structured(
-        model, FailureLesson, [system(), human(prompt)], max_tokens=ROLE_BUDGETS["reflect"]
+        model, FailureLesson, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["reflect"]
     )
 
 

@@ -47,9 +47,9 @@ from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
     Options,
     call_options,
-    choice_schema,
     compose_call,
     describe,
+    workflow_choice_schema,
 )
 from browser.trajectory import TrajectoryStep, format_trajectory
 from core.local_seed import sample_round
@@ -198,7 +198,8 @@ async def decide_action(
     problems: list[str] = []
     if options:  # first the few high-level choices: a workflow call, or step by step
         asked = turn(closing=CHOICE_CLOSING, by_step=False)  # a workflow does the whole task
-        answer = await _ask(model, asked, choice_schema(options), attempts, tally, problems)
+        choice = workflow_choice_schema(options)
+        answer = await _ask(model, asked, choice, attempts, tally, problems)
         if answer is not None and compose_call(answer, options) is not None:
             return _decision(model, asked, answer, options, tally)
     schema = action_schema(

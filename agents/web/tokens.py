@@ -9,7 +9,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatGeneration, LLMResult
 
-from memory.budget import approximate_tokens
+from memory.packing import approximate_tokens
 
 
 class TokenTally(BaseCallbackHandler):

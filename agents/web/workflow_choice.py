@@ -1,11 +1,11 @@
 """The grammar of a decision that may call a workflow: one workflow call, or step by step.
 
-When workflows are callable the model first makes a small choice (`choice_schema`): `oneOf` one
-object per callable workflow, `{"action_type": <its name>, "args": {<placeholder>: <enum of
-candidates>}}`, and `{"action_type": "step_by_step"}`; only on step_by_step is it asked for a
-primitive action. A small model picks among a few high-level actions far more reliably than it
-writes many low-level steps, and every argument comes from a closed list. A workflow with a
-placeholder no candidate can fill right now is left out of this decision.
+When workflows are callable the model first makes a small choice (`workflow_choice_schema`):
+`oneOf` one object per callable workflow, `{"action_type": <its name>, "args": {<placeholder>:
+<enum of candidates>}}`, and `{"action_type": "step_by_step"}`; only on step_by_step is it asked
+for a primitive action. A small model picks among a few high-level actions far more reliably
+than it writes many low-level steps, and every argument comes from a closed list. A workflow
+with a placeholder no candidate can fill right now is left out of this decision.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def call_options(actions: Sequence[WorkflowAction], task: str, observation: str)
 
 
 def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
-    """`primitive` (choice_schema passes the step_by_step object) as `oneOf` one branch per
+    """`primitive` (workflow_choice_schema passes the step_by_step object) as `oneOf` one branch per
     callable workflow and itself (or its own `oneOf` branches) last; unchanged when nothing is
     callable."""
     if not options:
@@ -65,7 +65,7 @@ def with_calls(primitive: dict[str, Any], options: Options) -> dict[str, Any]:
     }
 
 
-def choice_schema(options: Options) -> dict[str, Any]:
+def workflow_choice_schema(options: Options) -> dict[str, Any]:
     """The first, small decision when workflows are callable: one of them, or step by step."""
     step_by_step = {
         "title": "WebChoice",

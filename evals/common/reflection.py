@@ -15,7 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, StringConstraints
 
 from core.local_seed import sample_round
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.structured import ask_structured
 from evals.common.episode_reflection import (
     CONTEXT_SECTION,
@@ -106,7 +106,7 @@ def _new_lesson(model: BaseChatModel, prompt: str, earlier: Sequence[str], task:
     for n in range(LESSON_ROUNDS):
         with sample_round(n):  # round 0 samples as a plain call does
             lesson = ask_structured(
-                model, EpisodeLesson, prompt, max_tokens=ROLE_BUDGETS["reflect"]
+                model, EpisodeLesson, prompt, max_tokens=OUTPUT_LIMITS["reflect"]
             )
         if lesson is None or not lesson.reflection.strip():
             raise ReflectionFailed(f"no usable lesson from the reflector for {task[:60]!r}")

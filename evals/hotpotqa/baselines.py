@@ -20,7 +20,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from agents.research.answer_text import clean_short_answer
 from agents.tools.corpus import CorpusIndex, make_corpus_tool
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from evals.hotpotqa.dataset import Paragraph
 from evals.hotpotqa.direct import direct_answer
 
@@ -49,7 +49,7 @@ def retrieved(index: CorpusIndex, question: str, k: int = RAG_K) -> list[Paragra
 
 
 def closed_answer(model: BaseChatModel, question: str) -> str:
-    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke(
+    reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke(
         [SystemMessage(CLOSED_SYSTEM), HumanMessage(f"<question>{question}</question>")]
     )
     return clean_short_answer(reply.text)
@@ -64,7 +64,7 @@ def react_answer(
     from langgraph.errors import GraphRecursionError
 
     tool = make_corpus_tool(index, k=3)
-    chat = with_max_tokens(model, ROLE_BUDGETS["executor"])
+    chat = with_max_tokens(model, OUTPUT_LIMITS["executor"])
     agent = create_agent(chat, tools=[tool], system_prompt=REACT_SYSTEM)
     limit: RunnableConfig = {**config, "recursion_limit": 2 * REACT_STEPS + 2}
     try:

@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agents.research.answer_text import clean_short_answer
-from core.output_budget import ROLE_BUDGETS, with_max_tokens
+from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from evals.hotpotqa.dataset import Paragraph
 from memory.reflections.schema import Reflection
 from prompts.untrusted import data
@@ -67,7 +67,7 @@ def direct_answer(
         lessons=lessons_section(reflections),
         question=question,
     )
-    reply = with_max_tokens(model, ROLE_BUDGETS["short_answer"]).invoke(
+    reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke(
         [SystemMessage(DIRECT_SYSTEM), HumanMessage(user)]
     )
     return clean_short_answer(reply.text)

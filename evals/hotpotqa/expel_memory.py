@@ -150,7 +150,7 @@ def insight(chat: Any, exp: Experience) -> str:
     prompt = INSIGHT_PROMPT.format(
         question=exp.question.question, wrong=exp.wrong or "(none)", lesson=exp.lesson
     )
-    from core.output_budget import with_max_tokens
+    from core.output_limits import with_max_tokens
 
     text = str(with_max_tokens(chat, 120).invoke(prompt).content).strip()
     text = " ".join(text.split()[:INSIGHT_WORDS])

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from agents.research.answer_text import short_answer_text
 from core.local_seed import sample_round
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from core.structured import ask_structured, choice_schema, choice_text
 
 SHORT_ANSWER = """Give the shortest answer to the question (a name, a date, a number, yes or
@@ -43,7 +43,7 @@ SHORT_ANSWER_ATTEMPTS = 2  # a second sample when the first held no words at all
 
 def short_answer(model: BaseChatModel, question: str, text: str, limit: int = 3000) -> str:
     prompt = SHORT_ANSWER.format(question=question, text=text[:limit])
-    answer, budget = "", ROLE_BUDGETS["short_answer"]
+    answer, budget = "", OUTPUT_LIMITS["short_answer"]
     for attempt in range(SHORT_ANSWER_ATTEMPTS):
         with sample_round(attempt):  # the same prompt again: a new sample
             out = ask_structured(model, ShortAnswer, prompt, max_tokens=budget)
@@ -64,6 +64,6 @@ def chosen_answer(model: BaseChatModel, question: str, text: str, candidates: li
         question=question, text=text[:DIRECT_CHARS], candidates=" | ".join(shown)
     )
     out = ask_structured(
-        model, choice_schema(list(shown)), prompt, max_tokens=ROLE_BUDGETS["short_answer"]
+        model, choice_schema(list(shown)), prompt, max_tokens=OUTPUT_LIMITS["short_answer"]
     )
     return shown.get(str(getattr(out, "answer", "")), "")

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel, Field
 
-from memory.budget import MemoryGroup, context_window, pack, token_counter
 from memory.labels import slugify
+from memory.packing import MemoryGroup, context_window, pack, token_counter
 from memory.workflows.format import looks_like_action, parse_workflows
 from memory.workflows.types import Workflow
 

@@ -43,7 +43,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())[:MAX_STEP_CHARS]
 
 
-def format_trajectory(numbered: tuple[int, Trajectory]) -> str:
+def induction_example(numbered: tuple[int, Trajectory]) -> str:
     n, t = numbered
     return "\n".join(
         [f"## Query {n}: {data(t.task)}", "Actions:", *(data(_one_line(s.action)) for s in t.steps)]
@@ -136,7 +136,7 @@ def induce_site(
         worked_example=ONLINE_WORKED_EXAMPLE,
         worked_names=ONLINE_WORKED_EXAMPLE_WORKFLOW_NAMES,
         items=list(enumerate(trajs, 1)),
-        render=format_trajectory,
+        render=induction_example,
         existing=others,
         structured=(spec or "local").startswith("local"),
     )

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from core.local_seed import sample_round
 from core.model_catalogue import TEST_MODEL
-from core.output_budget import with_max_tokens
+from core.output_limits import with_max_tokens
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
@@ -66,7 +66,7 @@ HOT = """
 import json, sys
 from core.local_model import LocalChatModel
 from core.model_catalogue import TEST_MODEL
-from core.output_budget import with_max_tokens
+from core.output_limits import with_max_tokens
 hot = with_max_tokens(LocalChatModel.load(TEST_MODEL).model_copy(update={"temperature": 1.0}), 24)
 for prompt in sys.argv[1:]:
     print(json.dumps(hot.invoke(prompt).text))
@@ -150,7 +150,7 @@ BATCH_IN_FRESH_PROCESS = """
 import json, os, sys, threading
 from core.model_catalogue import TEST_MODEL
 from core.models import Models, build_chat_model
-from core.output_budget import with_max_tokens
+from core.output_limits import with_max_tokens
 before = [os.readlink(f"/proc/self/fd/{fd}") for fd in (1, 2)]
 loads, models = [], []
 def counted_build(spec):

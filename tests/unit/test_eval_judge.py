@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, format_trajectory
+from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, episode_text
 from evals.webarena.answer_judge import AnswerJudge
 from tests.unit.fakes import ScriptedChatModel
 
@@ -71,11 +71,11 @@ def test_episode_judgment_with_reasons():
 
 def test_trajectory_keeps_newest_steps_within_budget():
     steps = [{"action": f"click [{i}]", "observation": "x" * 50} for i in range(100)]
-    text = format_trajectory(steps, max_chars=400)
+    text = episode_text(steps, max_chars=400)
     assert len(text) < 500
     assert "click [99]" in text and "click [0]" not in text
     assert text.startswith("... (") and "earlier steps omitted" in text
-    assert format_trajectory([], 100) == "(no steps recorded)"
+    assert episode_text([], 100) == "(no steps recorded)"
 
 
 def test_trajectory_budget_follows_the_model_context_window():
@@ -123,7 +123,7 @@ def test_web_agent_steps_are_summarised_for_the_judge():
         valid=False,
         reason="no action found",
     )
-    text = format_trajectory([step, bad], max_chars=5000)
+    text = episode_text([step, bad], max_chars=5000)
     assert "action: click [4]" in text and "target: link 'Orders'" in text
     assert "valid: False" in text and "reason: no action found" in text
     assert "raw:" not in text and "seconds" not in text and "valid: True" not in text

@@ -218,7 +218,7 @@ def test_context_overflow_is_learned_and_the_prompt_cut_to_fit():
 
 
 def test_servers_get_max_tokens_by_its_old_name():
-    from core.output_budget import with_max_tokens
+    from core.output_limits import with_max_tokens
 
     server = Server(lambda body: (200, completion({"role": "assistant", "content": "ok"})))
     with_max_tokens(server.model(), 32).invoke("hi")

@@ -1,11 +1,11 @@
-"""Every research node sends its role's output budget (core.output_budget) with its model call."""
+"""Every research node sends its role's output budget (core.output_limits) with its model call."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
-from core.output_budget import ROLE_BUDGETS
+from core.output_limits import OUTPUT_LIMITS
 from graphs import build_reflective_graph
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.research_script import Script, run, wire
@@ -58,7 +58,7 @@ def test_every_node_sends_its_roles_budget(wire, monkeypatch):
     sent = budgets_sent(wire, monkeypatch, Script())
     roles = ("goal", "decompose", "executor", "reflect")
     assert {role: sent[role] for role in (*roles, "aggregate")} == {
-        role: {ROLE_BUDGETS[role]} for role in (*roles, "aggregate")
+        role: {OUTPUT_LIMITS[role]} for role in (*roles, "aggregate")
     }
 
 
@@ -71,16 +71,16 @@ class Echoing(Script):
 
 def test_grounded_answer_sends_its_budget(wire, monkeypatch):
     sent = budgets_sent(wire, monkeypatch, Echoing())
-    assert sent["grounded_answer"] == {ROLE_BUDGETS["grounded_answer"]}
-    assert sent["executor"] == {ROLE_BUDGETS["executor"]}
+    assert sent["grounded_answer"] == {OUTPUT_LIMITS["grounded_answer"]}
+    assert sent["executor"] == {OUTPUT_LIMITS["executor"]}
 
 
 def test_budgets_leave_room_for_what_each_call_must_say():
     # tool choices and verdicts in tens of tokens; answers bounded but not starved
-    assert ROLE_BUDGETS["goal"] <= 192 and ROLE_BUDGETS["executor"] <= 160  # goal: + an answer
-    assert ROLE_BUDGETS["reflect"] <= 192  # the verdict's JSON with a lesson and a strategy
-    assert ROLE_BUDGETS["short_answer"] <= 32
+    assert OUTPUT_LIMITS["goal"] <= 192 and OUTPUT_LIMITS["executor"] <= 160  # goal: + an answer
+    assert OUTPUT_LIMITS["reflect"] <= 192  # the verdict's JSON with a lesson and a strategy
+    assert OUTPUT_LIMITS["short_answer"] <= 32
     # a reflection (verdict, confidence, 1-2 sentences, a strategy, short reasons) and 5
     # planned tasks fit
-    assert ROLE_BUDGETS["reflect"] >= 160 and ROLE_BUDGETS["decompose"] >= 160
-    assert ROLE_BUDGETS["aggregate"] > ROLE_BUDGETS["grounded_answer"]
+    assert OUTPUT_LIMITS["reflect"] >= 160 and OUTPUT_LIMITS["decompose"] >= 160
+    assert OUTPUT_LIMITS["aggregate"] > OUTPUT_LIMITS["grounded_answer"]

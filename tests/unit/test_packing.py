@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from memory.budget import (
+from memory.packing import (
     MemoryGroup,
     approximate_tokens,
     context_window,

@@ -1,4 +1,5 @@
-"""Token budgets: count tokens with the active model's tokenizer and pack memory greedily.
+"""Memory packed into a prompt: tokens counted with the active model's tokenizer, items packed
+greedily.
 
 `pack` fills the space left by system + query (context window minus a response reserve) with
 memory items, group by group (workflows first, then concrete exemplars; or reflections), so

@@ -8,7 +8,7 @@ from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
 from core.local_schema import parse_json_prefix
-from core.output_budget import ROLE_BUDGETS, budget_for, with_max_tokens
+from core.output_limits import OUTPUT_LIMITS, output_limit, with_max_tokens
 from core.structured import ask_structured
 from tests.unit.fake_llama import FakeLlama, fake_local_model
 
@@ -53,10 +53,10 @@ def test_objects_without_a_limit_field_and_none_are_unchanged():
 
 
 def test_budget_for_names_the_known_roles_on_a_typo():
-    assert budget_for("reflect") == ROLE_BUDGETS["reflect"]
+    assert output_limit("reflect") == OUTPUT_LIMITS["reflect"]
     with pytest.raises(KeyError, match="aggregate"):
-        budget_for("reflekt")
-    assert all(0 < v <= 512 for v in ROLE_BUDGETS.values())
+        output_limit("reflekt")
+    assert all(0 < v <= 512 for v in OUTPUT_LIMITS.values())
 
 
 def test_bind_max_tokens_applies_to_one_call():

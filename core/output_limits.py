@@ -1,14 +1,14 @@
-"""Per-call output budgets: how many tokens each role's model call may write, and how to apply one.
+"""Per-call output limits: how many tokens each role's model call may write, and how to apply one.
 
 One `max_tokens` for every call made verdicts and tool choices as expensive as answers: on the
 embedded model, three capped calls produced two thirds of a run's output tokens. Each call now
 asks for what it must say:
 
-    from core.output_budget import ROLE_BUDGETS, with_max_tokens
+    from core.output_limits import OUTPUT_LIMITS, with_max_tokens
     from core.structured import ask_structured
 
-    verdict = ask_structured(model, ReflectionOutput, prompt, max_tokens=ROLE_BUDGETS["reflect"])
-    answer = with_max_tokens(model, ROLE_BUDGETS["aggregate"]).invoke(prompt).text
+    verdict = ask_structured(model, ReflectionOutput, prompt, max_tokens=OUTPUT_LIMITS["reflect"])
+    answer = with_max_tokens(model, OUTPUT_LIMITS["aggregate"]).invoke(prompt).text
 
 `with_max_tokens` returns a copy of the same chat model class (so `with_structured_output`,
 `bind_tools`, `get_num_tokens` and `context_window` still work) and leaves the cached model
@@ -27,7 +27,7 @@ M = TypeVar("M")
 # Tokens of output per role, sized on SmolLM2's tokenizer from what each call must say.
 # A JSON verdict or tool choice ends well inside its budget; the budget only bites when a small
 # model runs on, which is exactly the waste it removes.
-ROLE_BUDGETS: dict[str, int] = {
+OUTPUT_LIMITS: dict[str, int] = {
     "goal": 192,  # goal sentence, answer form, up to 3 short criteria, a short answer
     "decompose": 192,  # 3-5 one-sentence tasks
     "executor": 160,  # a tool choice (~30 tokens) or a short final answer
@@ -46,13 +46,13 @@ ROLE_BUDGETS: dict[str, int] = {
 _LIMIT_FIELDS = ("max_tokens", "max_output_tokens", "num_predict", "max_new_tokens")
 
 
-def budget_for(role: str) -> int:
+def output_limit(role: str) -> int:
     """The budget of `role`; a clear error names the known roles for a typo."""
     try:
-        return ROLE_BUDGETS[role]
+        return OUTPUT_LIMITS[role]
     except KeyError:
         raise KeyError(
-            f"no output budget for role {role!r}; known: {sorted(ROLE_BUDGETS)}"
+            f"no output budget for role {role!r}; known: {sorted(OUTPUT_LIMITS)}"
         ) from None
 
 
