@@ -21,7 +21,17 @@ import pytest
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
-SOURCES = ["agents", "bench", "browser", "cli", "core", "evals", "graphs", "memory", "prompts"]
+SOURCES = [
+    "agents",
+    "bench",
+    "browser",
+    "cli",
+    "core",
+    "evals",
+    "graphs",
+    "memory",
+    "prompts",
+]  # all: the build picks
 
 
 def _wheel(tmp_path: Path) -> Path:
@@ -81,3 +91,16 @@ def test_the_installed_command_names_itself_and_keeps_data_in_the_user_s_folder(
     assert (data / "memory").is_dir()
     site = installed.parent.parent / "lib"
     assert not list(site.glob("python*/site-packages/tmp"))  # never the install folder
+
+
+def test_the_wheel_holds_the_product_not_the_lab(installed, tmp_path):
+    """evals/ and bench/ stay in the checkout: the installed package has neither, nothing it
+    imports needs them, and `eval` says where the benchmarks are instead of a traceback."""
+    site = next((installed.parent.parent / "lib").glob("python*/site-packages"))
+    assert (site / "agents").is_dir() and (site / "graphs").is_dir()
+    assert not (site / "evals").exists() and not (site / "bench").exists()
+    usage = _agent(installed, tmp_path, "eval", "hotpotqa", "--help")
+    assert usage.returncode == 2, usage.stdout
+    assert "come with the source checkout" in usage.stderr and "Traceback" not in usage.stderr
+    listed = _agent(installed, tmp_path, "--help")
+    assert listed.returncode == 0 and "eval" in listed.stdout  # still listed, with its note
