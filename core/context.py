@@ -116,13 +116,6 @@ class MemorySettings:
     )
     reflections_k: int = field(default=3, metadata={"description": "Past reflections per prompt."})
     workflows_k: int = field(default=3, metadata={"description": "Workflows per prompt."})
-    failure_lessons: bool = field(
-        default=True,
-        metadata={
-            "description": "Lessons learned from failed attempts reach prompts too "
-            "(ReasoningBank); false keeps only lessons learned from successes."
-        },
-    )
     home: str = field(
         default_factory=default_home,
         metadata={"description": "Data directory for memories, workflows and checkpoints."},

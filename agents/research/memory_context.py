@@ -99,13 +99,12 @@ def memory_block(
     """The <past_reflections> and <workflows> sections for a prompt about `text` (`plan`: a
     planner's prompt, whose workflows show their steps as tasks, see as_plan).
 
-    Only memories above the relevance floor are candidates (lessons learned from failures
-    only when `ctx.failure_lessons`). Workflows are packed first, then reflections,
-    greedily, so that memory never takes more than its share of the context window of
-    `role`'s model (counted with that model's tokenizer).
+    Only memories above the relevance floor are candidates (lessons learned from successes and
+    from failures alike). Workflows are packed first, then reflections, greedily, so that
+    memory never takes more than its share of the context window of `role`'s model (counted
+    with that model's tokenizer).
     """
-    outcomes = None if ctx.failure_lessons else {"success"}
-    reflections = memory.relevant_reflections(text, ctx.reflections_k, outcomes=outcomes)
+    reflections = memory.relevant_reflections(text, ctx.reflections_k)
     # a learned workflow is a plan for questions of one form (names abstracted): found by
     # form; one about this subject (written or imported with its names) by the text itself
     workflows = memory.relevant_workflows(

@@ -33,8 +33,7 @@ def gather_memory(
     """Reflections, workflows and similar past runs for the prompt (looked up once per run),
     each past the relevance floor `ctx.min_relevance`; `workflows`, when given, replaces the
     workflows memory would supply."""
-    outcomes = None if ctx.failure_lessons else {"success"}
-    lessons = memory.relevant_reflections(task, ctx.reflections_k, outcomes=outcomes)
+    lessons = memory.relevant_reflections(task, ctx.reflections_k)
     reflections = format_reflections(lessons)
     if workflows is None and ctx.use_workflows and ctx.workflows_k > 0:
         found = memory.relevant_workflows(

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from langgraph.store.base import BaseStore, Op, Result, SearchItem, SearchOp
 
 from core.models import Models
 from memory.stores.shared_store import SharedMemory
@@ -65,3 +67,33 @@ def undo_cut_jobs(
 
     with project_store(home, embedding_model, models, shared=shared) as store:
         return undo_jobs(store, [j for j in journaled_jobs(store) if j in jobs])
+
+
+class SuccessLessonsOnly(BaseStore):
+    """`store` as prompts see it with lessons learned from failures kept out (ReasoningBank's
+    question, the stream's `carry-successes` arm): a search of the reflections by meaning
+    returns no record learned from a failure; everything stays stored, every other call is
+    `store`'s."""
+
+    def __init__(self, store: BaseStore) -> None:
+        self.store = store
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        return [_kept(op, r) for op, r in zip(ops, self.store.batch(ops), strict=True)]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        results = await self.store.abatch(ops)
+        return [_kept(op, r) for op, r in zip(ops, results, strict=True)]
+
+
+def _kept(op: Op, result: Result) -> Result:
+    """A search of the reflections by meaning, without the lessons learned from failures
+    (listings, which tell what is stored, are left whole)."""
+    if not isinstance(op, SearchOp) or op.namespace_prefix[:1] != ("reflections",):
+        return result
+    if not op.query:
+        return result
+    hits = cast(list[SearchItem], result or [])
+    return [h for h in hits if (h.value or {}).get("outcome") != "failure"]

@@ -20,15 +20,13 @@ from agents.research.reflect_answer import recorded_run
 from core.context import Context
 from core.models import Models
 from core.state import STATE_KEYS
-from evals.common.memory_store import project_store
+from evals.common.memory_store import SuccessLessonsOnly, project_store
 from evals.hotpotqa.baselines import BASELINES, baseline_answer_fn
-from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import AnswerFn
-from evals.hotpotqa.direct import direct_answer, lessons_section, paragraphs_text
-from evals.hotpotqa.short_answer import chosen_answer, short_answer
+from evals.hotpotqa.direct import direct_answer_fn
+from evals.hotpotqa.short_answer import short_answer
 from graphs.research import build_graph
 from memory.agent_memory import AgentMemory
-from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
 
 
@@ -51,9 +49,13 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 # chain-of-thought-with-context baseline. "direct-candidates" makes that call choose among the
 # paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
 # write a short answer.
+# settings of an experiment's arm, not of the product's Context (evals.hotpotqa.single.MEMORY_KNOBS)
+LAB_KNOBS = ("failure_lessons",)
 GRAPHS = ("reflective", "single-path", "direct", "direct-candidates", *BASELINES)
 # graphs that read the question's own paragraphs, whatever corpus the setting pools
 OWN_PARAGRAPHS = ("direct", "direct-candidates")
+# an experiment arm's settings, not the product's Context's (evals.hotpotqa.single.MEMORY_KNOBS)
+LAB_KNOBS = ("failure_lessons",)
 
 
 def default_runner(
@@ -131,7 +133,7 @@ def make_answer_fn(
             graph_name, models.chat(model), corpus=corpus, callbacks=callbacks
         )
     if graph_name.startswith("direct"):
-        return _direct_answer_fn(
+        return direct_answer_fn(
             model, home, reflections, callbacks, embedding_model, models, graph_name, shared
         )
     return _graph_answer_fn(
@@ -179,12 +181,12 @@ def _graph_answer_fn(
             embedding_model=embedding_model,
             max_tool_steps=max_tool_steps,
             models=models,
-            **settings,
+            **{k: v for k, v in settings.items() if k not in LAB_KNOBS},
         )
         with project_store(
             home, ctx.embedding_model, models, on=reflections, shared=shared, job=job
         ) as store:
-            graph = build_graph(graph_name).compile(store=store)
+            graph = build_graph(graph_name).compile(store=_as_prompts_see(store, settings))
             # the run's workings too: its checks, memories and task count are scored
             out = graph.invoke({"query": question}, config, context=ctx, output_keys=STATE_KEYS)
             saved = out.get("reflection_ids", [])
@@ -214,6 +216,13 @@ def path_of(out: dict[str, Any]) -> dict[str, Any]:
     ]
     path = {"first": first.get("how"), "how": final.get("how")}
     return {**path, "tasks": list(out.get("tasks") or []), "cited": cited}
+
+
+def _as_prompts_see(store: Any, settings: dict[str, Any]) -> Any:
+    """The store the graph reads: without lessons learned from failures when the arm says so
+    (`failure_lessons` False: the stream's carry-successes)."""
+    off = store is not None and settings.get("failure_lessons") is False
+    return SuccessLessonsOnly(store) if off else store
 
 
 def _checks_of(out: dict[str, Any]) -> dict[str, Any]:
@@ -258,41 +267,3 @@ class GraphAnswerFn:
 
     def __call__(self, question: str, paragraphs: Sequence[Any]) -> tuple[str, Sequence[str]]:
         return self.answer(question, paragraphs)
-
-
-def _direct_answer_fn(
-    model: str,
-    home: str,
-    reflections: bool,
-    callbacks: Sequence[Any],
-    embedding_model: str,
-    models: Models,
-    graph_name: str,
-    shared: SharedMemory | None = None,
-):
-    config: RunnableConfig = {"callbacks": list(callbacks)}
-    # the graphs' memory settings: the relevance floor keeps unrelated lessons out
-    ctx = Context(home=home, embedding_model=embedding_model, models=models)
-
-    def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
-        lessons: list[Reflection] = []
-        with project_store(
-            home, ctx.embedding_model, models, on=reflections, shared=shared
-        ) as store:
-            if store is not None:
-                memory = AgentMemory(store, min_relevance=ctx.min_relevance)
-                lessons = memory.relevant_reflections(question, ctx.reflections_k)
-        chat = models.chat(model)
-        answer_one: RunnableLambda[str, str]
-        if graph_name == "direct":
-            answer_one = RunnableLambda(lambda q: direct_answer(chat, q, paragraphs, lessons))
-        else:
-            section = lessons_section(lessons)  # none: the text is the paragraphs alone
-            text = paragraphs_text(paragraphs) + (f"\n{section}" if section else "")
-            candidates = candidate_answers(question, paragraphs)
-            answer_one = RunnableLambda(lambda q: chosen_answer(chat, q, text, candidates))
-        # Run as a runnable with the config, so its model call reaches the callbacks too.
-        answer = answer_one.invoke(question, config=config)
-        return answer, [answer]
-
-    return answer_fn

@@ -9,14 +9,23 @@ checks answered right (docs/evaluations.md)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from agents.research.answer_text import clean_short_answer
+from core.context import Context
+from core.models import Models
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
+from evals.common.memory_store import project_store
+from evals.hotpotqa.candidates import candidate_answers
 from evals.hotpotqa.dataset import Paragraph
+from evals.hotpotqa.short_answer import chosen_answer
+from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection
+from memory.stores.shared_store import SharedMemory
 from prompts.untrusted import data
 
 DIRECT_SYSTEM = """Answer the question from the paragraphs. Reply with the answer only: a name, a
@@ -71,3 +80,44 @@ def direct_answer(
         [SystemMessage(DIRECT_SYSTEM), HumanMessage(user)]
     )
     return clean_short_answer(reply.text)
+
+
+def direct_answer_fn(
+    model: str,
+    home: str,
+    reflections: bool,
+    callbacks: Sequence[Any],
+    embedding_model: str,
+    models: Models,
+    graph_name: str,
+    shared: SharedMemory | None = None,
+):
+    """The AnswerFn of `direct` (one call over the question's 10 paragraphs, with past
+    reflections when memory is on: Reflexion's chain of thought with context) and
+    `direct-candidates` (that call choosing among the paragraphs' candidate spans)."""
+    config: RunnableConfig = {"callbacks": list(callbacks)}
+    # the graphs' memory settings: the relevance floor keeps unrelated lessons out
+    ctx = Context(home=home, embedding_model=embedding_model, models=models)
+
+    def answer_fn(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
+        lessons: list[Reflection] = []
+        with project_store(
+            home, ctx.embedding_model, models, on=reflections, shared=shared
+        ) as store:
+            if store is not None:
+                memory = AgentMemory(store, min_relevance=ctx.min_relevance)
+                lessons = memory.relevant_reflections(question, ctx.reflections_k)
+        chat = models.chat(model)
+        answer_one: RunnableLambda[str, str]
+        if graph_name == "direct":
+            answer_one = RunnableLambda(lambda q: direct_answer(chat, q, paragraphs, lessons))
+        else:
+            section = lessons_section(lessons)  # none: the text is the paragraphs alone
+            text = paragraphs_text(paragraphs) + (f"\n{section}" if section else "")
+            candidates = candidate_answers(question, paragraphs)
+            answer_one = RunnableLambda(lambda q: chosen_answer(chat, q, text, candidates))
+        # Run as a runnable with the config, so its model call reaches the callbacks too.
+        answer = answer_one.invoke(question, config=config)
+        return answer, [answer]
+
+    return answer_fn

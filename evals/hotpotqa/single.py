@@ -22,7 +22,9 @@ from evals.report.tables import format_table
 # fresh: every question starts with empty memory (as separate users would); carry: one memory
 # for the stream, in question order (what one user's agent learns); off: no store at all
 MEMORY_MODES = ("fresh", "carry", "off")
-# what of memory reaches the prompts, per run (Context fields): the stream experiment's arms
+# what of memory reaches the prompts, per run (Context fields, and the lab's own knob
+# failure_lessons: False keeps lessons learned from failures out, evals.hotpotqa.agent): the
+# stream experiment's arms
 MEMORY_KNOBS = ("reflections_k", "workflows_k", "failure_lessons")
 TOKENS = ("prompt_tokens", "cached_tokens", "output_tokens")  # per record, when measured
 # who judges a finished run for memory: its own answer check (as a user's run is judged), or

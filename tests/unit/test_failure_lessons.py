@@ -118,13 +118,16 @@ def test_an_insight_keeps_the_outcome_its_lessons_share():
 
 
 def test_failure_lessons_can_be_kept_out_of_the_prompts(wire):
-    """Context.failure_lessons=False (the stream experiment's `carry-successes` arm): only
-    lessons learned from successes reach the next run's prompts; both stay stored."""
+    """The lab's SuccessLessonsOnly view of the store (the stream experiment's
+    `carry-successes` arm): only lessons learned from successes reach the next run's prompts;
+    both stay stored."""
+    from evals.common.memory_store import SuccessLessonsOnly
+
     model = wire(Lessons({0: [True, False]}))
     run(build_reflective_graph(), wire.context(max_retries=1), store=wire.store)
     model.calls.clear()
-    ctx = wire.context(max_retries=1, failure_lessons=False)
-    run(build_reflective_graph(), ctx, query="Ada Lovelace?", store=wire.store)
+    ctx = wire.context(max_retries=1)
+    run(build_reflective_graph(), ctx, query="Ada Lovelace?", store=SuccessLessonsOnly(wire.store))
     goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
     past = goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
     assert "birth line" in past and "instead of the first hit" not in past
