@@ -17,6 +17,7 @@ from evals.hotpotqa.reflexion import question_home
 
 TRAIN_ARM = "reflections"  # the Reflexion arm training runs (lessons between trials)
 KEPT = "kept.jsonl"  # what the training memory holds, one line per memory, with provenance
+SUCCESS_BATCH = 4  # solved questions shown together for one insight (ExpeL's success lists)
 INSIGHT_WORDS = 60  # an insight is one or two sentences of advice
 INSIGHT_PROMPT = """A question was first answered wrong; after the lesson below, a retry answered \
 it right.
@@ -28,6 +29,14 @@ Lesson: {lesson}
 Write one or two sentences of advice for answering other questions of this kind. Say what to \
 search for or how to read the passages. Do not name any person, place, work or answer from \
 this question.
+Advice:"""
+SUCCESSES_PROMPT = """These questions were answered right, each after the searches and readings \
+shown:
+
+{examples}
+
+Write one or two sentences of advice for answering questions like these: what to search for and \
+how to read the passages. Do not name any person, place, work or answer from them.
 Advice:"""
 
 
@@ -160,6 +169,22 @@ def insight(chat: Any, exp: Experience) -> str:
     return "" if not text or named else text
 
 
+def success_insight(chat: Any, batch: Sequence[tuple[Experience, Any]]) -> str:
+    """ExpeL's insight from a list of successes: the model's advice for questions like the
+    batch's, shown how each was answered right; "" when it gave none, or named an answer."""
+    from core.output_limits import with_max_tokens
+
+    shown = "\n\n".join(
+        f"Question: {e.question.question}\nSteps: {'; '.join(w.steps[1:-1])}\n"
+        f"Answer: {e.question.answer}"
+        for e, w in batch
+    )
+    reply = with_max_tokens(chat, 120).invoke(SUCCESSES_PROMPT.format(examples=shown))
+    text = " ".join(str(reply.content).split()[:INSIGHT_WORDS])
+    named = any(e.question.answer.lower() in text.lower() for e, _ in batch)
+    return "" if named else text
+
+
 def distil(
     t: TrainingRun,
     train: Sequence[HotpotQuestion],
@@ -196,8 +221,6 @@ def _write_memory(
     from core.models import Models
     from evals.common.memory_store import project_store
     from memory.agent_memory import AgentMemory
-    from memory.reflections.provenance import ReflectionProvenance
-    from memory.reflections.schema import Reflection, ReflectionJudgment
 
     models = Models()
     chat = chat or models.chat(t.model)
@@ -209,21 +232,34 @@ def _write_memory(
         memory.put_workflows("research", examples)
         for e, w in zip(solved, examples, strict=True):
             kept.append({"kind": "example", "id": f"workflow:{w.name}", "from": e.question.id})
-        for e in (e for e in solved if e.lesson):
-            advice = insight(chat, e)
-            if not advice:
-                kept.append({"kind": "insight", "id": None, "from": e.question.id, "text": ""})
-                continue
-            rid = memory.save_reflection(
-                Reflection(
-                    task=e.question.question,
-                    reflection=advice,
-                    judgment=ReflectionJudgment(needs_retry=False, confidence=1.0, verdict="pass"),
-                    importance=0.8,
-                    kind="insight",
-                    outcome="success",
-                    provenance=ReflectionProvenance.of_consolidation([e.question.id]),
-                )
-            )
-            kept.append({"kind": "insight", "id": rid, "from": e.question.id, "text": advice})
+        pairs = list(zip(solved, examples, strict=True))
+        batches = [pairs[i : i + SUCCESS_BATCH] for i in range(0, len(pairs), SUCCESS_BATCH)]
+        asked = [([e], insight(chat, e)) for e in solved if e.lesson]  # ExpeL: a fail/success pair
+        asked += [([e for e, _ in b], success_insight(chat, b)) for b in batches]  # and successes
+        for sources, advice in asked:
+            kept.append(_insight(memory, sources, advice))
     return kept
+
+
+def _insight(memory: Any, sources: Sequence[Experience], advice: str) -> dict[str, Any]:
+    """Save `advice` as an insight found by its sources' questions (none when it is empty);
+    its kept.jsonl line, naming the training questions it came from."""
+    from memory.reflections.provenance import ReflectionProvenance
+    from memory.reflections.schema import Reflection, ReflectionJudgment
+
+    ids = [e.question.id for e in sources]
+    line = {"kind": "insight", "id": None, "from": ids[0], "sources": ids, "text": advice}
+    if not advice:
+        return line
+    line["id"] = memory.save_reflection(
+        Reflection(
+            task=" / ".join(e.question.question for e in sources),
+            reflection=advice,
+            judgment=ReflectionJudgment(needs_retry=False, confidence=1.0, verdict="pass"),
+            importance=0.8,
+            kind="insight",
+            outcome="success",
+            provenance=ReflectionProvenance.of_consolidation(ids),
+        )
+    )
+    return line

@@ -19,7 +19,10 @@ def reached(by_arm: dict[str, list[dict[str, Any]]], kept: Sequence[dict[str, An
     for r in by_arm.get("train-memory", []):
         found = [source[i] for i in r.get("recalled") or [] if i in source]
         if found:
-            memories = [{"kind": k["kind"], "from": k["from"]} for k in found]
+            memories = [
+                {"kind": k["kind"], "from": k["from"], "sources": k.get("sources", [k["from"]])}
+                for k in found
+            ]
             out.append({"id": r["id"], "em": bool(r["em"]), "memories": memories})
     return out
 

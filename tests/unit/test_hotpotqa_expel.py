@@ -104,12 +104,13 @@ def test_training_memory_reaches_the_test_questions_of_its_arm_only(settings):
         (2, QS[2].id),
     ]  # only the wrong ones were retried
     kept = result["kept"]
-    assert [(k["kind"], k["from"]) for k in kept] == [
+    assert [(k["kind"], k["sources"] if k["kind"] == "insight" else k["from"]) for k in kept] == [
         ("example", QS[0].id),
         ("example", QS[1].id),
-        ("insight", QS[1].id),  # solved only after its lesson
+        ("insight", [QS[1].id]),  # solved only after its lesson: a fail/success pair
+        ("insight", [QS[0].id, QS[1].id]),  # the list of successes
     ]
-    assert kept[2]["text"] == "Read both passages before answering."
+    assert kept[2]["text"] == kept[3]["text"] == "Read both passages before answering."
     test_ids = [q.id for q in QS[3:5]]
     right = {arm: [bool(r["em"]) for r in rows] for arm, rows in result["by_arm"].items()}
     assert right == {"no-memory": [False, False], "train-memory": [True, True]}
@@ -129,7 +130,7 @@ def test_the_report_keys_arms_by_name_and_says_what_reached_which_question(setti
     assert set(arms) == {"no-memory", "train-memory"}
     assert (arms["no-memory"]["em"], arms["train-memory"]["em"]) == (0.0, 1.0)
     assert arms["train-memory"]["n"] == 2 and arms["no-memory"]["calls"] == 0.0
-    assert summary["training"]["solved"] == 2 and summary["training"]["insights"] == 1
+    assert summary["training"]["solved"] == 2 and summary["training"]["insights"] == 2
     assert summary["split"] == {"train": sorted(q.id for q in QS[:3]), "test": [QS[3].id, QS[4].id]}
     froms = {m["from"] for r in summary["reached"] for m in r["memories"]}
     assert froms == {QS[0].id, QS[1].id}
@@ -139,8 +140,11 @@ def test_the_report_keys_arms_by_name_and_says_what_reached_which_question(setti
 def test_an_insight_that_names_the_answer_is_not_kept(settings):
     named = f"The answer is {QS[1].answer}."
     result = run_expel(settings, out=io.StringIO(), chat=advice(named))
-    insight = [k for k in result["kept"] if k["kind"] == "insight"]
-    assert insight == [{"kind": "insight", "id": None, "from": QS[1].id, "text": ""}]
+    insights = [k for k in result["kept"] if k["kind"] == "insight"]
+    assert [(k["id"], k["sources"]) for k in insights] == [
+        (None, [QS[1].id]),
+        (None, [QS[0].id, QS[1].id]),
+    ]
     with project_store(str(settings.memory_home), EMBED) as store:
         assert [r for r in AgentMemory(store).list_reflections()] == []
 
@@ -150,7 +154,7 @@ def test_a_rerun_resumes_every_phase_without_answering_again(settings):
     before = len(CALLS)
     again = run_expel(settings, out=io.StringIO(), chat=advice("never asked"))
     assert len(CALLS) == before
-    assert [k["kind"] for k in again["kept"]] == ["example", "example", "insight"]
+    assert [k["kind"] for k in again["kept"]] == ["example", "example", "insight", "insight"]
 
 
 def test_the_split_and_settings_are_checked(settings):
