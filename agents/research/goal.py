@@ -77,7 +77,10 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    memory = memory_block(resources.memory(runtime), ctx, query, "planner", plan=True)
+    # lessons only: goal setting reads the evidence and answers; a workflow is how another
+    # request was researched, and its steps and answer drew a small model's first answer
+    # away from what the evidence says (docs/evaluations.md, ExpeL's protocol)
+    memory = memory_block(resources.memory(runtime), ctx, query, "planner", workflows_k=0)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
     out, stopped = _ask_goal(model, prompt)
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)

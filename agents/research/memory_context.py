@@ -94,10 +94,17 @@ def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
 
 
 def memory_block(
-    memory: AgentMemory, ctx: Context, text: str, role: Role, *, plan: bool = False
+    memory: AgentMemory,
+    ctx: Context,
+    text: str,
+    role: Role,
+    *,
+    plan: bool = False,
+    workflows_k: int | None = None,
 ) -> MemoryBlock:
     """The <past_reflections> and <workflows> sections for a prompt about `text` (`plan`: a
-    planner's prompt, whose workflows show their steps as tasks, see as_plan).
+    planner's prompt, whose workflows show their steps as tasks, see as_plan; `workflows_k`:
+    how many workflows at most, default `ctx.workflows_k`).
 
     Only memories above the relevance floor are candidates (lessons learned from successes and
     from failures alike). Workflows are packed first, then reflections, greedily, so that
@@ -107,8 +114,9 @@ def memory_block(
     reflections = memory.relevant_reflections(text, ctx.reflections_k)
     # a learned workflow is a plan for questions of one form (names abstracted): found by
     # form; one about this subject (written or imported with its names) by the text itself
+    k = ctx.workflows_k if workflows_k is None else workflows_k
     workflows = memory.relevant_workflows(
-        text, ctx.workflows_k, also=[form_text(text)], where=fits_prompt(text, plan=plan)
+        text, k, also=[form_text(text)], where=fits_prompt(text, plan=plan)
     )
     if not reflections and not workflows:
         return MemoryBlock(MEMORY_SECTIONS.format(reflections=NO_MEMORY, workflows=NO_MEMORY), [])

@@ -143,10 +143,12 @@ def test_a_later_question_of_the_same_form_plans_with_the_run_workflow_abstracte
     assert "\nFind what {name} wrote about the {found}\n" in shown and "search(" not in shown
     # a plan for questions of that form: no entity of the question it was learned from
     assert "Ada" not in shown and "Lovelace" not in shown and "Analytical" not in shown
-    # and a plan for the request, not a step of a task: no task's prompt shows it
-    planners = {"GoalSetting", "DecomposedTasks"}
+    # and a plan for the request, shown to its planner alone: no task's prompt shows it, nor
+    # goal setting's, which reads the evidence and answers (lessons only)
     shown_to = [c["title"] for c in model.calls if "## plan_who_was" in c["prompt"]]
-    assert set(shown_to) == planners and len(model.calls) > len(shown_to)
+    assert set(shown_to) == {"DecomposedTasks"} and len(model.calls) > len(shown_to)
+    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
+    assert goal.split("<workflows>")[1].split("</workflows>")[0].strip() == "(none yet)"
 
 
 def test_a_run_of_one_task_is_recorded_once(wire):
