@@ -174,7 +174,8 @@ class CheckedGrammarLlama(Llama):
         llama-cpp-python's generate keeps instead of reading again (it compares the same
         way, leaving the last prompt token to be read)."""
         kept = 0
-        for held, new in zip(self.input_ids.tolist(), list(tokens)[:-1], strict=False):
+        # `input_ids` is the whole buffer; `_input_ids` the tokens the context holds now
+        for held, new in zip(self._input_ids.tolist(), list(tokens)[:-1], strict=False):
             if held != new:
                 break
             kept += 1

@@ -126,6 +126,15 @@ class LocalChatModel(BaseChatModel):
     def _call_lock(self) -> threading.Lock:
         return self._llama.call_lock  # one lock per loaded model: llama.cpp is not thread-safe
 
+    def forget_kept_tokens(self) -> None:
+        """Read the next prompt whole, keeping none of the last call's tokens. A kept prefix
+        is read in other batches than a whole prompt, and the float sums differ in their last
+        bits; where two tokens are nearly tied, that changes the answer: a caller that needs
+        one request to answer the same whatever came before calls this first."""
+        if self._llama is not None:
+            with self._call_lock:
+                self._llama.reset()
+
     def get_num_tokens(self, text: str) -> int:
         """Counted with the GGUF's own tokenizer, so budgets are exact for this model."""
         return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))

@@ -87,6 +87,16 @@ class Models:
                 self._chat[spec] = self._build_chat(spec)
             return self._chat[spec]
 
+    def forget_kept_tokens(self) -> None:
+        """Every embedded chat model built here reads its next prompt whole
+        (core.local_model.LocalChatModel.forget_kept_tokens); others have nothing kept."""
+        with self._lock:
+            models = list(self._chat.values())
+        for model in models:
+            forget = getattr(model, "forget_kept_tokens", None)
+            if callable(forget):
+                forget()
+
     def embeddings(self, spec: str = "local") -> Embeddings:
         """The embeddings named by `spec` ('local', 'provider:model', 'hashing[:DIM]')."""
         with self._lock:

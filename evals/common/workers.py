@@ -36,11 +36,15 @@ class Job:
 
 
 def call_job(job: Job, resources: WorkerResources) -> dict[str, Any]:
-    """Run one job here; the record it returns gets the job's key."""
+    """Run one job here; the record it returns gets the job's key. The worker's embedded
+    models first forget the tokens they kept: a job's result must not depend on the jobs before
+    it (on the pooled HotpotQA test split, one question took 2 calls alone or after a reset, and
+    18 after another question had filled the model's context)."""
     module, _, name = job.fn.partition(":")
     fn = getattr(importlib.import_module(module), name, None)
     if not callable(fn):
         raise ValueError(f"job function {job.fn!r} does not exist")
+    resources.models.forget_kept_tokens()
     record = dict(fn(job.payload, resources))
     record["key"] = job.key
     return record

@@ -93,6 +93,20 @@ def test_a_calls_sample_depends_on_its_request_not_on_the_calls_before():
     assert after_others == alone  # llama-cpp-python's own seed chain would differ here
 
 
+def test_a_model_told_to_forget_reads_its_next_prompt_whole(model):
+    """What an evaluation calls before each question (evals/hotpotqa/jobs.py), so its answer
+    does not depend on the question before: a kept prefix is read in other batches."""
+    short = with_max_tokens(model, 4)
+    short.invoke(POEM)
+    assert _cached(short.invoke(POEM)) > 0  # the same prompt again: its tokens were kept
+    model.forget_kept_tokens()
+    assert _cached(short.invoke(POEM)) == 0
+
+
+def _cached(message) -> int:
+    return message.usage_metadata["input_token_details"]["cache_read"]
+
+
 def test_a_request_asked_in_another_round_samples_anew(model):
     hot = with_max_tokens(model.model_copy(update={"temperature": 1.0}), 24)
     answers = []

@@ -3,10 +3,12 @@ driven through a fake Ray whose jobs finish in an adversarial order."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from core.models import Models
 from evals.common import workers
 from evals.common.workers import Job, WorkerResources, call_job, run_jobs
 
@@ -56,7 +58,7 @@ class FakeRef:
 class FakeActor:
     def __init__(self, index: int, log: list[tuple[int, str]]) -> None:
         self.index, self.log = index, log
-        self.resources = object()
+        self.resources = SimpleNamespace(models=Models())  # its own, as a Ray worker has
         self.run = self._method(self._run)
         self.close = self._method(lambda: None)
 
@@ -111,3 +113,27 @@ def test_results_equal_sequential_whatever_the_finishing_order() -> None:
         return r["key"], r["success"]
 
     assert sorted(map(outcome, parallel)) == sorted(map(outcome, sequential))
+
+
+class Forgetful:
+    """A chat model that counts how often it was told to forget its kept tokens."""
+
+    def __init__(self) -> None:
+        self.forgotten = 0
+
+    def forget_kept_tokens(self) -> None:
+        self.forgotten += 1
+
+
+def chatty(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
+    return {"forgotten_before": resources.models.chat("local").forgotten}
+
+
+def test_every_job_starts_with_models_that_forgot_the_jobs_before() -> None:
+    model, resources = Forgetful(), WorkerResources()
+    resources.models = Models(chat=lambda spec: model)  # type: ignore[arg-type,return-value]
+    try:
+        records = [call_job(Job(f"k{i}", f"{__name__}:chatty"), resources) for i in range(3)]
+    finally:
+        resources.close()
+    assert [r["forgotten_before"] for r in records] == [0, 1, 2]  # none built before the first
