@@ -72,32 +72,36 @@ _ANY_STEP = set(
 )
 
 
-_LESSON = re.compile(r"<reflection>(.*?)</reflection>", re.S)
+# what the planner was shown as advice or as another request's research: lessons and workflows
+_SHOWN = re.compile(r"<reflection>(.*?)</reflection>|<workflows>(.*?)</workflows>", re.S)
 
 
 _RUN = 4  # telling words in a row that make a copy, not a shared topic
 
 
 def copied_from_memory(task: str, memory: str, read: str) -> bool:
-    """Is `task` advice copied from the lessons the planner was shown, not a step of this
-    request? True when it repeats a lesson of `memory` (a memory block) word for word for
-    `_RUN` words in a row that `read` (the request, its goal and evidence) does not hold, and
-    most of its words are the lessons' and not `read`'s: a carried strategy ("When comparing
-    bands, look at multiple sources that list their membership history") turned into a step of
-    another question. A step on the lesson's topic in its own words is kept, and a past task or
-    workflow in memory may well be a step again."""
-    return copied(task, " ".join(_LESSON.findall(memory)), read)
+    """Is `task` copied from the lessons or workflows the planner was shown, not a step of this
+    request? True when it repeats them word for word for `_RUN` words in a row that `read` (the
+    request, its goal and evidence) does not hold, and most of its words are memory's and not
+    `read`'s: a carried strategy ("When comparing bands, look at multiple sources that list
+    their membership history") or another question's search in a worked example ("Identify the
+    Canadian-American actress who voiced Juliet Starling") turned into a step of this one. A
+    step on their topic in its own words is kept, as is a workflow's step about what this
+    request names (a plan of its form, its placeholders filled), and the past task a lesson was
+    learned on may be a step again."""
+    return copied(task, " ".join(" ".join(m) for m in _SHOWN.findall(memory)), read)
 
 
 def copied(task: str, shown: str, read: str) -> bool:
-    """Is `task` copied from `shown` (lessons, or the planner's own instructions) rather than
-    written about `read`? Most of its telling words are `shown`'s and not `read`'s, and it
-    repeats `_RUN` of them in a row that `read` does not hold."""
+    """Is `task` copied from `shown` (memory, or the planner's own instructions) rather than
+    written about `read`? More than a third of its telling words are `shown`'s and not
+    `read`'s (another question's names among words this one shares), and it repeats `_RUN` of
+    them in a row that `read` does not hold."""
     source, seen_text = shown.lower(), read.lower()
     words = set(_WORDS.findall(task.lower())) - _ANY_STEP
     theirs, seen = set(_WORDS.findall(source)), set(_WORDS.findall(seen_text))
     borrowed = [w for w in words if w in theirs and w not in seen]
-    if not 2 * len(borrowed) > len(words) > 0:
+    if not 3 * len(borrowed) > len(words) > 0:
         return False
     said, own, copy = _runs(task.lower()), _runs(seen_text), _runs(source)
     return bool((said & copy) - own)

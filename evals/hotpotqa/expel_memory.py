@@ -242,10 +242,14 @@ def _write_memory(
 
 
 def _insight(memory: Any, sources: Sequence[Experience], advice: str) -> dict[str, Any]:
-    """Save `advice` as an insight found by its sources' questions (none when it is empty);
-    its kept.jsonl line, naming the training questions it came from."""
+    """Save `advice` as an insight found by the forms of its sources' questions (none when it
+    is empty); its kept.jsonl line, naming the training questions it came from. The forms, not
+    the questions: a prompt shows an insight's task, and a 1.5B planner given four training
+    questions there planned a search of one of them for a test question (its names gone, the
+    kind of question stays to be found by)."""
     from memory.reflections.provenance import ReflectionProvenance
     from memory.reflections.schema import Reflection, ReflectionJudgment
+    from memory.workflows.forms import form_text
 
     ids = [e.question.id for e in sources]
     line = {"kind": "insight", "id": None, "from": ids[0], "sources": ids, "text": advice}
@@ -253,7 +257,7 @@ def _insight(memory: Any, sources: Sequence[Experience], advice: str) -> dict[st
         return line
     line["id"] = memory.save_reflection(
         Reflection(
-            task=" / ".join(e.question.question for e in sources),
+            task=" / ".join(form_text(e.question.question) for e in sources),
             reflection=advice,
             judgment=ReflectionJudgment(needs_retry=False, confidence=1.0, verdict="pass"),
             importance=0.8,

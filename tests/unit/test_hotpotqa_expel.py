@@ -23,11 +23,13 @@ from evals.hotpotqa.expel_report import write_expel_report
 from evals.hotpotqa.single import HotpotSettings
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.workflows.forms import form_text
 
 DEV60 = Path(__file__).resolve().parents[1] / "data" / "hotpotqa" / "distractor_dev60.json"
 QS = load_hotpotqa(DEV60, limit=6)
 GOLD = {q.question: q.answer for q in QS}
 EMBED = "hashing"
+FORMS_01 = f"{form_text(QS[0].question)} / {form_text(QS[1].question)}"
 CALLS: list[tuple[str, str]] = []  # (home, question) of every answer
 
 
@@ -111,6 +113,11 @@ def test_training_memory_reaches_the_test_questions_of_its_arm_only(settings):
         ("insight", [QS[0].id, QS[1].id]),  # the list of successes
     ]
     assert kept[2]["text"] == kept[3]["text"] == "Read both passages before answering."
+    # an insight is found by the forms of its questions: a prompt shows no training question
+    with project_store(str(settings.trained().home), EMBED) as store:
+        tasks = [r.task for r in AgentMemory(store).list_reflections() if r.kind == "insight"]
+    assert sorted(tasks) == sorted([form_text(QS[1].question), FORMS_01])
+    assert not any(q.question in t for q in QS[:2] for t in tasks)
     test_ids = [q.id for q in QS[3:5]]
     right = {arm: [bool(r["em"]) for r in rows] for arm, rows in result["by_arm"].items()}
     assert right == {"no-memory": [False, False], "train-memory": [True, True]}

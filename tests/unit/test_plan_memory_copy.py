@@ -90,3 +90,47 @@ def test_a_step_that_copies_the_planners_instructions_is_dropped():
     tasks, depends_on = clean_tasks(steps, ROMEO.question, read=read)
     assert tasks == [own, ROMEO.question.strip()]
     assert depends_on == [[], [0]]
+
+
+# ExpeL's protocol, distractor (docs/results/hotpotqa-expel-distractor): the worked example of a
+# training question reached the planner of a test question, which planned that question's search
+CELENE = next(q for q in load_hotpotqa(DEV60) if "Celene" in q.question)
+WORKED_EXAMPLE = """<past_reflections>
+(none yet)
+</past_reflections>
+<workflows>
+## solved_5abe364e5542993f
+A solved question of this kind: … featured …, who was voiced by a … actress who has done \
+voice roles for what … spinoff series?
+question: Lollipop Chainsaw featured Juliet Starling, who was voiced by a Canadian-American \
+actress who has done voice roles for what Teen Titans spinoff series?
+search: Identify the Canadian-American actress who voiced Juliet Starling in the Lollipop \
+Chainsaw video game.
+read: Tara Strong
+answer: Teen Titans Go!
+</workflows>"""
+
+
+def test_a_step_copied_from_a_worked_example_of_another_question_is_dropped():
+    read = paragraphs_text(CELENE.paragraphs)
+    copy = (
+        "Find the Canadian-American actress who voiced Juliet Starling in the Lollipop Chainsaw "
+        "video game."
+    )
+    own = "Find the actress who played Celene in the film Walk All over Me"
+    assert copied_from_memory(copy, WORKED_EXAMPLE, f"{CELENE.question}\n{read}")
+    assert not copied_from_memory(own, WORKED_EXAMPLE, f"{CELENE.question}\n{read}")
+    steps = [PlannedTask(task=copy), PlannedTask(task=own)]
+    tasks, _ = clean_tasks(steps, CELENE.question, memory=WORKED_EXAMPLE, read=read)
+    assert tasks == [own, CELENE.question.strip()]
+
+
+def test_a_workflow_step_about_this_request_is_kept():
+    """A plan of the request's own form shows its steps with the request's names filled in."""
+    memory = WORKED_EXAMPLE.replace(
+        "Identify the Canadian-American actress who voiced Juliet Starling in the Lollipop "
+        "Chainsaw video game.",
+        "Find the actress who played Celene in the film Walk All over Me",
+    )
+    step = "Find the actress who played Celene in the film Walk All over Me"
+    assert not copied_from_memory(step, memory, CELENE.question)
