@@ -161,12 +161,16 @@ def concurrent(kind: str, folder: Path, count: int) -> dict[str, Any]:
 
 
 def killed(kind: str, folder: Path, after: float) -> dict[str, Any]:
-    """A writer SIGKILLed `after` seconds into a stream of puts: can the store be opened again,
-    and are the puts it acknowledged there?"""
+    """A writer SIGKILLed `after` seconds into a stream of puts (counted from its first
+    acknowledged put: a loaded machine may take seconds to start it): can the store be opened
+    again, and are the puts it acknowledged there?"""
     log = folder.parent / f"{kind}-killed.log"
     ctx = mp.get_context("spawn")
     proc = ctx.Process(target=_writer, args=(kind, str(folder), "k", 1_000_000, str(log)))
     proc.start()
+    started = time.monotonic()
+    while proc.is_alive() and not _acknowledged(log)[0] and time.monotonic() - started < 120:
+        time.sleep(0.05)
     time.sleep(after)
     assert proc.pid is not None
     os.kill(proc.pid, signal.SIGKILL)

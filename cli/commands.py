@@ -205,7 +205,8 @@ def _register(subparsers: Any, name: str) -> None:
             raise
         raise UsageError(
             f"`{name}` runs the benchmarks, which come with the source checkout, not with the "
-            "installed package: clone the repository and run `./agent eval ...` there"
+            "installed package: run `./agent eval ...` in a clone of the repository (the "
+            "checkout's ./agent finds them; an installed command does not)"
         ) from None
     module.register(subparsers)
     parser = subparsers.choices.get(name)

@@ -12,7 +12,7 @@ asks for what it must say:
 
 `with_max_tokens` returns a copy of the same chat model class (so `with_structured_output`,
 `bind_tools`, `get_num_tokens` and `context_window` still work) and leaves the cached model
-untouched. Structured output cut at its budget is closed and validated, not thrown away (see
+untouched. Structured output cut at its limit is closed and validated, not thrown away (see
 core/local_schema.py), so put the fields a caller cannot do without first in its schema.
 """
 
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 M = TypeVar("M")
 
 # Tokens of output per role, sized on SmolLM2's tokenizer from what each call must say.
-# A JSON verdict or tool choice ends well inside its budget; the budget only bites when a small
+# A JSON verdict or tool choice ends well inside its limit; the limit only bites when a small
 # model runs on, which is exactly the waste it removes.
 OUTPUT_LIMITS: dict[str, int] = {
     "goal": 192,  # goal sentence, answer form, up to 3 short criteria, a short answer
@@ -46,16 +46,6 @@ OUTPUT_LIMITS: dict[str, int] = {
 _LIMIT_FIELDS = ("max_tokens", "max_output_tokens", "num_predict", "max_new_tokens")
 
 
-def output_limit(role: str) -> int:
-    """The budget of `role`; a clear error names the known roles for a typo."""
-    try:
-        return OUTPUT_LIMITS[role]
-    except KeyError:
-        raise KeyError(
-            f"no output budget for role {role!r}; known: {sorted(OUTPUT_LIMITS)}"
-        ) from None
-
-
 def with_max_tokens(model: M, max_tokens: int | None) -> M:
     """A copy of `model` that writes at most `max_tokens` tokens per call (None: unchanged).
 
@@ -70,7 +60,7 @@ def with_max_tokens(model: M, max_tokens: int | None) -> M:
     fields: dict[str, Any] = getattr(type(model), "model_fields", {})
     name = next((f for f in _LIMIT_FIELDS if f in fields), None)
     if name is None or not hasattr(model, "model_copy"):
-        log.debug("%s has no output-limit field; budget %d not applied", type(model), max_tokens)
+        log.debug("%s has no output-limit field; limit %d not applied", type(model), max_tokens)
         return model
     # model_copy shares the loaded weights / HTTP clients; only the limit differs
     return model.model_copy(update={name: max_tokens})

@@ -1,5 +1,5 @@
-"""Task bookkeeping: which tasks run next (schedule_tasks), what each is sent (task_input), what a
-finished task hands back (finish_task), the retry counter, and the ids memory derives from a run.
+"""Task bookkeeping: which tasks run next (schedule_tasks), what each is sent (task_input), and
+what a finished task hands back (finish_task).
 """
 
 from __future__ import annotations

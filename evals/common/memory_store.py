@@ -70,30 +70,48 @@ def undo_cut_jobs(
 
 
 class SuccessLessonsOnly(BaseStore):
-    """`store` as prompts see it with lessons learned from failures kept out (ReasoningBank's
-    question, the stream's `carry-successes` arm): a search of the reflections by meaning
-    returns no record learned from a failure; everything stays stored, every other call is
-    `store`'s."""
+    """`store` as prompts see it with only lessons learned from successes (ReasoningBank's
+    question, the stream's `carry-successes` arm): a search or listing of the reflections
+    returns only records whose outcome is a success (not a failure, not an insight distilled
+    from both, not a record from before outcomes); everything stays stored, every other call
+    is `store`'s, and so are its extras (consolidation works on the store itself)."""
 
     def __init__(self, store: BaseStore) -> None:
         self.store = store
 
+    def __getattr__(self, name: str) -> Any:  # the wrapped store's own extras
+        if name == "store":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.store, name)
+
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        return [_kept(op, r) for op, r in zip(ops, self.store.batch(ops), strict=True)]
+        results = self.store.batch([_wide(op) for op in ops])
+        return [_kept(op, r) for op, r in zip(ops, results, strict=True)]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        results = await self.store.abatch(ops)
+        results = await self.store.abatch([_wide(op) for op in ops])
         return [_kept(op, r) for op, r in zip(ops, results, strict=True)]
 
 
+_EVERY = 100_000  # a search of the reflections asks for all of them, to page after filtering
+
+
+def _filtered(op: Op) -> bool:
+    """A search of the reflections, by meaning or not (a store without a vector index ranks a
+    listing itself, and an empty-namespace check lists one)."""
+    return isinstance(op, SearchOp) and op.namespace_prefix[:1] == ("reflections",)
+
+
+def _wide(op: Op) -> Op:
+    return op._replace(limit=_EVERY, offset=0) if _filtered(op) else op  # type: ignore[union-attr]
+
+
 def _kept(op: Op, result: Result) -> Result:
-    """A search of the reflections by meaning, without the lessons learned from failures
-    (listings, which tell what is stored, are left whole)."""
-    if not isinstance(op, SearchOp) or op.namespace_prefix[:1] != ("reflections",):
+    """The page `op` asked for, of the lessons learned from successes only."""
+    if not _filtered(op):
         return result
-    if not op.query:
-        return result
-    hits = cast(list[SearchItem], result or [])
-    return [h for h in hits if (h.value or {}).get("outcome") != "failure"]
+    search = cast(SearchOp, op)
+    hits = [h for h in cast(list[SearchItem], result or []) if h.value.get("outcome") == "success"]
+    return hits[search.offset : search.offset + search.limit]

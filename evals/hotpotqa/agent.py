@@ -49,8 +49,6 @@ def _corpus_for(question: str, paragraphs: Sequence[Any], home: str) -> str:
 # chain-of-thought-with-context baseline. "direct-candidates" makes that call choose among the
 # paragraphs' candidate spans by grammar (evals.hotpotqa.candidates), for models too small to
 # write a short answer.
-# settings of an experiment's arm, not of the product's Context (evals.hotpotqa.single.MEMORY_KNOBS)
-LAB_KNOBS = ("failure_lessons",)
 GRAPHS = ("reflective", "single-path", "direct", "direct-candidates", *BASELINES)
 # graphs that read the question's own paragraphs, whatever corpus the setting pools
 OWN_PARAGRAPHS = ("direct", "direct-candidates")

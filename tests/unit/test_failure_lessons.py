@@ -5,6 +5,8 @@ next prompts, each labelled with what it was learned from."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
+from typing import Any
 
 from core.embeddings import HashingEmbeddings
 from graphs import build_reflective_graph
@@ -134,3 +136,43 @@ def test_failure_lessons_can_be_kept_out_of_the_prompts(wire):
     assert FAILED not in past
     outcomes = {i.value["outcome"] for i in wire.store.search(("reflections", "default"))}
     assert outcomes >= {"failure", "success"}
+
+
+def test_the_success_only_view_keeps_out_what_no_success_taught_and_passes_extras():
+    """Also on a store without a vector index (AgentMemory ranks a listing itself there), and
+    for a record that states no outcome (from before outcomes, or distilled from both); the
+    store's own extras (consolidation's reflection manager) stay reachable through the view."""
+    from langgraph.store.memory import InMemoryStore
+
+    from evals.common.memory_store import SuccessLessonsOnly
+
+    task = "Find the birth year of Ada Lovelace"
+    store = InMemoryStore()  # no index
+    memory = AgentMemory(store)
+    memory.save_reflection(lesson(task, "Search the biography first.", RETRY, outcome="failure"))
+    memory.save_reflection(lesson(task, "Prefer the encyclopedia's article.", PASS))  # no outcome
+    memory.save_reflection(
+        lesson(task, "Quote the biography's birth line.", PASS, outcome="success")
+    )
+    embed = HashingEmbeddings(256)
+    whole = AgentMemory(store, min_relevance=-1.0, embeddings=embed)
+    assert len(whole.relevant_reflections(task, 5)) == 3
+    seen = AgentMemory(SuccessLessonsOnly(store), min_relevance=-1.0, embeddings=embed)
+    assert [r.outcome for r in seen.relevant_reflections(task, 5)] == ["success"]
+
+    class Consolidating(InMemoryStore):  # as the project's stores are
+        def reflection_manager(self, namespace: str, chat_model: Any = None) -> Any:
+            return SimpleNamespace(maybe_consolidate=lambda: ["insight"])
+
+    assert AgentMemory(SuccessLessonsOnly(Consolidating())).consolidate(None) == 1
+
+
+def test_the_carry_successes_arm_reads_its_memory_through_the_view():
+    from langgraph.store.memory import InMemoryStore
+
+    from evals.common.memory_store import SuccessLessonsOnly
+    from evals.hotpotqa.agent import _as_prompts_see
+
+    store = InMemoryStore()
+    assert isinstance(_as_prompts_see(store, {"failure_lessons": False}), SuccessLessonsOnly)
+    assert _as_prompts_see(store, {}) is store

@@ -10,7 +10,7 @@ from bench import langgraph_stores
 
 
 def test_both_stores_keep_every_acknowledged_put_and_ours_searches():
-    out = langgraph_stores.measure(records=60, queries=5, writers=20, kill_after=1.5)
+    out = langgraph_stores.measure(records=60, queries=5, writers=20, kill_after=0.5)
     assert out["project"]["search_ms"] is not None  # ours searches by meaning everywhere
     for kind in langgraph_stores.STORES:
         race, kill = out[kind]["concurrent"], out[kind]["killed"]
