@@ -1,6 +1,6 @@
 """A model server that accepts connections and then fails: one `error:` line, exit 3.
 
-(A closed port is caught before the run starts; tests/unit/test_cli_run.py covers it.)
+(A closed port is caught before the run starts; tests/unit/cli/test_cli_run.py covers it.)
 """
 
 from __future__ import annotations

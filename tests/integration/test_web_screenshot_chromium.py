@@ -22,7 +22,7 @@ from graphs.web import RECURSION_LIMIT, build_web_graph
 from tests.conftest import ROOT
 from tests.integration import png
 from tests.unit.fakes import ScriptedChatModel
-from tests.unit.test_web_agent_graph import ScriptedModels, answer
+from tests.unit.web_fakes import ScriptedModels, answer
 
 pytestmark = pytest.mark.integration
 COLOURS = {"rose": (255, 0, 128), "teal": (0, 179, 161)}

@@ -1,14 +1,14 @@
-"""Unit-test fixtures: WebArena's 812 task configs, loaded once per module."""
+"""Unit-test fixtures for every folder below: WebArena's 812 task configs (loaded once per
+module), `wire` (the research graphs on a scripted model) and `wired` (the web graph's)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from evals.webarena.evaluator import load_tasks
+from tests.conftest import DATA
 
-TEST_RAW = Path(__file__).resolve().parents[1] / "data" / "webarena" / "test.raw.json"
+TEST_RAW = DATA / "webarena" / "test.raw.json"
 
 
 @pytest.fixture(scope="module")
@@ -18,3 +18,6 @@ def tasks() -> dict[int, dict]:
 
 # `wire`: the research graphs on a scripted model (tests/unit/research_script.py)
 from tests.unit.research_script import wire  # noqa: E402,F401
+
+# `wired`: the web graph's scripted models and the project's store (tests/unit/web_fakes.py)
+from tests.unit.web_fakes import wired  # noqa: E402,F401

@@ -12,12 +12,14 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
+from agents.research.answer_text import SHORT_FORM
 from agents.research.sources import SAME_AS_EVIDENCE
 from agents.tools.search_tool import make_search_tool
 from core.context import DEFAULT_TOOL_STEPS, Context
 from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
+FIRST = re.compile(r"<answers>\n<answer>(.*?)</answer>")  # the first answer a choice shows
 QUESTION = "Who was Ada Lovelace?"
 # `main.py run` arguments for the script's tool calls and verdicts (the default "local" model
 # gets neither)
@@ -172,7 +174,7 @@ class Wiring:
         # ...and whose verdicts judge each attempt (the embedded CPU models' do not)
         settings.setdefault("model_verdicts", True)
         # ...and research: a short answer's first stage (a reading and a hop) is
-        # tests/unit/test_answer_first.py's subject
+        # tests/unit/agents/research/test_answer_first.py's subject
         settings.setdefault("answer_first", False)
         return Context(models=self.models, **settings)
 
@@ -221,3 +223,23 @@ def run(builder, ctx, query=QUESTION, store=None, thread="t"):
             if not namespace:
                 updates.append((node, update))
     return nodes, updates, graph.get_state(config).values
+
+
+class ShortScript(Script):
+    """A run whose answer form is the short one; `direct` is the direct reading's reply and
+    `choose` the choice the model makes when the two differ."""
+
+    def __init__(self, research: str, direct: str, choose: str | None = None) -> None:
+        super().__init__()
+        self.research, self.direct, self.choose = research, direct, choose
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "GoalSetting":
+            return {"goal": "Name the series", "answer_form": SHORT_FORM, "criteria": []}
+        if title == "FinalAnswer":
+            return {"answer": self.research, "explanation": "Because.", "sources": ["ada.md"]}
+        if title == "AnswerChoice":  # `choose`, or (None) the first answer shown: a position bias
+            return {"answer": self.choose or FIRST.search(prompt).group(1)}
+        if "Reply with the answer only" in prompt:
+            return self.direct
+        return super().__call__(prompt, title, tools, messages)

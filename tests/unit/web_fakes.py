@@ -1,4 +1,5 @@
-"""Scripted browser environments for unit tests: BrowserEnv's interface on fixed pages.
+"""Scripted browser environments for unit tests: BrowserEnv's interface on fixed pages, and
+the scripted models the web agent's graph runs on.
 
 Same surface as browser.env.BrowserEnv (observe, step with `call=`, reject, last_observation,
 trajectory, done/done_reason/answer, limits), so the web agent's nodes and workflow macros run
@@ -10,11 +11,17 @@ from __future__ import annotations
 import ast
 import re
 
+import pytest
+
 from browser.actions import Action, ActionParseError, ActionType, parse_action
 from browser.config import StepInfo
 from browser.limits import Limits, limit_reason
 from browser.observation import Node, Observation, TabInfo
 from browser.trajectory import TrajectoryStep
+from core.models import Models
+from memory.agent_memory import AgentMemory
+from memory.stores.project_store import ProjectStore
+from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 URL = "http://127.0.0.1/"
 PLAN = "WebPlan"  # the title of the plan node's schema: a scripted model's cue to answer steps
@@ -155,3 +162,45 @@ class LoginEnv(ScriptedEnv):
         elif action.canonical == "click [25]":
             self.logged_in = (self.typed.get("3"), self.typed.get("4")) == self.wanted
         return None
+
+
+def answer(kind: str, element: str = "", text: str = "") -> dict[str, str]:
+    """A decision the scripted model replies with: an action on an element, or with text."""
+    return {"action_type": kind, "element_id": element, "text": text}
+
+
+class ScriptedModels(Models):
+    """Every role's model is the test's current script (`use(responder)`); hashing embeddings."""
+
+    def __init__(self) -> None:
+        super().__init__(embeddings=lambda spec: HashEmbeddings())
+        self.model: ScriptedChatModel | None = None
+
+    def chat(self, spec: str) -> ScriptedChatModel:
+        assert self.model is not None, "no scripted model yet"
+        return self.model
+
+
+@pytest.fixture
+def wired(isolated_home):
+    """Scripted models (`wired(responder)`; contexts get them from `wired.models`), and the
+    project's store under the test's home (`wired.store`)."""
+    models = ScriptedModels()
+
+    def use(responder) -> ScriptedChatModel:
+        models.model = ScriptedChatModel(responder=responder, calls=[])
+        return models.model
+
+    use.models = models
+    use.store = ProjectStore.open(isolated_home, HashEmbeddings())
+    use.memory = AgentMemory(use.store)
+    yield use
+    use.store.close()
+
+
+def recorded_steps(*actions: str) -> list[dict]:
+    """A recorded run's steps (as dicts), one per action, each valid."""
+    return [
+        TrajectoryStep(i, "obs", "u", a, a, True, target="button 'X'").to_dict()
+        for i, a in enumerate(actions, 1)
+    ]
