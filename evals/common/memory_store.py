@@ -105,7 +105,7 @@ def _filtered(op: Op) -> bool:
 
 
 def _wide(op: Op) -> Op:
-    return op._replace(limit=_EVERY, offset=0) if _filtered(op) else op  # type: ignore[union-attr]
+    return op._replace(limit=_EVERY, offset=0) if isinstance(op, SearchOp) and _filtered(op) else op
 
 
 def _kept(op: Op, result: Result) -> Result:
