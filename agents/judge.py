@@ -17,8 +17,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from core.models import Models
-from prompts.judge import EPISODE_SUCCESS
-from prompts.untrusted import data
+from prompts.research import data
+from prompts.web import EPISODE_SUCCESS
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)

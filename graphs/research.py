@@ -8,7 +8,7 @@ request's first search once, and where that reading agrees with goal setting's a
 with no plan (a lookup costs about one retrieval and two calls); readings that differ, or a lone
 one, take one hop (a second search with the answers, its new passages read on their own); only
 what the hop does not settle is researched. Each node is a function of the same name in
-agents/research/, its prompt in the same-named module of prompts/.
+agents/research/, its prompt under the node's heading in prompts/research.py.
 
 A node whose model call is refused at the run's cap ends with `stopped` instead of its work
 (agents/research/budget.py `capped`), and the run drains to its end without another call. A run

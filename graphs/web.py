@@ -1,8 +1,8 @@
 """The web agent: observe the page, plan the task's steps once, then decide one action and act;
 loop until stop, done or a limit.
 
-Each node is a function of the same name in agents/web/<node>.py; decide's prompt is in
-prompts/decide.py. The run's browser lives in its context (agents.web.session).
+Each node is a function of the same name in agents/web/<node>.py; every prompt its nodes send
+is in prompts/web.py. The run's browser lives in its context (agents.web.session).
 """
 
 from __future__ import annotations

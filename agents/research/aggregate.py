@@ -22,19 +22,25 @@ from core.output_limits import OUTPUT_LIMITS
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from memory.reflections.manager import format_reflections
-from prompts import execute, goal, reflect
-from prompts.aggregate import AGGREGATOR
-from prompts.untrusted import data
+from prompts.research import (
+    AGGREGATOR,
+    EXECUTOR_TASK,
+    GOAL_SETTER,
+    GROUNDED_ANSWER,
+    REFLECTOR,
+    RETRY_NOTE,
+    data,
+)
 
 # the prompts whose fixed text may come back in an answer: this one, and those whose wording
 # reaches it through the goal, the results and the reflections
 ECHOED_PROMPTS = (
     AGGREGATOR,
-    goal.GOAL_SETTER,
-    execute.EXECUTOR_TASK,
-    execute.GROUNDED_ANSWER,
-    execute.RETRY_NOTE,
-    reflect.REFLECTOR,
+    GOAL_SETTER,
+    EXECUTOR_TASK,
+    GROUNDED_ANSWER,
+    RETRY_NOTE,
+    REFLECTOR,
 )
 
 

@@ -8,7 +8,7 @@ import re
 from langchain_core.tools import BaseTool
 
 from agents.research.answer_text import PromptEcho
-from prompts.execute import EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_NOTE
+from prompts.research import EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_NOTE
 
 _CALL = re.compile(r"\s*(?:Calling\s+\w+\s*\(|\{\s*\"tool\"\s*:)")
 # the executor's own instructions: a sentence half made of runs copied from them is theirs

@@ -39,7 +39,8 @@ _TAG = re.compile(r"</?[a-z_]+>")
 _SECTION_TAG = re.compile(
     r"""</?[a-z][\w-]*(?:\s+[\w-]+=(?:"[^"<>]*"|'[^'<>]*'))*\s*/?(?:>|&gt;)"""
 )
-# half an escaped bracket: `&lt'1983: …`; whole ones are the evidence's `<` and `>` (untrusted.py)
+# half an escaped bracket: `&lt'1983: …`; whole ones are the evidence's `<` and `>`, escaped by
+# prompts.research.data
 _BROKEN_ENTITY = re.compile(r"&(?:lt|gt)'")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
@@ -48,7 +49,7 @@ _TRAILING_DEBRIS = " \t\n{[(;:,|\\"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 SHINGLE = 5  # words per run compared with the prompts' fixed text
 ECHO_SHARE = 0.75  # a sentence whose words are mostly runs copied from a prompt echoes it
-# a prompt's section tags arrive escaped (prompts/untrusted.py); copied back, they are prompt text
+# a prompt's section tags arrive escaped (prompts.research.data); copied back, they are prompt text
 _ESCAPED_TAG = re.compile(r"&lt;/?[a-z_]+|&#\d+")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 _NUMBER_LINE = re.compile(r"[\d\s.,/:-]*")  # a date or a number is an answer

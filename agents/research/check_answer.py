@@ -30,7 +30,7 @@ from agents.research.reply import replied
 from agents.research.sources import cited
 from core.context import Context
 from core.state import ReflectiveAgentState
-from prompts.untrusted import data
+from prompts.research import data
 
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:

@@ -29,8 +29,7 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.state import MAX_TASKS, ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.decompose import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS
-from prompts.untrusted import data
+from prompts.research import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS, data
 
 SHORT_STEPS = 2  # steps planned for a short answer: the hops of a two-hop question, or the sides
 log = logging.getLogger(__name__)

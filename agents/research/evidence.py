@@ -21,7 +21,7 @@ from agents.tools.browser_tools import page_opened
 from agents.tools.search_tool import SearchTool
 from core.context import Context
 from memory.packing import context_window
-from prompts.untrusted import data
+from prompts.research import data
 
 log = logging.getLogger(__name__)
 MAX_OBSERVATION = 2000

@@ -42,15 +42,16 @@ from agents.research.sources import beyond, says_only_known, sources_in, unique
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import TaskState
-from prompts.execute import (
+from prompts.research import (
     DEPENDENCIES_SECTION,
     EVIDENCE_SECTION,
     EXECUTOR_TASK,
     GROUNDED_ANSWER,
+    PREAMBLE,
     RETRY_NOTE,
     RETRY_SECTION,
+    data,
 )
-from prompts.untrusted import PREAMBLE, data
 
 DEPENDENCY_CHARS = 200  # of each earlier result, added to the task's search
 

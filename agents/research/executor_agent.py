@@ -51,7 +51,7 @@ from agents.research.topic import on_topic_query
 from agents.tools.bm25 import STOPWORDS
 from agents.tools.browser_tools import PAGE_TOOLS, page_opened
 from agents.tools.search_tool import SearchTool
-from prompts.untrusted import data
+from prompts.research import data
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +230,7 @@ class StopAtBudget(AgentMiddleware):
 
 
 def as_data(result: Any) -> Any:
-    """A tool's text output escaped (prompts/untrusted.py): a page or document cannot fake the
+    """A tool's text output escaped (prompts.research.data): a page or document cannot fake the
     end of its tool message or start a new instruction; other results pass unchanged."""
     if isinstance(result, ToolMessage) and isinstance(result.content, str):
         return result.model_copy(update={"content": data(result.content)})

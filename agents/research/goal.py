@@ -32,7 +32,7 @@ from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured
 from memory.packing import context_window
-from prompts.goal import GOAL_SETTER
+from prompts.research import GOAL_SETTER
 
 log = logging.getLogger(__name__)
 SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it

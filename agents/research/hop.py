@@ -33,7 +33,7 @@ from agents.research.sources import beyond, cited, hits
 from agents.research.support import unsupported
 from core.context import Context
 from core.state import ReflectiveAgentState
-from prompts.untrusted import data
+from prompts.research import data
 
 OPEN = "open"  # the `how` of a hop that settled nothing: the run researches
 HOPPED = ("disagreed", "one reading")  # first stages a hop settles

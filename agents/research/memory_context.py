@@ -20,8 +20,7 @@ from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
 from memory.workflows.forms import form_key, form_text
 from memory.workflows.types import Workflow
-from prompts.memory import MEMORY_SECTIONS, NO_MEMORY
-from prompts.untrusted import data
+from prompts.research import MEMORY_SECTIONS, NO_MEMORY, data
 
 log = logging.getLogger(__name__)
 # Memory may take 1/8 of the model's context (at most 2,000 tokens): on the embedded 4k-token
@@ -30,7 +29,7 @@ MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
 
 
 def as_data(reflections: list[Reflection]) -> list[Reflection]:
-    """Copies whose task and lesson are escaped for a prompt (prompts/untrusted.py)."""
+    """Copies whose task and lesson are escaped for a prompt (prompts.research.data)."""
     return [
         r.model_copy(update={"task": data(r.task), "reflection": data(r.reflection)})
         for r in reflections

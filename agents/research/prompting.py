@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from prompts.untrusted import NO_EVIDENCE, PREAMBLE, RUN_OPENING, data
+from prompts.research import NO_EVIDENCE, PREAMBLE, RUN_OPENING, data
 
 
 def system() -> SystemMessage:

@@ -1,6 +1,6 @@
 """The readings every answer check shares: one direct reading of the evidence, the answer two
 readings agree on, and a choice between two that differ asked in both orders (check_answer,
-hop and reflect_answer each compare readings; the prompts are in prompts/readings.py)."""
+hop and reflect_answer each compare readings; the prompts are in prompts/research.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from agents.research.sources import headers
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
-from prompts.readings import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE
-from prompts.untrusted import data
+from prompts.research import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE, data
 
 _ARTICLES = {"a", "an", "the"}
 AGREED = "agreed"  # the `how` of a check whose two readings gave the same answer

@@ -33,9 +33,7 @@ from core.state import TaskState
 from core.structured import ask_structured
 from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.execute import EVIDENCE_SECTION
-from prompts.reflect import REFLECTOR, RETRY_WORKED, UNSUPPORTED
-from prompts.untrusted import data
+from prompts.research import EVIDENCE_SECTION, REFLECTOR, RETRY_WORKED, UNSUPPORTED, data
 
 MAX_REASONS = 5
 

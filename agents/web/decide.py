@@ -55,7 +55,8 @@ from browser.trajectory import TrajectoryStep, format_trajectory
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from prompts.decide import (
+from prompts.research import data
+from prompts.web import (
     ACTION_CLOSING,
     CHOICE_CLOSING,
     NO_HISTORY,
@@ -64,7 +65,6 @@ from prompts.decide import (
     WEB_DECIDE,
     WEB_SYSTEM,
 )
-from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 HISTORY_STEPS = 8  # the latest actions shown; older ones add little and cost context
@@ -138,7 +138,7 @@ def build_messages(
     history again (to stop, or to answer).
 
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
-    model's own earlier output) and goes in escaped (prompts/untrusted.py), so none can close its
+    model's own earlier output) and goes in escaped (prompts.research.data), so none can close its
     section; memory sections are escaped whole, their inner `<ref_i>`/`<run_i>` tags included.
     Only the prompt text is escaped: ids and enums are read from the raw observation. A
     `screenshot` follows the text as an image content part; without `show_tree` the page

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from browser.actions import Action, parse_action
 from browser.trajectory import TrajectoryStep, same_page
-from prompts.decide import FEEDBACK, UNCHANGED
-from prompts.untrusted import data
+from prompts.research import data
+from prompts.web import FEEDBACK, UNCHANGED
 
 
 def feedback_section(reason: str | None, history: list[TrajectoryStep], observation: str) -> str:

@@ -30,17 +30,17 @@ from browser.trajectory import TrajectoryStep, format_trajectory, same_page
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from prompts.decide import NO_MEMORY
-from prompts.plan import (
+from prompts.research import data
+from prompts.web import (
     FIRST_STEP,
     LAST_STEP_DONE,
     NEXT_STEP,
+    NO_MEMORY,
     PLAN_SECTION,
     PLAN_SYSTEM,
     PLAN_TASK,
     REPLAN_TASK,
 )
-from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 8  # the grammar allows no longer plan: beyond this, steps are guesses

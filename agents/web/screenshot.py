@@ -18,7 +18,7 @@ from agents.web import session as web_session
 from core.model_errors import ModelSpecError
 from core.state import WebAgentState
 from core.web_context import OBSERVATIONS, WebAgentContext
-from prompts.decide import SCREENSHOT_NOTE, TREE_IN_SCREENSHOT
+from prompts.web import SCREENSHOT_NOTE, TREE_IN_SCREENSHOT
 
 
 class ImagesUnsupported(ModelSpecError):

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.web.workflow_actions import WorkflowAction, WorkflowCall
 from agents.web.workflow_args import candidates
-from prompts.decide import WORKFLOW_ACTION_LINE
+from prompts.web import WORKFLOW_ACTION_LINE
 
 STEP_BY_STEP = "step_by_step"  # the choice that declines every workflow
 # name -> placeholder -> allowed values (most likely first)

@@ -10,7 +10,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from agents.judge import LLMJudge, clip
-from prompts.untrusted import DATA_RULE, data
+from prompts.research import data
+from prompts.web import DATA_RULE
 
 FUZZY_MATCH = (
     """You grade a student's answer to a question against a reference answer.

@@ -21,8 +21,7 @@ from memory.reflections.lessons import is_lesson, particulars
 from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Outcome, Reflection, ReflectionJudgment
 from prompts.consolidate import INSIGHTS
-from prompts.memory import LEARNED_FROM
-from prompts.untrusted import data
+from prompts.research import LEARNED_FROM, data
 
 log = logging.getLogger(__name__)
 MAX_INSIGHTS = 5

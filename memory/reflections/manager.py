@@ -29,8 +29,7 @@ from memory.reflections.distill import CONSOLIDATION_FLOOR
 from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoredReflection, ScoreWeights, score, totals
-from prompts.memory import LEARNED_FROM
-from prompts.untrusted import data
+from prompts.research import LEARNED_FROM, data
 
 log = logging.getLogger(__name__)
 ROOT = "reflections"
@@ -48,7 +47,7 @@ def format_reflections(reflections: Iterable[Reflection]) -> str:
     </reflection></ref_i>, with <learned_from> (worked before / failed before) between them
     when the lesson's outcome is known; untrusted records (e.g. imported) after them, each as a
     <quoted_memory_i> that names its provenance and is never a lesson (reflections/provenance.py).
-    Texts arrive escaped (prompts.untrusted.data) from the nodes; the label is escaped here."""
+    Texts arrive escaped (prompts.research.data) from the nodes; the label is escaped here."""
     given = list(reflections)
     own = [r for r in given if r.trusted]
     quoted = [r for r in given if not r.trusted]

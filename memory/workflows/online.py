@@ -26,7 +26,7 @@ from memory.workflows.forms import abstract_run, form_key
 from memory.workflows.induction import InductionResult, filter_workflows, induce
 from memory.workflows.params import parameterize
 from memory.workflows.types import Provenance, Workflow
-from prompts.untrusted import data
+from prompts.research import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
     ONLINE_WORKED_EXAMPLE,

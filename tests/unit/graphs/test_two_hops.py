@@ -1,6 +1,6 @@
 """Every node of langgraph.json's graphs is two hops from its graph module: the graph module
-imports the node's module directly, the node is a function of the node's name there, and the
-node's prompt, when it has one, is the same-named module of prompts/."""
+imports the node's module directly, and the node is a function of the node's name there (the
+third file, its graph's prompt module: tests/unit/test_prompt_walk.py)."""
 
 from __future__ import annotations
 
@@ -21,13 +21,11 @@ from core.state import TaskState
 from tests.conftest import ROOT
 
 NODE_PACKAGES = ("agents.research.", "agents.web.")
-# Prompt text every role shares (the preamble, the data rule, escaping): no node's own prompt.
-SHARED_PROMPTS = {"prompts.untrusted"}
 
 
 def _imports(module: ModuleType) -> set[str]:
-    """The modules `module` imports by name (`from prompts import execute` names
-    prompts.execute too), anywhere in its source."""
+    """The modules `module` imports by name (`from agents.research import goal` names
+    agents.research.goal too), anywhere in its source."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(inspect.getsource(module))):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -73,21 +71,7 @@ def two_hop_problems(graph_module: ModuleType, compiled: Any) -> list[str]:
             problems.append(
                 f"{where}: {module.__name__} is not under agents/research or agents/web"
             )
-        problems += _prompt_problems(where, module)
     return problems
-
-
-def _prompt_problems(where: str, module: ModuleType) -> list[str]:
-    """The node module's own prompt is prompts/<its name>.py, imported by it, if it has one."""
-    short = module.__name__.rsplit(".", 1)[-1]
-    own = f"prompts.{short}"
-    prompts = {m for m in _imports(module) if m.startswith("prompts.")} - SHARED_PROMPTS
-    exists = (ROOT / "prompts" / f"{short}.py").exists()
-    if exists and own not in prompts:
-        return [f"{where}: {module.__name__} does not use its prompt module {own}"]
-    if prompts and not exists:
-        return [f"{where}: {module.__name__} takes prompts from {sorted(prompts)}, not {own}"]
-    return []
 
 
 def _langgraph_graphs() -> list[tuple[str, ModuleType, Any]]:
@@ -111,16 +95,15 @@ def test_every_graph_module_is_one_of_the_two():
     assert {m.__name__ for _, m, _ in _langgraph_graphs()} == {"graphs.research", "graphs.web"}
 
 
-def test_a_node_whose_prompt_lives_elsewhere_is_reported():
-    """The check itself: a helper wired as a node takes its prompt from prompts/execute.py."""
-    import sys
+def test_a_node_its_graph_module_does_not_import_is_reported():
+    """The check itself: a helper wired as a node, in a module the graph module never imports."""
+    import graphs.research
 
     builder = StateGraph(TaskState)
     builder.add_node("says_something", says_something)
     builder.add_edge(START, "says_something")
     builder.add_edge("says_something", END)
-    problems = two_hop_problems(sys.modules[__name__], builder.compile(name="made_up"))
+    problems = two_hop_problems(graphs.research, builder.compile(name="made_up"))
     assert problems == [
-        "made_up:says_something: agents.research.answer_checks takes prompts from "
-        "['prompts.execute'], not prompts.answer_checks"
+        "made_up:says_something: graphs.research does not import agents.research.answer_checks"
     ]

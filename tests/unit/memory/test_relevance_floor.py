@@ -15,7 +15,7 @@ from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.workflows.types import Provenance, Workflow
-from prompts.memory import NO_MEMORY
+from prompts.research import NO_MEMORY
 from tests.unit.research_script import Script, run
 
 ADA_LESSONS = [

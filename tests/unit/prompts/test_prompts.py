@@ -6,12 +6,18 @@ from __future__ import annotations
 import pytest
 
 from agents.research.prompting import opening, system
-from prompts.aggregate import AGGREGATOR
-from prompts.decompose import DECOMPOSER
-from prompts.execute import EXECUTOR_TASK, GROUNDED_ANSWER
-from prompts.goal import GOAL_SETTER
-from prompts.reflect import REFLECTOR
-from prompts.untrusted import DATA_RULE, NO_EVIDENCE, PREAMBLE, data
+from prompts.research import (
+    AGGREGATOR,
+    DATA_RULE,
+    DECOMPOSER,
+    EXECUTOR_TASK,
+    GOAL_SETTER,
+    GROUNDED_ANSWER,
+    NO_EVIDENCE,
+    PREAMBLE,
+    REFLECTOR,
+    data,
+)
 
 RESEARCH = [GOAL_SETTER, DECOMPOSER, EXECUTOR_TASK, GROUNDED_ANSWER, REFLECTOR, AGGREGATOR]
 
