@@ -77,10 +77,10 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    # lessons only: goal setting reads the evidence and answers; a workflow is how another
-    # request was researched, and its steps and answer drew a small model's first answer
-    # away from what the evidence says (docs/evaluations.md, ExpeL's protocol)
-    memory = memory_block(resources.memory(runtime), ctx, query, "planner", workflows_k=0)
+    # this request's own lessons only: other requests' advice drew a small model's first answer
+    # off the evidence (docs/evaluations.md, ExpeL's protocol); it reaches the planner instead
+    mem = resources.memory(runtime)
+    memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
     out, stopped = _ask_goal(model, prompt)
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)

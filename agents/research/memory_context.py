@@ -15,6 +15,7 @@ from core.context import Context
 from core.role_models import Role
 from memory.agent_memory import AgentMemory
 from memory.packing import MemoryGroup, context_window, pack, token_counter
+from memory.reflections.lessons import same_task
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
@@ -92,6 +93,13 @@ def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
     return fits
 
 
+def _lessons(memory: AgentMemory, text: str, k: int, *, own: bool) -> list[Reflection]:
+    """Up to `k` relevant lessons; `own`: only those learned on `text` itself."""
+    if not own:
+        return memory.relevant_reflections(text, k)
+    return [r for r in memory.relevant_reflections(text, 3 * k) if same_task(r.task, text)][:k]
+
+
 def memory_block(
     memory: AgentMemory,
     ctx: Context,
@@ -100,17 +108,16 @@ def memory_block(
     *,
     plan: bool = False,
     workflows_k: int | None = None,
+    own_lessons: bool = False,
 ) -> MemoryBlock:
     """The <past_reflections> and <workflows> sections for a prompt about `text` (`plan`: a
     planner's prompt, whose workflows show their steps as tasks, see as_plan; `workflows_k`:
-    how many workflows at most, default `ctx.workflows_k`).
-
-    Only memories above the relevance floor are candidates (lessons learned from successes and
-    from failures alike). Workflows are packed first, then reflections, greedily, so that
-    memory never takes more than its share of the context window of `role`'s model (counted
-    with that model's tokenizer).
+    how many workflows at most, default `ctx.workflows_k`; `own_lessons`: only those learned
+    on `text` itself). Only memories above the relevance floor are candidates (lessons from
+    successes and failures alike). Workflows are packed first, then reflections, greedily, so
+    memory never takes more than its share of `role`'s model's context (its tokenizer counts).
     """
-    reflections = memory.relevant_reflections(text, ctx.reflections_k)
+    reflections = _lessons(memory, text, ctx.reflections_k, own=own_lessons)
     # a learned workflow is a plan for questions of one form (names abstracted): found by
     # form; one about this subject (written or imported with its names) by the text itself
     k = ctx.workflows_k if workflows_k is None else workflows_k

@@ -197,15 +197,16 @@ def wire() -> Wiring:
 
 
 def past_reflections_seen_next(model, wire) -> str:
-    """The <past_reflections> of the goal-setting prompt of a second run on the same store (a
-    related question): what memory from the runs before gave it."""
+    """The <past_reflections> of the planner's prompt of a second run on the same store (a
+    related question): what memory from the runs before gave it (goal setting reads only a
+    request's own lessons)."""
     from graphs import build_reflective_graph
 
     model.calls.clear()
     ctx = wire.context(max_retries=1)
     run(build_reflective_graph(), ctx, query="Ada Lovelace?", store=wire.store)
-    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    return goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    return plan.split("<past_reflections>")[1].split("</past_reflections>")[0]
 
 
 def run(builder, ctx, query=QUESTION, store=None, thread="t"):

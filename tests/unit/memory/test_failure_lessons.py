@@ -130,8 +130,8 @@ def test_failure_lessons_can_be_kept_out_of_the_prompts(wire):
     model.calls.clear()
     ctx = wire.context(max_retries=1)
     run(build_reflective_graph(), ctx, query="Ada Lovelace?", store=SuccessLessonsOnly(wire.store))
-    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    past = goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    past = plan.split("<past_reflections>")[1].split("</past_reflections>")[0]
     assert "birth line" in past and "instead of the first hit" not in past
     assert FAILED not in past
     outcomes = {i.value["outcome"] for i in wire.store.search(("reflections", "default"))}

@@ -206,5 +206,5 @@ def test_the_embedding_snippet_runs_and_its_store_without_index_remembers(wire):
     names["graph"].invoke(
         {"query": "Ada Lovelace?"}, context=Context(models=wire.models, tools=wire.tools)
     )
-    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    assert "cite the source." in goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    assert "cite the source." in plan.split("<past_reflections>")[1].split("</past_reflections>")[0]

@@ -64,10 +64,13 @@ def test_a_later_question_retrieves_the_strategy_only(wire):
     model = wire(Disagreeing())
     ctx = wire.context(max_retries=0, min_relevance=-1.0)
     run(build_reflective_graph(), ctx, query="Who was in more bands?", store=wire.store, thread="u")
-    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
-    past = goal.split("<past_reflections>")[1].split("</past_reflections>")[0]
+    plan = next(c["prompt"] for c in model.calls if c["title"] == "DecomposedTasks")
+    past = plan.split("<past_reflections>")[1].split("</past_reflections>")[0]
     assert STRATEGY in past
     assert "five bands" not in past  # another question: its strategy, not its particulars
+    # goal setting reads the evidence with this request's own lessons only (it has none yet)
+    goal = next(c["prompt"] for c in model.calls if c["title"] == "GoalSetting")
+    assert STRATEGY not in goal.split("</past_reflections>")[0]
 
 
 def test_agreeing_readings_leave_no_lesson(wire):
