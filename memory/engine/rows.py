@@ -6,9 +6,11 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS items (
+# Statements, not a script: SqliteFile runs them in one BEGIN IMMEDIATE transaction, so openers
+# of a new store queue for the write lock instead of upgrading read snapshots into a deadlock.
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS items (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -21,11 +23,11 @@ CREATE TABLE IF NOT EXISTS items (
     last_accessed REAL NOT NULL,
     checksum INTEGER NOT NULL,
     UNIQUE (namespace, key)
-);
-CREATE INDEX IF NOT EXISTS items_ns ON items (namespace);
--- rows without a vector are rare: this tiny index makes "how many vectors" a cheap count
-CREATE INDEX IF NOT EXISTS items_novec ON items (seq) WHERE embedding IS NULL;
-"""
+)""",
+    "CREATE INDEX IF NOT EXISTS items_ns ON items (namespace)",
+    # rows without a vector are rare: this tiny index makes "how many vectors" a cheap count
+    "CREATE INDEX IF NOT EXISTS items_novec ON items (seq) WHERE embedding IS NULL",
+)
 COLUMNS = (
     "seq, namespace, key, value, text, embedding, importance, created_at, updated_at, "
     "last_accessed, checksum"

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from typing import Any, Self
 
 from memory.engine.errors import EmbedderMismatchError, MemoryStoreDamagedError, MemoryStoreError
 from memory.engine.rows import SCHEMA
+from memory.engine.sqlite_open import enter_wal, setting_up
 
 # SQLite primary result codes (the low byte of an extended code)
 _DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
@@ -134,23 +134,6 @@ class _GuardedConnection(sqlite3.Connection):
         return self.cursor().executescript(script)
 
 
-def _enter_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
-    """WAL mode, waiting out other connections switching too. Processes opening a new store
-    together both hold a read lock and want the write lock: SQLite answers one of them
-    "database is locked" at once, without waiting its busy timeout."""
-    deadline, pause = time.monotonic() + timeout_s, 0.005
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            return
-        except MemoryStoreError as exc:
-            locked = "database is locked" in str(exc.__cause__ or "")
-            if not locked or time.monotonic() + pause > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.25)
-
-
 class SqliteFile:
     """A WAL-mode connection shared by threads, with BEGIN IMMEDIATE writes and a meta table."""
 
@@ -175,8 +158,8 @@ class SqliteFile:
         conn.path = self.path
         self._conn: _GuardedConnection = conn
         self._lock = threading.RLock()
-        with self._lock:
-            _enter_wal(self._conn, busy_timeout_s)
+        with self._lock, setting_up(self.path, busy_timeout_s):
+            enter_wal(self._conn, busy_timeout_s)
             # FULL: a save that returned survives power loss, not just a process crash.
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
@@ -184,8 +167,9 @@ class SqliteFile:
             # cost no read() call each (top-3 at 100k records: 4.0 -> 3.1 ms). SQLite caps the
             # map at its compile-time limit (2 GB by default) and reads the rest as before.
             self._conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
-            self._conn.executescript(SCHEMA)  # executescript commits by itself: keep it outside
             with self._write():
+                for statement in SCHEMA:
+                    self._conn.execute(statement)
                 if self._meta_get("store_id") is None:
                     self._meta_set("store_id", uuid.uuid4().hex)
 
