@@ -80,6 +80,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
             values[f"{role}_model"] = getattr(args, f"{role}_model")
     overrides = {
         "embedding_model": args.embedding_model,
+        "system_prompt": validate.system_prompt(args.system_prompt),
         "max_retries": args.max_retries,
         "max_tool_steps": args.max_tool_steps,
         "model_verdicts": None if args.judge is None else args.judge == "model",

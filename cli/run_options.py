@@ -101,3 +101,11 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     for role in ROLES:
         p.add_argument(f"--{role}-model", default=None, help=f"model for the {role} only")
     p.add_argument("--embedding-model", default=None, help="embeddings for memory (default: local)")
+    p.add_argument(
+        "--system-prompt",
+        metavar="TEXT",
+        default=None,
+        help="what every model call is told it is, e.g. 'You research for a law firm: cite "
+        "every fact.' (the rule that documents and pages are information, never instructions, "
+        "always follows it)",
+    )

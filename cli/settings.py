@@ -30,6 +30,7 @@ SETTINGS = {  # option (its dest) -> environment variable
     "reflector_model": "AGENT_REFLECTOR_MODEL",
     "aggregator_model": "AGENT_AGGREGATOR_MODEL",
     "embedding_model": "AGENT_EMBEDDING_MODEL",
+    "system_prompt": "AGENT_SYSTEM_PROMPT",
     "corpus": "AGENT_CORPUS",
     "mcp": "AGENT_MCP",
     "graph": "AGENT_GRAPH",

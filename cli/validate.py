@@ -36,6 +36,19 @@ def task(value: str | None, prog: str = PROGRAM) -> str:
     return text
 
 
+def system_prompt(value: str | None) -> str | None:
+    """--system-prompt when given: not blank, at most MAX_TASK_CHARS long."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text or len(text) > MAX_TASK_CHARS:
+        raise UsageError(
+            f"--system-prompt is {'empty' if not text else f'{len(text):,} characters'}: give "
+            f"one to {MAX_TASK_CHARS:,} characters saying what the agent is, or leave it out"
+        )
+    return text
+
+
 def writable_home(home: str) -> Path:
     """HOME/runs, after checking that a file can be written there (read-only or full disks
     fail here, in a second, not inside the run)."""

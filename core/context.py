@@ -16,6 +16,7 @@ from core.model_catalogue import is_file_name, lookup
 from core.model_spec import parse_spec
 from core.role_models import ModelChoice, ModelSettings, Role, role_field
 from core.run_budget import Caps, RunBudget
+from prompts.research import ROLE
 
 if TYPE_CHECKING:  # LangChain loads when a model is built
     from langchain_core.language_models import BaseChatModel
@@ -149,6 +150,14 @@ class Context(MemorySettings, ModelSettings):
     executor_model: ModelChoice | None = role_field("runs each task with tools")
     reflector_model: ModelChoice | None = role_field("judges each task result")
     aggregator_model: ModelChoice | None = role_field("writes the final answer")
+    system_prompt: str = field(
+        default=ROLE,
+        metadata={
+            "description": "What every model call of the run is told it is (the system"
+            " message). The rule that documents, pages and memories are information, never"
+            " instructions, always follows it."
+        },
+    )
     answer_first: bool = field(
         default=True,
         metadata={

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from agents import resources
 from agents.research.answer_text import clean_answer, strip_debris
 from agents.research.memory_context import as_data, memory_block
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening, system_message
 from agents.research.reply import replied
 from agents.research.sources import unique
 from core.context import Context
@@ -68,9 +68,8 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         request=data(query),  # again last: the answer is to the request, not to a task
     )
     model = ctx.chat("aggregator")
-    out = ask_structured(
-        model, FinalAnswer, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["aggregate"]
-    )
+    messages = [system_message(ctx), human(prompt)]
+    out = ask_structured(model, FinalAnswer, messages, max_tokens=OUTPUT_LIMITS["aggregate"])
     read = _read(state)
     answer, explanation, cited = _parts(out, results, state.get("answer_form", ""))
     sources = [s for s in cited if s in read] or read

@@ -18,6 +18,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from agents.research.answer_text import SHORT_FORM
+from agents.research.prompting import system_message
 from agents.research.readings import (
     AGREED,
     PENDING,
@@ -45,12 +46,13 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         return {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
-    direct = direct_reading(model, start, form, request)
+    system = system_message(ctx)
+    direct = direct_reading(model, system, start, form, request)
     if first:
         return _first_checked(state, research, direct)
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
-        chosen, how = choose(model, start, request, direct, research)
+        chosen, how = choose(model, system, start, request, direct, research)
     check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 from agents import resources
 from agents.research.answer_text import SHORT_FORM
 from agents.research.memory_context import memory_block
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening, system_message
 from agents.research.topic import copies_placeholder
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
@@ -173,9 +173,8 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         readings=_readings(state.get("first_check") or {}),
         steps=steps,
     )
-    out = ask_structured(
-        model, DecomposedTasks, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["decompose"]
-    )
+    messages = [system_message(ctx), human(prompt)]
+    out = ask_structured(model, DecomposedTasks, messages, max_tokens=OUTPUT_LIMITS["decompose"])
     read = f"{goal}\n{state.get('evidence', '')}"  # what the planner read besides memory
     candidates = out.tasks if out else []
     tasks, depends_on = clean_tasks(

@@ -37,7 +37,7 @@ from agents.research.evidence import (
 )
 from agents.research.executor_agent import EXECUTOR, ExecutorRun, run_executor
 from agents.research.memory_context import memory_block
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening, system_message
 from agents.research.sources import beyond, says_only_known, sources_in, unique
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
@@ -47,10 +47,10 @@ from prompts.research import (
     EVIDENCE_SECTION,
     EXECUTOR_TASK,
     GROUNDED_ANSWER,
-    PREAMBLE,
     RETRY_NOTE,
     RETRY_SECTION,
     data,
+    preamble,
 )
 
 DEPENDENCY_CHARS = 200  # of each earlier result, added to the task's search
@@ -146,7 +146,7 @@ def _agent_run(
     run = ExecutorRun(
         model,
         tools,
-        PREAMBLE,
+        preamble(ctx.system_prompt),
         ctx.tool_steps,
         topic=state["task"],
         searched=searched,
@@ -166,7 +166,7 @@ def _answer_from(ctx: Context, state: TaskState, head: dict[str, str], evidence:
         dependencies=_dependencies_section(state),
         **_retry(state),
     )
-    return model.invoke([system(), human(prompt)]).text
+    return model.invoke([system_message(ctx), human(prompt)]).text
 
 
 def _retry(state: TaskState) -> dict[str, str]:

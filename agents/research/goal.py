@@ -12,6 +12,7 @@ import logging
 import uuid
 from typing import Any
 
+from langchain_core.messages import SystemMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
@@ -20,7 +21,7 @@ from agents import resources
 from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm, clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, found_something, ground
 from agents.research.memory_context import memory_block
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening, system_message
 from agents.research.readings import PENDING
 from agents.research.reply import request_of
 from agents.research.sources import cited, sources_in
@@ -82,7 +83,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     mem = resources.memory(runtime)
     memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
-    out, stopped = _ask_goal(model, prompt)
+    out, stopped = _ask_goal(model, system_message(ctx), prompt)
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
     # a plan to approve is a plan to make: a person asked to see it before the run spends
@@ -116,11 +117,13 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     }
 
 
-def _ask_goal(model: Any, prompt: str) -> tuple[GoalSetting | None, str | None]:
+def _ask_goal(
+    model: Any, system: SystemMessage, prompt: str
+) -> tuple[GoalSetting | None, str | None]:
     """The goal setter's answer, and the cap that refused the call (then no answer: the
     request stands as its goal and the run ends partial)."""
     try:
-        messages = [system(), human(prompt)]
+        messages = [system, human(prompt)]
         return ask_structured(model, GoalSetting, messages, max_tokens=OUTPUT_LIMITS["goal"]), None
     except CapReached as refused:
         return None, refused.cap

@@ -22,7 +22,7 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.prompting import opening
+from agents.research.prompting import opening, system_message
 from agents.research.readings import (
     agreed,
     choose,
@@ -52,15 +52,15 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
         )
     unread = beyond(found, evidence)
     new = hits(unread)
-    model = ctx.chat("aggregator")
+    model, system = ctx.chat("aggregator"), system_message(ctx)
     start, request = opening(query, evidence), data(query)
     if new:  # read on their own: a reading that repeats the opening's proves nothing
         form = state.get("answer_form", "")
-        again = direct_reading(model, opening(query, unread), form, request)
+        again = direct_reading(model, system, opening(query, unread), form, request)
         chosen = next((kept for a in answers if again and (kept := agreed(a, again))), None)
         how, first["hop"] = "hop reading", again
     elif len(answers) == 2:
-        picked, how = choose(model, start, request, *answers)
+        picked, how = choose(model, system, start, request, *answers)
         chosen = picked if how == "chosen" else None
     else:  # one reading, and nothing more to read: what one call over it says stands
         chosen, how = (answers[0], "one reading") if answers else (None, OPEN)

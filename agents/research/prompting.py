@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from prompts.research import NO_EVIDENCE, PREAMBLE, RUN_OPENING, data
+from core.context import Context
+from prompts.research import NO_EVIDENCE, RUN_OPENING, data, preamble
 
 
-def system() -> SystemMessage:
-    return SystemMessage(PREAMBLE)
+def system_message(ctx: Context) -> SystemMessage:
+    """The run's system message: the user's `system_prompt`, then the data rule."""
+    return SystemMessage(preamble(ctx.system_prompt))
 
 
 def human(prompt: str) -> HumanMessage:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from langchain_core.messages import SystemMessage
+
 from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening
 from agents.research.sources import headers
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ReflectiveAgentState
@@ -22,14 +24,16 @@ DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings
 PENDING = "pending"  # the `how` of a first stage not yet checked
 
 
-def direct_reading(model: Any, start: str, form: str, request: str) -> str:
+def direct_reading(model: Any, system: SystemMessage, start: str, form: str, request: str) -> str:
     """One call's short answer to `request` over `start` (an opening and any more evidence)."""
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
-    reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke([system(), human(prompt)])
+    reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke([system, human(prompt)])
     return _unless_echoed(clean_short_answer(reply.text), form)
 
 
-def choose(model: Any, start: str, request: str, direct: str, research: str) -> tuple[str, str]:
+def choose(
+    model: Any, system: SystemMessage, start: str, request: str, direct: str, research: str
+) -> tuple[str, str]:
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
@@ -43,7 +47,7 @@ def choose(model: Any, start: str, request: str, direct: str, research: str) -> 
             opening=start, answers=answers_block(options), request=request
         )
         schema, budget = choice_schema(options), OUTPUT_LIMITS["short_answer"]
-        out = ask_structured(model, schema, [system(), human(prompt)], max_tokens=budget)
+        out = ask_structured(model, schema, [system, human(prompt)], max_tokens=budget)
         picks.append(str(getattr(out, "answer", "")))
     if picks[0] in shown and picks[0] == picks[1]:
         return shown[picks[0]], "chosen"

@@ -16,6 +16,7 @@ unusable the attempt is recorded as unjudged: never counted as a success, never 
 
 from __future__ import annotations
 
+from langchain_core.messages import SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
@@ -23,7 +24,7 @@ from agents import resources
 from agents.research.budget import side_job
 from agents.research.learning import record_attempt
 from agents.research.memory_context import memory_block
-from agents.research.prompting import human, opening, system
+from agents.research.prompting import human, opening, system_message
 from agents.research.records import FailureLesson, lesson_text, memory_id
 from agents.research.support import unsupported
 from core.context import Context
@@ -77,7 +78,11 @@ class ReflectionOutput(BaseModel):
 
 
 def overruled(
-    model: object, sections: dict[str, str], names: list[str], out: ReflectionOutput | None
+    model: object,
+    system: SystemMessage,
+    sections: dict[str, str],
+    names: list[str],
+    out: ReflectionOutput | None,
 ) -> ReflectionOutput:
     """The verdict when the result names what nothing the task read contains: retry, with the
     reflector's lesson about that mistake (none when its output is unusable)."""
@@ -85,7 +90,7 @@ def overruled(
     lesson = ask_structured(
         model,  # type: ignore[arg-type]
         FailureLesson,
-        [system(), human(prompt)],
+        [system, human(prompt)],
         max_tokens=OUTPUT_LIMITS["reflect"],
     )
     return ReflectionOutput(
@@ -138,7 +143,13 @@ def judged(task: str, out: ReflectionOutput, reflection_id: str) -> Reflection:
 
 
 def judge_attempt(
-    state: TaskState, model: object, memory: str, rid: str, *, verdicts: bool = True
+    state: TaskState,
+    model: object,
+    system: SystemMessage,
+    memory: str,
+    rid: str,
+    *,
+    verdicts: bool = True,
 ) -> Reflection:
     """The verdict on the task's latest attempt: the reflector's (`verdicts`), overruled when
     the result names what nothing the task read contains; or, without a model verdict, the
@@ -156,31 +167,39 @@ def judge_attempt(
     names = unsupported(result, " ".join([*read.values(), built_on]))
     if not verdicts:
         retried = state.get("attempt", 1) > 1
-        return judged(task, by_evidence(model, sections, names, result, retried=retried), rid)
+        return judged(
+            task, by_evidence(model, system, sections, names, result, retried=retried), rid
+        )
     out = ask_structured(
         model,  # type: ignore[arg-type]
         ReflectionOutput,
-        [system(), human(REFLECTOR.format(**sections))],
+        [system, human(REFLECTOR.format(**sections))],
         max_tokens=OUTPUT_LIMITS["reflect"],
     )
     if names and (out is None or not out.needs_retry):
-        out = overruled(model, sections, names, out)
+        out = overruled(model, system, sections, names, out)
     return judged(task, out, rid) if out else unjudged(task, result, rid)
 
 
 def by_evidence(
-    model: object, sections: dict[str, str], names: list[str], result: str, *, retried: bool
+    model: object,
+    system: SystemMessage,
+    sections: dict[str, str],
+    names: list[str],
+    result: str,
+    *,
+    retried: bool,
 ) -> ReflectionOutput:
     """The evidence's verdict, no model asked for one: a result that names what nothing the
     task read contains, or says nothing, fails, and the reflector writes what to do instead;
     any other passes (with a lesson only when it passed on a retry: what made it work)."""
     if names:
-        return overruled(model, sections, names, None)
+        return overruled(model, system, sections, names, None)
     if not result.strip() or result.strip() == "(no result)":
         return ReflectionOutput(
             needs_retry=True, confidence=1.0, reflection="", reasons=["empty result"]
         )
-    lesson = _retry_lesson(model, sections) if retried else None
+    lesson = _retry_lesson(model, system, sections) if retried else None
     return ReflectionOutput(
         needs_retry=False,
         confidence=0.7,  # a check of words, not of meaning
@@ -190,12 +209,14 @@ def by_evidence(
     )
 
 
-def _retry_lesson(model: object, sections: dict[str, str]) -> FailureLesson | None:
+def _retry_lesson(
+    model: object, system: SystemMessage, sections: dict[str, str]
+) -> FailureLesson | None:
     """What made a retry work, after an attempt that failed."""
     return ask_structured(
         model,  # type: ignore[arg-type]
         FailureLesson,
-        [system(), human(RETRY_WORKED.format(**sections))],
+        [system, human(RETRY_WORKED.format(**sections))],
         max_tokens=OUTPUT_LIMITS["reflect"],
     )
 
@@ -210,7 +231,8 @@ def reflect_on_task(state: TaskState, runtime: Runtime[Context]) -> dict:
     memory = resources.memory(runtime)
     recalled = memory_block(memory, ctx, task, "reflector")
     try:
-        reflection = judge_attempt(state, model, recalled.text, rid, verdicts=ctx.verdicts)
+        system, verdicts = system_message(ctx), ctx.verdicts
+        reflection = judge_attempt(state, model, system, recalled.text, rid, verdicts=verdicts)
     except CapReached:  # no call left: the attempt stands unjudged, and no retry is granted
         return {"task_index": index, "needs_retry": False, "verdict": "unjudged"}
     meta = {"run_id": state["run_id"], "task_index": index, "attempt": attempt}

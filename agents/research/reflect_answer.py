@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import SystemMessage
 from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.budget import side_job
 from agents.research.learning import WEBSITE, record_run
-from agents.research.prompting import human, system
+from agents.research.prompting import human, system_message
 from agents.research.readings import AGREED, DISAGREED, answers_block, checked_evidence
 from agents.research.records import FailureLesson, lesson_text, memory_id
 from core.context import Context
@@ -61,7 +62,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         return {}
     model = ctx.chat("reflector")
     try:
-        out = ask_lesson(model, state, check)
+        out = ask_lesson(model, system_message(ctx), state, check)
     except CapReached:  # no call left for the lesson: the answer stands, nothing is learned
         return {}
     reflection = disagreement(state["query"], check, out, rid)
@@ -95,7 +96,10 @@ def _agreed(check: dict[str, str]) -> bool | None:
 
 
 def ask_lesson(
-    model: BaseChatModel, state: ReflectiveAgentState, check: dict[str, str]
+    model: BaseChatModel,
+    system: SystemMessage,
+    state: ReflectiveAgentState,
+    check: dict[str, str],
 ) -> FailureLesson | None:
     """The reflector's lesson on the disagreement in `check` (None when its output is unusable),
     over the evidence check_answer read."""
@@ -107,7 +111,7 @@ def ask_lesson(
         kept=data(check["chosen"]),
     )
     return ask_structured(
-        model, FailureLesson, [system(), human(prompt)], max_tokens=OUTPUT_LIMITS["reflect"]
+        model, FailureLesson, [system, human(prompt)], max_tokens=OUTPUT_LIMITS["reflect"]
     )
 
 

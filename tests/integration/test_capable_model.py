@@ -16,8 +16,10 @@ import sys
 
 import pytest
 
+from agents.research.prompting import system_message
 from agents.research.records import lesson_text
 from agents.research.reflect_answer import ask_lesson
+from core.context import Context
 from core.model_assembly import model_path
 from core.model_catalogue import CATALOGUE, DEFAULT_EMBEDDED
 from core.models import Models
@@ -181,7 +183,8 @@ def test_readings_that_disagree_teach_a_strategy_for_other_questions():
     gold = [p for p in question.paragraphs if p.title in ("Jonny Craig", "Pete Doherty")]
     state = {"query": question.question, "evidence": paragraphs_text(gold)}
     check = {"research": "Jonny Craig", "direct": "Pete Doherty", "chosen": "Pete Doherty"}
-    out = ask_lesson(Models().chat("local"), state, {**check, "how": "order-bound"})
+    system = system_message(Context())
+    out = ask_lesson(Models().chat("local"), system, state, {**check, "how": "order-bound"})
     assert out is not None, "the reflector's lesson could not be read"
     lesson = lesson_text(out.reflection, out.strategy)
     assert states_lesson(lesson), lesson

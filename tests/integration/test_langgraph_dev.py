@@ -15,6 +15,7 @@ import pytest
 
 from agents.research.readings import DISAGREED
 from core.model_catalogue import TEST_MODEL
+from prompts.research import ROLE
 from tests.conftest import ROOT
 from tests.integration.processes import stop
 
@@ -94,9 +95,12 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=dev_server)
-    graphs = {a["graph_id"] for a in client.assistants.search()}
+    assistants = {a["graph_id"]: a["assistant_id"] for a in client.assistants.search()}
     expected = set(json.loads((ROOT / "langgraph.json").read_text())["graphs"])
-    assert expected <= graphs
+    assert expected <= set(assistants)
+    # Studio's settings form: the system prompt is one of them, with its default
+    schema = client.assistants.get_schemas(assistants["reflective_agent"])["context_schema"]
+    assert schema["properties"]["system_prompt"]["default"] == ROLE
 
     thread = client.threads.create()["thread_id"]
     answer = client.runs.wait(

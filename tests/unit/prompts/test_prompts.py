@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.research.prompting import opening, system
+from agents.research.prompting import opening, system_message
+from core.context import Context
 from prompts.research import (
     AGGREGATOR,
     DATA_RULE,
@@ -14,16 +15,18 @@ from prompts.research import (
     GOAL_SETTER,
     GROUNDED_ANSWER,
     NO_EVIDENCE,
-    PREAMBLE,
     REFLECTOR,
+    ROLE,
     data,
 )
 
 RESEARCH = [GOAL_SETTER, DECOMPOSER, EXECUTOR_TASK, GROUNDED_ANSWER, REFLECTOR, AGGREGATOR]
 
 
-def test_every_research_call_has_the_preamble_with_its_data_rule_as_system_message():
-    assert system().content == PREAMBLE and DATA_RULE in PREAMBLE
+def test_the_system_message_is_the_users_system_prompt_then_the_data_rule():
+    assert system_message(Context()).content == f"{ROLE}\n{DATA_RULE}"
+    mine = system_message(Context(system_prompt="You research for a law firm.\n"))
+    assert mine.content == f"You research for a law firm.\n{DATA_RULE}"
 
 
 @pytest.mark.parametrize("prompt", RESEARCH)

@@ -149,7 +149,9 @@ def test_only_the_strategy_of_a_lesson_reaches_another_task():
 def test_what_a_task_builds_on_counts_as_read():
     """A result that repeats a name found by the task it builds on is read, not made up; the
     same name with no such dependency is overruled."""
+    from agents.research.prompting import system_message
     from agents.research.reflect import judge_attempt
+    from core.context import Context
     from tests.unit.fakes import ScriptedChatModel
 
     def passing(prompt, title, tools, messages):
@@ -166,7 +168,8 @@ def test_what_a_task_builds_on_counts_as_read():
         "dependencies": [{"task": "Find the author of Ivanhoe", "result": "Walter Scott"}],
     }
     model = ScriptedChatModel(responder=passing, calls=[])
-    assert judge_attempt(state, model, "", "r1").judgment.verdict == "pass"
-    alone = judge_attempt({**state, "dependencies": []}, model, "", "r2")
+    system = system_message(Context())
+    assert judge_attempt(state, model, system, "", "r1").judgment.verdict == "pass"
+    alone = judge_attempt({**state, "dependencies": []}, model, system, "", "r2")
     assert alone.judgment.verdict == "retry" and "Walter" in alone.judgment.reasons[0]
     assert [c["title"] for c in model.calls].count("FailureLesson") == 1
