@@ -1,5 +1,7 @@
-"""The LLM auto-judge of a web episode's success (it gates online workflow induction); the
-WebArena evaluation's answer matching builds on it (evals/webarena/answer_judge.py).
+"""The LLM judge: one chat model asked for a verdict schema, with bounded attempts. The web
+graph's finish node asks it whether an episode succeeded (its prompt is the node's, in
+prompts/web.py); the WebArena evaluation's answer matching builds on it
+(evals/webarena/answer_judge.py).
 
 Works with any chat model: structured output when the model supports it, else its plain text
 is read for the verdict word (as WebArena's own judge does). Attempts are bounded; a model that
@@ -17,8 +19,6 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from core.models import Models
-from prompts.research import data
-from prompts.web import EPISODE_SUCCESS
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -61,7 +61,8 @@ class EpisodeJudgment(BaseModel):
         return [clip(r) for r in reasons]
 
 
-def _read_episode(text: str) -> EpisodeJudgment | None:
+def read_episode(text: str) -> EpisodeJudgment | None:
+    """The verdict in a plain-text reply (a model without structured output), else None."""
     low = text.lower()
     reasons = [line.strip() for line in text.splitlines() if line.strip()][:3]
     if "fail" in low or "not succe" in low or "unsuccessful" in low:
@@ -126,18 +127,6 @@ class LLMJudge:
         """Build from a model string ('local', 'openai:gpt-4o-mini', ...), taken from `models`
         (the caller's; else built for this judge)."""
         return cls((models or Models()).chat(spec), **kwargs)
-
-    def judge_episode(
-        self, task: str, steps: Sequence[Any], *, final_url: str = "", answer: str = ""
-    ) -> EpisodeJudgment:
-        """Success or failure, with reasons, for a run that has no reference answer."""
-        prompt = EPISODE_SUCCESS.format(
-            task=data(task),
-            trajectory=data(episode_text(steps, self.max_trajectory_chars)),
-            final_url=data(final_url or "(unknown)"),
-            answer=data(answer or "(none)"),
-        )
-        return self.ask(EpisodeJudgment, prompt, _read_episode)
 
     def ask(self, schema: type[T], prompt: str, read_text: Callable[[str], T | None]) -> T:
         try:

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, episode_text, read_episode
 from agents.web import session as web_session
 from agents.web.memory import record_run
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
+from prompts.research import data
+from prompts.web import EPISODE_SUCCESS
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +56,10 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
     """The LLM auto-judge's verdict; a judge that gives none counts as failure, said so."""
     if not ctx.judge_runs:
         return False, "unjudged"
-    from agents.judge import JudgeError, LLMJudge
-
     judge = LLMJudge(ctx.chat("reflector"))
     try:
-        verdict = judge.judge_episode(
+        verdict = judge_episode(
+            judge,
             state["task"],
             state.get("steps") or [],
             final_url=state.get("url", ""),
@@ -66,3 +69,16 @@ def _judge(ctx: WebAgentContext, state: WebAgentState) -> tuple[bool, str]:
         log.warning("web agent: the judge gave no verdict (%s); the run counts as failed", err)
         return False, "unjudged"
     return verdict.success, "llm-judge"
+
+
+def judge_episode(
+    judge: LLMJudge, task: str, steps: Sequence[Any], *, final_url: str = "", answer: str = ""
+) -> EpisodeJudgment:
+    """Success or failure, with reasons, for a run that has no reference answer."""
+    prompt = EPISODE_SUCCESS.format(
+        task=data(task),
+        trajectory=data(episode_text(steps, judge.max_trajectory_chars)),
+        final_url=data(final_url or "(unknown)"),
+        answer=data(answer or "(none)"),
+    )
+    return judge.ask(EpisodeJudgment, prompt, read_episode)

@@ -16,6 +16,7 @@ import pytest
 
 import evals.cli as eval_cli
 from agents.judge import EpisodeJudgment
+from agents.web.finish import judge_episode
 from core.model_catalogue import TEST_MODEL
 from core.models import Models
 from evals.webarena.answer_judge import AnswerJudge
@@ -36,7 +37,8 @@ def judge() -> AnswerJudge:
 def test_local_judge_gives_an_episode_verdict(judge):
     # The gate for online workflow induction: the grammar makes the answer parse, so a verdict
     # with reasons comes back; JudgeError here would be a bug and fails the test.
-    verdict = judge.judge_episode(
+    verdict = judge_episode(
+        judge,
         "Find the price of the red umbrella",
         [{"action": "goto [http://shop/umbrella-red]"}, {"action": "stop [$12]"}],
         final_url="http://shop/umbrella-red",

@@ -6,6 +6,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.judge import EpisodeJudgment, JudgeError, LLMJudge, episode_text
+from agents.web.finish import judge_episode
 from evals.webarena.answer_judge import AnswerJudge
 from tests.unit.fakes import ScriptedChatModel
 
@@ -55,7 +56,8 @@ def test_no_verdict_within_attempts_raises():
 def test_episode_judgment_with_reasons():
     reply = {"reasons": ["answer names the order total"], "success": True}
     model = scripted({"EpisodeJudgment": reply})
-    verdict = LLMJudge(model).judge_episode(
+    verdict = judge_episode(
+        LLMJudge(model),
         "Find the total of my last order",
         [{"action": "click [12]", "url": "http://s/orders"}, "stop [$42]"],
         final_url="http://s/orders/7",
@@ -65,7 +67,7 @@ def test_episode_judgment_with_reasons():
     prompt = model.calls[-1]["prompt"]
     assert "click [12]" in prompt and "http://s/orders/7" in prompt and "$42" in prompt
     text = LLMJudge(FakeListChatModel(responses=["Looped on the login page.\nStatus: failure"]))
-    result = text.judge_episode("Log in", ["click [1]"] * 3)
+    result = judge_episode(text, "Log in", ["click [1]"] * 3)
     assert result.success is False and result.reasons[0] == "Looped on the login page."
 
 
@@ -139,5 +141,5 @@ def test_a_long_reason_is_cut_not_a_failed_attempt():
     model = ScriptedChatModel(responder=lambda *a: replies.pop(0), calls=[])
     judge = AnswerJudge(model, attempts=1)
     assert judge.fuzzy_match("a", "a", "q") == 1.0
-    verdict = judge.judge_episode("t", [])
+    verdict = judge_episode(judge, "t", [])
     assert verdict.success and [len(r) for r in verdict.reasons] == [400, 1]

@@ -14,11 +14,10 @@ import pytest
 
 from tests.conftest import ROOT
 
-# each graph's package (and the web graph's judge, which its finish node calls): its prompt module
+# each graph's package: its prompt module
 PROMPT_MODULES = {
     "agents/research": "prompts.research",
     "agents/web": "prompts.web",
-    "agents/judge.py": "prompts.web",
 }
 
 

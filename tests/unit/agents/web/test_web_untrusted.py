@@ -17,6 +17,7 @@ from agents.judge import LLMJudge
 from agents.web import decide
 from agents.web.action_schema import page_ids
 from agents.web.decide import build_messages, decide_action
+from agents.web.finish import judge_episode
 from agents.web.workflow_actions import as_action
 from browser.trajectory import TrajectoryStep
 from evals.common.reflection import reflect_on_attempt
@@ -137,8 +138,8 @@ def test_escaping_leaves_the_ids_and_enums_read_from_the_page():
 def test_judge_prompts_escape_answers_and_trajectories():
     model = ScriptedChatModel(responder=obedient, calls=[])
     steps = [{"action": "click [8]", "observation": INJECTED.format(tag="trajectory", n=7)}]
-    judgment = LLMJudge(model).judge_episode(
-        "Buy it", steps, answer=INJECTED.format(tag="final_state", n=8)
+    judgment = judge_episode(
+        LLMJudge(model), "Buy it", steps, answer=INJECTED.format(tag="final_state", n=8)
     )
     assert not judgment.success
     prompt = model.calls[-1]["prompt"]
