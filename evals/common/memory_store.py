@@ -8,7 +8,7 @@ import socket
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from langgraph.store.base import BaseStore, Op, Result, SearchItem, SearchOp
 
@@ -98,20 +98,19 @@ class SuccessLessonsOnly(BaseStore):
 _EVERY = 100_000  # a search of the reflections asks for all of them, to page after filtering
 
 
-def _filtered(op: Op) -> bool:
+def _filtered(op: Op) -> TypeGuard[SearchOp]:
     """A search of the reflections, by meaning or not (a store without a vector index ranks a
     listing itself, and an empty-namespace check lists one)."""
     return isinstance(op, SearchOp) and op.namespace_prefix[:1] == ("reflections",)
 
 
 def _wide(op: Op) -> Op:
-    return op._replace(limit=_EVERY, offset=0) if isinstance(op, SearchOp) and _filtered(op) else op
+    return op._replace(limit=_EVERY, offset=0) if _filtered(op) else op
 
 
 def _kept(op: Op, result: Result) -> Result:
     """The page `op` asked for, of the lessons learned from successes only."""
     if not _filtered(op):
         return result
-    search = cast(SearchOp, op)
     hits = [h for h in cast(list[SearchItem], result or []) if h.value.get("outcome") == "success"]
-    return hits[search.offset : search.offset + search.limit]
+    return hits[op.offset : op.offset + op.limit]
