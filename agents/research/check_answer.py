@@ -1,16 +1,16 @@
 """check_answer: a short final answer is checked against one direct reading of the evidence,
 so a run does not end below what one call over the same evidence would say.
 
-The research's short answers lose most where one call has them right (docs/evaluations.md): the
-aggregator names a step's bridge entity (the actress, not the series she voiced), or the answer
-runs longer than its form ("Hawaii County, Hawaii"). The check reads what the run read (its
-opening, a cached prefix on a local model, then the hits its tasks found beyond it) and answers
-the request at once, as one call over the same evidence would. The two answers agree when one's
-words hold the other's: the fewer words stand, the short form's answer. When they differ, a
-choice under a grammar picks the one that gives what the request asks for, from the evidence,
-asked in both orders (a small model tends to pick whichever comes first); a choice that flips
-with the order leaves the direct reading. Other answer forms (a list, a paragraph, a report) are
-left as written: one call cannot write them better.
+The research's short answers lose most where one call has them right (docs/evaluations/hotpotqa.md):
+the aggregator names a step's bridge entity (the actress, not the series she voiced), or the answer
+runs longer than its form ("Hawaii County, Hawaii"). The check reads what the run read (its opening,
+a cached prefix on a local model, then the hits its tasks found beyond it) and answers the request
+at once, as one call over the same evidence would. The two answers agree when one's words hold the
+other's: the fewer words stand, the short form's answer. When they differ, a choice under a grammar
+picks the one that gives what the request asks for, from the evidence, asked in both orders (a small
+model tends to pick whichever comes first); a choice that flips with the order leaves the direct
+reading. Other answer forms (a list, a paragraph, a report) are left as written: one call cannot
+write them better.
 """
 
 from __future__ import annotations

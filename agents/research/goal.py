@@ -78,8 +78,8 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    # this request's own lessons only: other requests' advice drew a small model's first answer
-    # off the evidence (docs/evaluations.md, ExpeL's protocol); it reaches the planner instead
+    # this request's own lessons only: other requests' advice drew a small model's first answer off
+    # the evidence (docs/evaluations/hotpotqa.md, ExpeL's protocol); it reaches the planner instead
     mem = resources.memory(runtime)
     memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)
     prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)

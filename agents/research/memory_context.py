@@ -80,10 +80,10 @@ def _call_argument(step: str) -> str | None:
 
 
 def fits_prompt(text: str, *, plan: bool) -> Callable[[Workflow], bool]:
-    """Which workflows may reach a prompt about `text`: a whole run's plan (how a request of
-    one form was researched) only a planner's prompt (`plan`), for a request of its very form;
-    any other by relevance alone. A plan is no step of a task, and a plan of another form
-    misleads: shown by relevance alone, such plans cost right answers (docs/evaluations.md)."""
+    """Which workflows may reach a prompt about `text`: a whole run's plan (how a request of one
+    form was researched) only a planner's prompt (`plan`), for a request of its very form; any other
+    by relevance alone. A plan is no step of a task, and a plan of another form misleads: shown by
+    relevance alone, such plans cost right answers (docs/results/hotpotqa-stream-history.md)."""
     own = form_key(template_of("plan", text))
 
     def fits(workflow: Workflow) -> bool:

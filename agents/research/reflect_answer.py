@@ -3,13 +3,13 @@
 A small model's task reflector judges nearly every attempt good enough, so a run would almost
 never fail, retry or learn what to do differently: carried memory would hold only verdicts and
 the advice of successes. check_answer holds a judgment the model cannot talk itself out of: the
-research's answer and one direct reading of the same evidence either agree or not, and where
-they disagree the final answer is right less often (docs/evaluations.md). So a disagreement is
-the run's failure: the reflector is asked what went wrong and what to do instead, and that
-lesson is saved as one learned from a failure (kept apart from lessons of successes, retrieved
-by later runs as its strategy). An agreement teaches no lesson here (the tasks' reflections
-already hold what worked); either way the run's trajectory is recorded, judged by the check, for
-plan-level workflows (agents.research.learning).
+research's answer and one direct reading of the same evidence either agree or not, and where they
+disagree the final answer is right less often (docs/results/hotpotqa-stream-history.md). So a
+disagreement is the run's failure: the reflector is asked what went wrong and what to do instead,
+and that lesson is saved as one learned from a failure (kept apart from lessons of successes,
+retrieved by later runs as its strategy). An agreement teaches no lesson here (the tasks'
+reflections already hold what worked); either way the run's trajectory is recorded, judged by the
+check, for plan-level workflows (agents.research.learning).
 """
 
 from __future__ import annotations

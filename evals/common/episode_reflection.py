@@ -9,14 +9,13 @@ model writes both halves ("If you succeeded, reflect on what you did well. If yo
 and names no fact, as though it had not been told. Reflexion's own
 prompt states the failure and asks for a diagnosis and a plan.
 
-`earlier` is what the reflector wrote after this task's earlier failures ("" or an
-<earlier_lessons> section). Reflexion's reflector sees a new trajectory each trial, written
-under its reflections; a one-call answer that repeats itself gives the same attempt again, and
-without them a small model writes the same lesson again word for word (docs/evaluations.md).
-`concrete` names the task's own things: otherwise web-page words ("the field, the button")
-reach lessons about documents. The checker never tells the right answer, so the reflector is
-told not to claim one: untold, lessons say "the correct answer is …", at times naming the
-wrong answer itself."""
+`earlier` is what the reflector wrote after this task's earlier failures ("" or an <earlier_lessons>
+section). Reflexion's reflector sees a new trajectory each trial, written under its reflections; a
+one-call answer that repeats itself gives the same attempt again, and without them a small model
+writes the same lesson again word for word (docs/results/hotpotqa-reflexion-history.md). `concrete`
+names the task's own things: otherwise web-page words ("the field, the button") reach lessons about
+documents. The checker never tells the right answer, so the reflector is told not to claim one:
+untold, lessons say "the correct answer is …", at times naming the wrong answer itself."""
 
 EPISODE_REFLECTION = """You look back at one attempt at a task. Its outcome was decided by the
 task's own checker and is given below; do not judge it again.

@@ -32,8 +32,9 @@ from prompts.research import data
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
 MAX_CONTEXT_CHARS = 16_000  # HotpotQA's 10 paragraphs whole (the longest dev context is 13,189)
-# A lesson that says an earlier one again is asked for anew, in a new sample, this many times
-# in all: shown its earlier lessons, a small reflector copies them (docs/evaluations.md).
+# A lesson that says an earlier one again is asked for anew, in a new sample, this many times in
+# all: shown its earlier lessons, a small reflector copies them
+# (docs/results/hotpotqa-reflexion-history.md).
 LESSON_ROUNDS = 2
 
 

@@ -4,7 +4,7 @@ attempts come after the paragraphs, right before the question, each with the che
 on its attempt (the wrong answer), as Reflexion shows its reflections: placed in the system
 message, before 3,500 tokens of paragraphs, the 1.5B's retries solved none of 16 and gave the
 same wrong answer again in 12, lessons naming the right one included; placed here, 2 of 3 spot
-checks answered right (docs/evaluations.md)."""
+checks answered right (docs/results/hotpotqa-reflexion-history.md)."""
 
 from __future__ import annotations
 

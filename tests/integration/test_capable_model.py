@@ -128,7 +128,7 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
 def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
     """enter-text in real chromium through the graph: type the value, then click Submit. Without
     a plan the default model typed the value again until the repeated-action limit, in all 10
-    enter-text episodes of the online AWM run before it (docs/evaluations.md); sampling
+    enter-text episodes of the online AWM run before it (docs/evaluations/miniwob.md); sampling
     follows the prompt, whose URL has the server's port: three seeds are run, one must pass."""
     import asyncio
 

@@ -10,7 +10,8 @@ from cli.commands import COMMANDS
 from tests.conftest import ROOT
 
 README = ROOT / "README.md"
-DOCS = sorted((ROOT / "docs").glob("*.md"))  # docs/results/ holds generated report pages
+DOCS = sorted([*(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "evaluations").glob("*.md")])
+# (docs/results/ holds generated report pages)
 SETUP = [
     './agent run "The creator of \\"Wallace and Gromit\\" also created what animation comedy'
     " that matched animated zoo animals with a soundtrack of people talking about their homes?"
