@@ -12,6 +12,7 @@ SQLite holds on it in this process. The kernel releases the flock if its holder 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import sqlite3
 import time
@@ -20,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memory.engine.errors import MemoryStoreError
+
+log = logging.getLogger(__name__)
 
 
 def attempts(timeout_s: float) -> Iterator[None]:
@@ -34,18 +37,16 @@ def attempts(timeout_s: float) -> Iterator[None]:
 
 @contextmanager
 def setting_up(path: str, timeout_s: float) -> Iterator[None]:
-    """Hold the store folder's flock while the block sets up the file at `path`."""
-    if path == ":memory:":
+    """Hold the store folder's flock while the block sets up the file at `path`. Where the
+    folder cannot be locked (no read permission on it; NFS refuses an flock on a folder), the
+    block runs unlocked, as it would without this: enter_wal's retries and the busy timeout
+    remain."""
+    fd = _folder(path)
+    if fd is None:
         yield
         return
     try:
-        fd = os.open(Path(path).parent, os.O_RDONLY)
-    except OSError as exc:
-        raise MemoryStoreError(
-            f"cannot use memory store {path} ({exc}); check that its folder exists and is readable"
-        ) from exc
-    try:
-        if not _took(fd, timeout_s):
+        if _took(fd, timeout_s) is False:
             raise MemoryStoreError(
                 f"memory store {path} stayed locked by another process setting it up; let the "
                 "other run finish, then retry"
@@ -55,13 +56,27 @@ def setting_up(path: str, timeout_s: float) -> Iterator[None]:
         os.close(fd)  # closing it releases the flock
 
 
-def _took(fd: int, timeout_s: float) -> bool:
+def _folder(path: str) -> int | None:
+    if path == ":memory:":
+        return None
+    try:
+        return os.open(Path(path).parent, os.O_RDONLY)
+    except OSError as exc:
+        log.debug("memory store %s: its folder cannot be locked (%s)", path, exc)
+        return None
+
+
+def _took(fd: int, timeout_s: float) -> bool | None:
+    """True once the flock is held, False if it stayed taken, None where flock is refused."""
     for _ in attempts(timeout_s):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
             pass
+        except OSError as exc:  # ENOLCK, EBADF, EOPNOTSUPP: a file system without it
+            log.debug("no flock on this file system (%s): the store is set up unlocked", exc)
+            return None
     return False
 
 

@@ -60,3 +60,15 @@ def test_an_opener_that_never_gets_its_turn_says_so_in_one_line(tmp_path):
     finally:
         os.close(fd)
     assert SqliteFile(tmp_path / "m.sqlite3").store_id  # its turn came: it opens as usual
+
+
+def test_a_file_system_that_refuses_flock_still_opens_the_store(tmp_path, monkeypatch):
+    import errno
+
+    from memory.engine import sqlite_open
+
+    def refused(fd, operation):  # NFSv4 on a folder: "No locks available"
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(sqlite_open.fcntl, "flock", refused)
+    assert SqliteFile(tmp_path / "m.sqlite3", busy_timeout_s=1.0).store_id
