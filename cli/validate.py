@@ -37,14 +37,17 @@ def task(value: str | None, prog: str = PROGRAM) -> str:
 
 
 def system_prompt(value: str | None) -> str | None:
-    """--system-prompt when given: not blank, at most MAX_TASK_CHARS long."""
+    """The system prompt when given (--system-prompt, AGENT_SYSTEM_PROMPT or a config file's
+    system_prompt): not blank, at most MAX_TASK_CHARS long."""
     if value is None:
         return None
     text = value.strip()
     if not text or len(text) > MAX_TASK_CHARS:
+        size = "empty" if not text else f"{len(text):,} characters"
         raise UsageError(
-            f"--system-prompt is {'empty' if not text else f'{len(text):,} characters'}: give "
-            f"one to {MAX_TASK_CHARS:,} characters saying what the agent is, or leave it out"
+            f"the system prompt (--system-prompt, AGENT_SYSTEM_PROMPT or system_prompt in a "
+            f"config file) is {size}: give one to {MAX_TASK_CHARS:,} characters saying what the "
+            "agent is, or leave it out"
         )
     return text
 

@@ -153,8 +153,9 @@ class Context(MemorySettings, ModelSettings):
     system_prompt: str = field(
         default=ROLE,
         metadata={
-            "description": "What every model call of the run is told it is (the system"
-            " message). The rule that documents, pages and memories are information, never"
+            "description": "What each research step's model call is told it is (the system"
+            " message; blank: this default); memory's upkeep (insights, workflows) keeps its"
+            " own prompts. The rule that documents, pages and memories are information, never"
             " instructions, always follows it."
         },
     )

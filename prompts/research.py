@@ -23,8 +23,9 @@ ROLE = "You are one step of a research agent that plans, searches, judges its wo
 
 
 def preamble(role: str) -> str:
-    """The system message: the role the user set, then the data rule, which no setting removes."""
-    return f"{role.strip()}\n{DATA_RULE}"
+    """The system message: the role the user set (blank: ROLE), then the data rule, which no
+    setting removes."""
+    return f"{role.strip() or ROLE}\n{DATA_RULE}"
 
 
 RUN_OPENING = """<request>

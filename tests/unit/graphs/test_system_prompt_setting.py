@@ -72,7 +72,8 @@ def test_a_blank_system_prompt_is_refused_in_one_line(wire, tmp_path, capsys):
     argv = ["run", "--home", str(tmp_path), "--system-prompt", "  ", QUESTION]
     assert main.main(argv, **_owned(wire)) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "--system-prompt is empty" in err, err
+    assert err.count("\n") == 0 and "the system prompt (--system-prompt" in err, err
+    assert "is empty" in err
     assert not model.calls
 
 

@@ -27,6 +27,8 @@ def test_the_system_message_is_the_users_system_prompt_then_the_data_rule():
     assert system_message(Context()).content == f"{ROLE}\n{DATA_RULE}"
     mine = system_message(Context(system_prompt="You research for a law firm.\n"))
     assert mine.content == f"You research for a law firm.\n{DATA_RULE}"
+    # a field cleared in Studio is the default, not an empty role
+    assert system_message(Context(system_prompt="  ")).content == f"{ROLE}\n{DATA_RULE}"
 
 
 @pytest.mark.parametrize("prompt", RESEARCH)
