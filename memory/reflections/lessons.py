@@ -9,6 +9,10 @@ is an answer to one question, and it misleads the next. For the same reason a le
 another task reaches a prompt only as its strategy (`strategy`): the sentences that say what to
 do (`is_advice`), judge nothing and name nothing particular; on the same task (a retry, a later
 trial of the same question) it comes whole, since there its particulars are the point.
+
+Why word lists rather than the model or embeddings: on real reflector sentences labelled by
+hand, the default model cannot make this call and MiniLM's nearest neighbours do no better
+(bench/lesson_judgment.py; docs/memory.md, "Who decides what is a lesson").
 """
 
 from __future__ import annotations
