@@ -2,11 +2,11 @@
 
 A new file starts in rollback-journal mode. While one connection switches it to WAL, the others
 read it either in the old mode or already in WAL, and they can hold the locks each needs until
-the busy timeout ends: four threads opening one new store at once failed about one round in
-300 on a loaded 2-core machine, each waiting the whole timeout ("database is locked"). Openers
-therefore take turns to set the file up (WAL mode, schema) under an flock on the store's folder.
-The folder, not the database: closing any other descriptor of a SQLite file drops the locks
-SQLite holds on it in this process. The kernel releases the flock if its holder dies.
+the busy timeout ends, each waiting the whole timeout ("database is locked";
+tests/unit/memory/test_sqlite_open_together.py). Openers therefore take turns to set the file
+up (WAL mode, schema) under an flock on the store's folder. The folder, not the database:
+closing any other descriptor of a SQLite file drops the locks SQLite holds on it in this
+process. The kernel releases the flock if its holder dies.
 """
 
 from __future__ import annotations
