@@ -29,6 +29,7 @@ from memory.engine.index_file import file_crc, stale_files
 from memory.engine.records import RecordTable
 from memory.engine.rows import COLUMNS
 from memory.engine.salvage import Salvage, keep_rows, salvage
+from memory.engine.sqlite_file import BUSY_CODES, store_error
 
 KEEP_META = ("embedder", "dimension", "consolidated_seq:")  # what a rebuilt database inherits
 
@@ -142,15 +143,19 @@ def repair_folder(folder: Path, embeddings: Embeddings) -> FolderReport:
     return after
 
 
-def _quick_check(db: Path) -> str:
-    """'' if SQLite finds the file sound, else what it says is wrong."""
+def _quick_check(db: Path, timeout_s: float = 5.0) -> str:
+    """'' if SQLite finds the file sound, else what it says is wrong. A file another process
+    holds locked is not damaged: that is a MemoryStoreError (retry later), never a reason to
+    set a sound store aside."""
     try:
-        conn = sqlite3.connect(db)
+        conn = sqlite3.connect(db, timeout=timeout_s)
         try:
             rows = conn.execute("PRAGMA quick_check").fetchall()
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
+        if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in BUSY_CODES:
+            raise store_error(str(db), exc) from exc
         return str(exc)
     return "" if rows == [("ok",)] else "; ".join(str(r[0]) for r in rows[:3])
 

@@ -28,7 +28,7 @@ from memory.engine.sqlite_open import enter_wal, setting_up
 
 # SQLite primary result codes (the low byte of an extended code)
 _DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
-_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
 _UNUSABLE = {3, 8, 10, 13, 14, 23}  # PERM, READONLY, IOERR, FULL, CANTOPEN, AUTH
 _SHORT_READ = 522  # SQLITE_IOERR_SHORT_READ: the file ends early, i.e. it was truncated
 MMAP_BYTES = 1 << 31
@@ -64,7 +64,7 @@ def store_error(path: str, exc: sqlite3.DatabaseError) -> Exception:
             f"memory store {path} is damaged ({exc}); run the command `{repair_command(path)}`"
             " to set the file aside and keep every readable record"
         )
-    if code & 0xFF in _BUSY:
+    if code & 0xFF in BUSY_CODES:
         return MemoryStoreError(
             f"memory store {path} stayed locked by another process ({exc}); let the other run "
             "finish, then retry"

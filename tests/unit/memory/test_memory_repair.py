@@ -100,3 +100,24 @@ def test_a_changed_index_is_reported_and_rebuilt(store):
     assert before.index.startswith("changed") and len(before.leftovers) == 1
     after = repair_folder(store, HashingEmbeddings())
     assert after.problems == [] and after.index == "ok"
+
+
+def test_a_file_another_process_holds_locked_is_busy_not_damaged(tmp_path):
+    """Held under an exclusive lock (a rollback-journal file, as a store is for a moment while
+    it is made), the file is not damaged: the check says so in one line, so repair sets
+    nothing aside."""
+    from memory.engine.errors import MemoryStoreDamagedError, MemoryStoreError
+    from memory.engine.repair import _quick_check
+
+    db = tmp_path / DB_NAME
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(MemoryStoreError, match="stayed locked") as raised:
+            _quick_check(db, timeout_s=0.1)
+        assert not isinstance(raised.value, MemoryStoreDamagedError)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _quick_check(db) == ""  # the lock gone, the file is sound
