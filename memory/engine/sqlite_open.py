@@ -25,7 +25,7 @@ from memory.engine.errors import MemoryStoreError
 log = logging.getLogger(__name__)
 
 
-def attempts(timeout_s: float) -> Iterator[None]:
+def _attempts(timeout_s: float) -> Iterator[None]:
     """One try now, then one after each pause (5 ms growing to 250 ms) until `timeout_s`."""
     deadline, pause = time.monotonic() + timeout_s, 0.005
     yield
@@ -68,7 +68,7 @@ def _folder(path: str) -> int | None:
 
 def _took(fd: int, timeout_s: float) -> bool | None:
     """True once the flock is held, False if it stayed taken, None where flock is refused."""
-    for _ in attempts(timeout_s):
+    for _ in _attempts(timeout_s):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
@@ -84,7 +84,7 @@ def enter_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
     """WAL mode, retrying while another connection switches too: SQLite answers one of two
     switchers "database is locked" at once, without waiting its busy timeout (on a file system
     where the folder's flock does not reach other machines' openers)."""
-    for _ in attempts(timeout_s):
+    for _ in _attempts(timeout_s):
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             return
