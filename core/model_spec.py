@@ -25,10 +25,14 @@ Options after `#` (joined with `&`):
               on a CPU) | as-is (the GGUF file unchanged; the default for a file you name)
   timeout     seconds per request (default 120 for servers, 60 for hosted providers)
   retries     retries per request on connection errors and 5xx (default 1)
+  key         openai only: the environment variable holding the key for this model's URL
+              (default: OPENAI_API_KEY, sent only to OpenAI's API or to OPENAI_BASE_URL; a
+              server named by another URL gets no key; core.models.api_key_for)
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from core.model_catalogue import is_file_name, lookup
@@ -39,7 +43,8 @@ MODEL_SPEC_HELP = (
     "'local:/path/model.gguf' a file), 'provider:model' (e.g. openai:gpt-4o-mini), or "
     "'openai:NAME@URL' for an OpenAI-compatible server; options after '#', joined with '&': "
     "structured=json_schema|function_calling|json_mode, tools=native|named, ctx=TOKENS, "
-    "timeout=SECONDS, retries=N (e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048); "
+    "timeout=SECONDS, retries=N, key=ENV_VAR (the variable holding this URL's key) "
+    "(e.g. openai:m@http://127.0.0.1:8080/v1#ctx=2048); "
     "local only: weights=q8_0|as-is, repeat=PENALTY."
 )
 CHOICES = {
@@ -49,6 +54,7 @@ CHOICES = {
 }
 NUMBERS = ("ctx", "timeout", "retries")
 LOCAL_OPTIONS = ("ctx", "weights", "repeat")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,8 @@ def _options(spec: str, text: str, allowed: tuple[str, ...]) -> dict[str, str]:
             raise ModelSpecError(f"{key}={value!r} in {spec!r}: choose one of {CHOICES[key]}")
         if key in (*NUMBERS, "repeat") and not _number_ok(key, value):
             raise ModelSpecError(f"{key}={value!r} in {spec!r} must be a positive number")
+        if key == "key" and not ENV_NAME.fullmatch(value):
+            raise ModelSpecError(f"key={value!r} in {spec!r}: name an environment variable")
         options[key] = value
     return options
 
@@ -107,7 +115,13 @@ def parse_spec(spec: str) -> ModelSpec:
         raise ModelSpecError(
             f"unknown model {spec!r}: use 'local' or 'provider:model', e.g. 'openai:gpt-4o-mini'"
         )
-    allowed = ("structured", "tools", *NUMBERS)
+    if base_url and provider != "openai":
+        # another provider's client would send its own key (ANTHROPIC_API_KEY…) to that URL
+        raise ModelSpecError(
+            f"base URL in {spec!r}: a URL is for OpenAI-compatible servers, "
+            f"written openai:{model}@{base_url}"
+        )
+    allowed = ("structured", "tools", *NUMBERS, *(("key",) if provider == "openai" else ()))
     return ModelSpec(
         provider, model, base_url.rstrip("/") or None, _options(spec, option_text, allowed)
     )

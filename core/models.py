@@ -7,7 +7,8 @@ Specs (full grammar and options: core/model_spec.py, MODEL_SPEC_HELP):
   openai:MODEL@http://host/v1    an OpenAI-compatible server at that base URL
   …#structured=function_calling&tools=named&ctx=2048&timeout=120&retries=1
 Every remote request has a timeout and bounded retries; an unreachable server raises
-ModelUnavailable when the model is built.
+ModelUnavailable when the model is built. A key goes only where its owner meant it to
+(`api_key_for`): OPENAI_API_KEY to OpenAI's API or OPENAI_BASE_URL, a `#key=VAR` to its spec's URL.
 
 `Models` holds what one owner has built (the CLI per command, an evaluation per worker, a run
 whose context was made without one): each spec is built once on first use and shared by that
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from core.model_errors import ModelSpecError, ModelUnavailable
@@ -105,8 +106,9 @@ class Models:
             return self._embeddings[spec]
 
 
-def build_chat_model(spec: str) -> BaseChatModel:
-    """The chat model named by `spec`, built now (an embedded one loads its weights)."""
+def build_chat_model(spec: str, environ: Mapping[str, str] | None = None) -> BaseChatModel:
+    """The chat model named by `spec`, built now (an embedded one loads its weights); its key
+    is read from `environ` (default: the process's environment)."""
     parsed = parse_spec(spec)
     if parsed.provider is None:
         from core.local_model import LocalChatModel
@@ -119,7 +121,7 @@ def build_chat_model(spec: str) -> BaseChatModel:
             **({"repeat_penalty": repeat} if repeat else {}),
         )
     if parsed.provider == "openai":
-        return _openai_model(spec, parsed)
+        return _openai_model(spec, parsed, os.environ if environ is None else environ)
     kwargs: dict[str, object] = {"temperature": 0}
     if parsed.provider in TIMEOUT_PROVIDERS:
         kwargs["timeout"] = parsed.number("timeout") or HOSTED_TIMEOUT
@@ -134,7 +136,23 @@ def build_chat_model(spec: str) -> BaseChatModel:
         raise ModelSpecError(f"cannot build model {spec!r}: {exc}") from exc
 
 
-def _openai_model(spec: str, parsed: ModelSpec) -> BaseChatModel:
+def api_key_for(parsed: ModelSpec, environ: Mapping[str, str]) -> str | None:
+    """The key an OpenAI model sends, where its owner meant it to go: the variable the spec
+    names (`#key=VAR`), else OPENAI_API_KEY for OpenAI's API or for the server OPENAI_BASE_URL
+    names. A server named by any other URL gets none, so a key set for one endpoint never
+    reaches a URL someone else wrote into a spec."""
+    if "key" in parsed.options:
+        name = parsed.options["key"]
+        if not environ.get(name):
+            raise ModelSpecError(f"#key={name}: the environment variable {name} is not set")
+        return environ[name]
+    bound = environ.get("OPENAI_BASE_URL") or environ.get("OPENAI_API_BASE") or ""
+    if parsed.base_url is None or parsed.base_url == bound.rstrip("/"):
+        return environ.get("OPENAI_API_KEY") or None
+    return None
+
+
+def _openai_model(spec: str, parsed: ModelSpec, environ: Mapping[str, str]) -> BaseChatModel:
     """OpenAI, or an OpenAI-compatible server: checked for reachability and context size."""
     from pydantic import SecretStr
 
@@ -142,7 +160,7 @@ def _openai_model(spec: str, parsed: ModelSpec) -> BaseChatModel:
 
     server = parsed.base_url
     timeout = parsed.number("timeout") or (SERVER_TIMEOUT if server else HOSTED_TIMEOUT)
-    api_key = os.environ.get("OPENAI_API_KEY") or ("not-needed" if server else None)
+    api_key = api_key_for(parsed, environ) or ("not-needed" if server else None)
     opts = parsed.options
     try:
         model = OpenAICompatibleChat(

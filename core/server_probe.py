@@ -56,7 +56,8 @@ def _get(client: httpx.Client, url: str) -> Any:
     if response.status_code in (401, 403):
         raise ModelUnavailable(
             f"the model server at {url} refused the API key (HTTP {response.status_code}): "
-            "set OPENAI_API_KEY to a key it accepts"
+            "name the variable holding its key with #key=VAR in the model spec, or set "
+            "OPENAI_API_KEY with OPENAI_BASE_URL set to this server's URL"
         )
     if response.status_code != 200:
         return None
