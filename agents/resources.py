@@ -21,16 +21,21 @@ from langgraph.runtime import Runtime
 from core.context import Context
 from core.web_context import WebAgentContext
 from memory.agent_memory import AgentMemory
+from memory.stores.owned import OwnedStore
 from memory.unindexed import warn_memory_off
 
 
 def memory(runtime: Runtime[Context] | Runtime[WebAgentContext]) -> AgentMemory:
     """This run's reflections, trajectories and workflows, through `runtime.store`; what it
     saves records the run's thread. A store without a vector index is searched with the run's
-    embeddings (`embedding_model`), loaded only if a search needs them."""
+    embeddings (`embedding_model`), loaded only if a search needs them. A served run of an
+    authenticated caller (`memory_owner`) sees only that caller's part of the store."""
     ctx, info = runtime.context, getattr(runtime, "execution_info", None)
+    store = runtime.store
+    if store is not None and ctx.memory_owner is not None:
+        store = OwnedStore(store, ctx.memory_owner)
     return AgentMemory(
-        runtime.store,
+        store,
         ctx.memory_namespace,
         min_relevance=ctx.min_relevance,
         thread_id=getattr(info, "thread_id", None),

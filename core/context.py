@@ -124,6 +124,8 @@ class MemorySettings:
     memory_namespace: str = field(
         default="default", metadata={"description": "Project/user namespace for memories."}
     )
+    # not a setting: a served run's authenticated caller, whose memories alone it sees
+    memory_owner: Annotated[str | None, SkipJsonSchema()] = field(default=None, repr=False)
     min_relevance: float = field(
         # calibrated for all-MiniLM-L6-v2 by bench/relevance_floor.py on HotpotQA: 93% of
         # same-subject pairs pass it, 1.8% of unrelated pairs do

@@ -95,6 +95,11 @@ class WebAgentContext(MemorySettings, ModelSettings):
             "('*' = any public origin; private addresses only when named)."
         },
     )
+    # Not a setting: where a served run may start (core/served.py: the operator's origins;
+    # None, as in library use: any start page, its origin allowed for the episode).
+    start_origins: Annotated[tuple[str, ...] | None, SkipJsonSchema()] = field(
+        default=None, repr=False, compare=False
+    )
     # Not a setting: the run's own (no schema, so Studio never offers it). init=False: every
     # context starts with an empty one, a copy made with dataclasses.replace too.
     browser: Annotated[RunBrowser, SkipJsonSchema()] = field(

@@ -40,6 +40,7 @@ from agents.research.reply import standing
 from agents.research.tasks import finish_task, schedule_tasks, task_input
 from core.context import Context
 from core.run_budget import CapReached
+from core.served import served
 from core.state import (
     InputState,
     OutputState,
@@ -260,3 +261,7 @@ def build_graph(name: str) -> ResearchBuilder:
 # Compiled without a checkpointer or store: `langgraph dev` and embedding apps bring their own.
 reflective_graph = build_reflective_graph().compile(name="reflective_agent")
 single_path_graph = build_single_path_graph().compile(name="single_path_agent")
+# What langgraph.json serves: the same graphs, each run's context admitted first against what
+# the server's operator offers (core/served.py); library code runs the two above.
+served_reflective_graph = served(reflective_graph)
+served_single_path_graph = served(single_path_graph)

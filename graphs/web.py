@@ -18,6 +18,7 @@ from agents.web.observe import observe
 from agents.web.plan import needs_plan, plan
 from agents.web.session import MAX_STEPS_CAP, MODEL_RETRY
 from browser.trajectory import TrajectoryStep
+from core.served import served
 from core.state import WebAgentInput, WebAgentState
 from core.web_context import WebAgentContext
 
@@ -63,3 +64,6 @@ def route_after_act(state: WebAgentState) -> Literal["observe", "finish"]:
 
 # Compiled without a checkpointer: `langgraph dev` and embedding apps bring their own.
 web_graph = build_web_graph().compile(name="web_agent").with_config(recursion_limit=RECURSION_LIMIT)
+# What langgraph.json serves: the same graph, each run's context admitted first against what
+# the server's operator offers (core/served.py), its start page one of the operator's origins.
+served_web_graph = served(web_graph)

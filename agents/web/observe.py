@@ -31,6 +31,7 @@ async def observe(state: WebAgentState, runtime: Runtime[WebAgentContext]) -> di
                 raise ValueError(
                     "the web agent needs a start_url (or an environment attached to its context)"
                 )
+            web_session.check_start(ctx, state["start_url"])  # before the browser opens
             session = await web_session.open_session(ctx, run_id)
             observation = await session.env.reset(state["start_url"])
         else:

@@ -22,6 +22,7 @@ from langgraph.types import RetryPolicy
 
 from browser.env import BrowserEnv, EnvConfig
 from browser.limits import Limits
+from browser.origins import OriginPolicy
 from core.web_context import WebAgentContext
 
 # The graph's recursion limit is sized for this many actions.
@@ -47,6 +48,22 @@ def env_config(ctx: WebAgentContext) -> EnvConfig:
     steps = max(1, min(ctx.max_steps, MAX_STEPS_CAP))
     screenshot = ctx.observation != "axtree"  # each observation carries the viewport's PNG
     return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps), screenshot=screenshot)
+
+
+class StartRefused(ValueError):
+    """A served run's start page is not one its operator allows; the browser never opened."""
+
+
+def check_start(ctx: WebAgentContext, start_url: str) -> None:
+    """A served run starts only where its operator allows (`start_origins`, the guard's rules:
+    '*' any public origin, a private address only when named); library use anywhere."""
+    if ctx.start_origins is None:
+        return
+    if OriginPolicy(ctx.start_origins).check(start_url) is not None:
+        shown = ", ".join(ctx.start_origins) or "none"
+        raise StartRefused(
+            f"start_url {start_url!r} is not at an origin this server allows (allowed: {shown})"
+        )
 
 
 def attach(ctx: WebAgentContext, env: BrowserEnv, evaluate: Evaluate | None = None) -> WebSession:
