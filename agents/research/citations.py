@@ -5,7 +5,10 @@ then the hits its tasks found) that holds every name and number the sentence sta
 (`support.unsupported`): `[n]` after the sentence, `n` a passage in the report's source list. A
 sentence that names nothing, or names what no passage read holds, gets no citation: a citation
 is never taken from the model's word (the "Sources:" line it wrote is dropped), so a source the
-model names but the run never read, or one that does not hold the fact, cannot appear.
+model names but the run never read, or one that does not hold the fact, cannot appear. Nor can
+a passage that holds the words but says otherwise (`_contradicts`): one denying the sentence
+("It is false that X opened in 1931") or giving the same thing another number ("X opened in
+1934") is no citation for "X opened in 1931".
 """
 
 from __future__ import annotations
@@ -15,9 +18,17 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from agents.research.sources import hits, title_and_source
-from agents.research.support import unsupported
+from agents.research.support import normal, unsupported
+from agents.tools.bm25 import STOPWORDS
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# how a sentence says that what it states is not so
+_DENIAL = re.compile(
+    r"\b(?:not|never|false|untrue|incorrect|wrong|myth|mistaken(?:ly)?|denie[sd]|"
+    r"\w+n't)\b"
+)
+_NUMBER = re.compile(r"\d+")
+_CONTENT = re.compile(r"[a-z]{4,}")
 _SOURCE_LINE = "Sources: "
 
 
@@ -74,9 +85,31 @@ def _holder(sentence: str, passages: list[Passage]) -> Passage | None:
     if not unsupported(sentence, ""):  # it names nothing: nothing to check it against
         return None
     for passage in passages:
-        if not unsupported(sentence, f"{passage.title}\n{passage.text}"):
+        text = f"{passage.title}\n{passage.text}"
+        if not unsupported(sentence, text) and not _contradicts(sentence, text):
             return passage
     return None
+
+
+def _contradicts(claim: str, text: str) -> bool:
+    """Does a sentence of `text` say otherwise than `claim`: hold all it names with a denial
+    the claim lacks (or lack one it has), or hold its names and its other words with another
+    number of as many digits in place of its own?"""
+    named = unsupported(claim, "")
+    numbers = {w for w in named if w.isdigit()}
+    names = " ".join(w for w in named if w not in numbers)
+    words = set(_CONTENT.findall(normal(claim))) - STOPWORDS - {normal(w) for w in named}
+    denied = bool(_DENIAL.search(normal(claim)))
+    for part in _SENTENCE_END.split(text.replace("\n", " ")):
+        seen = normal(part)
+        if not unsupported(claim, part):
+            if bool(_DENIAL.search(seen)) != denied:
+                return True
+        elif numbers and not unsupported(names, part) and words <= set(_CONTENT.findall(seen)):
+            others = set(_NUMBER.findall(seen)) - numbers
+            if any(len(o) == len(n) for o in others for n in numbers):
+                return True
+    return False
 
 
 def _marked(sentence: str, n: int) -> str:

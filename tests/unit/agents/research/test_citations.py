@@ -103,3 +103,32 @@ def test_a_hits_title_and_source_come_from_its_first_line(hit, expected):
     from agents.research.sources import title_and_source
 
     assert title_and_source(hit) == expected
+
+
+HARLOW = "The Harlow Bridge opened in 1931."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It is false that the Harlow Bridge opened in 1931.",
+        "The Harlow Bridge never opened in 1931, whatever the plaque says.",
+        "Plans of 1931 named the Harlow Bridge. The Harlow Bridge opened in 1934.",
+    ],
+)
+def test_a_passage_that_says_otherwise_is_no_citation(text):
+    """A passage holding a sentence's words but denying it, or giving the same thing another
+    number, is not its citation; a passage that states it is."""
+    against = Passage("Harlow Bridge", "against.md", text)
+    body, citations = cite(HARLOW, [against])
+    assert (body, citations) == (HARLOW, [])
+    holds = Passage("Harlow Bridge", "holds.md", f"{HARLOW} It was rebuilt in 1962.")
+    body, citations = cite(HARLOW, [against, holds])
+    assert [c["source"] for c in citations] == ["holds.md"] and body.endswith("1931 [1].")
+
+
+def test_a_denial_is_cited_with_the_passage_that_denies():
+    denial = "The Harlow Bridge did not open in 1931."
+    passage = Passage("Harlow Bridge", "myth.md", "The Harlow Bridge did not open in 1931.")
+    assert [c["source"] for c in cite(denial, [passage])[1]] == ["myth.md"]
+    assert cite(denial, [Passage("Harlow Bridge", "h.md", HARLOW)])[1] == []
