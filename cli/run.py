@@ -70,7 +70,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=handle)
 
 
-def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Context:
+def _context_from_args(args: argparse.Namespace, record: dict[str, Any]) -> Context:
+    """The run's context: a resumed run's saved settings (`record`, its run file), the flags
+    given over them."""
+    saved = record.get("context", {})
     values = {k: v for k, v in saved.items() if k in {f.name for f in fields(Context)}}
     if args.model:  # every role, a saved run's own role models too (a run saved with four)
         values["model"] = args.model
@@ -95,7 +98,7 @@ def _context_from_args(args: argparse.Namespace, saved: dict[str, Any]) -> Conte
         values["use_browser"] = False
     if args.approve_plan:
         values["approve_plan"] = True
-    mcp_file = args.mcp or saved.get("mcp_file")
+    mcp_file = args.mcp or record.get("mcp_file")  # recorded beside the settings, not in them
     if mcp_file:
         values["mcp_servers"] = mcp_servers(mcp_file)
     if args.allow_origin:
@@ -214,7 +217,7 @@ def _read_inputs(args: argparse.Namespace) -> None:
 
 
 def _start(args: argparse.Namespace, runs: Path, saved: dict[str, Any], thread_id: str) -> int:
-    ctx = _context_from_args(args, saved.get("context", {}))
+    ctx = _context_from_args(args, saved)
     _validate(ctx, args)
     graph_name = args.graph or saved.get("graph", "reflective")
     if not args.resume:

@@ -84,6 +84,31 @@ def test_a_run_calls_the_tool_uses_its_fact_and_leaves_no_server_behind(tmp_path
     assert _running_with(str(tmp_path / "calls.log")) == []
 
 
+def test_a_resumed_run_keeps_its_mcp_servers(tmp_path):
+    """A run paused on its plan, then resumed by a new process with the plan's answer only:
+    the resumed run still has the servers it was started with, and calls them."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    options = ["--mcp", str(_facts(tmp_path)), "--no-browser", "--max-retries", "0", "--json"]
+    options += ["--max-tool-steps", "3", "--approve-plan"]
+    question = "What is the vault code of Halley station?"
+    paused = _cli(tmp_path, str(logs), "run", question, *options, script=AGENT)
+    assert paused.returncode == 7, paused.stderr  # waiting for the plan (docs/cli.md)
+    thread = json.loads(paused.stdout)["thread_id"]
+    assert not (tmp_path / "calls.log").exists()  # nothing ran yet
+
+    plan = tmp_path / "plan.txt"
+    plan.write_text("Give the vault code of Halley station\n")
+    resumed = _cli(
+        tmp_path, str(logs), "run", "--resume", thread, "--plan", str(plan), "--json", script=AGENT
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    calls = (tmp_path / "calls.log").read_text().splitlines()
+    assert [c.split(" ", 1)[1] for c in calls] == ["Halley"]
+    assert CODE in json.loads(resumed.stdout)["final_output"]
+    assert _running_with(str(tmp_path / "calls.log")) == []
+
+
 def test_a_server_that_cannot_start_is_one_error_naming_it(tmp_path):
     crash = ["-c", "import sys; sys.exit('no vault database here')"]
     config = _config(tmp_path, sys.executable, crash)

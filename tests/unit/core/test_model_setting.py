@@ -87,7 +87,7 @@ def test_a_saved_run_records_strings_and_no_model_object():
 def _context(saved: dict, *flags: str) -> Context:
     args = build_parser(["run"]).parse_args(["run", "--resume", "t1", *flags])
     args.home, args.models, args.tools = "/tmp/h", Models.fixed(), None
-    return _context_from_args(args, saved)
+    return _context_from_args(args, {"context": saved})
 
 
 OLD_RUN = {  # a run saved with one field per role
