@@ -86,11 +86,12 @@ def execute_run(args: argparse.Namespace, ctx: Context, graph_name: str, thread_
 
 
 def _live_line(out: Any) -> Any:
-    """The live status line when `out` is a terminal, else None (one line per node only)."""
-    if not (hasattr(out, "isatty") and out.isatty()):
-        return None
-    from cli.live import LiveLine
+    """The live status line when `out` is a terminal, else a line every LOG_INTERVAL_S while
+    a node runs (a service's log is never silent for minutes)."""
+    from cli.live import LiveLine, LogLines
 
+    if not (hasattr(out, "isatty") and out.isatty()):
+        return LogLines(out).start()
     return LiveLine(out).start()
 
 

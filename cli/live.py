@@ -1,4 +1,6 @@
-"""The live status line on a terminal: which nodes run, for how long, how many tokens streamed.
+"""What a run is doing while no node has finished: on a terminal, a live status line (which nodes
+run, for how long, how many tokens streamed); elsewhere (a service's log), the same as a whole
+line every LOG_INTERVAL_S seconds (`LogLines`), so a long wait is never silent.
 
 It is a LangChain callback handler: LangGraph reports each node's start and end as a chain run
 whose name equals its `langgraph_node` metadata, and a streaming chat model reports each token
@@ -10,8 +12,9 @@ node keeps running in the main thread, where Ctrl-C stops it at once (with strea
 A background thread redraws the line a few times a second, so a long prompt evaluation or a
 tool call still shows the seconds passing.
 
-Only for a TTY stderr: progress lines and this line share stderr, and `paused()` clears the line
-before a progress line is printed; stdout (the answer, the JSON) is never written to.
+The line is for a TTY stderr: progress lines and this line share stderr, and `paused()` clears
+the line before a progress line is printed; stdout (the answer, the JSON) is never written to.
+LogLines has no streaming protocol, so a run logged elsewhere calls its models as before.
 """
 
 from __future__ import annotations
@@ -21,16 +24,18 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
 CLEAR = "\r\x1b[K"  # back to column 0, erase to the end of the line
+LOG_INTERVAL_S = 30.0  # a log's line while a node runs: often enough to show life, not noise
 
 
-class LiveLine(BaseCallbackHandler):
-    """Tracks running graph nodes and streamed tokens; draws them on one line of `out`."""
+class RunningNodes(BaseCallbackHandler):
+    """Tracks running graph nodes and streamed tokens; `draw` shows them on `out` every
+    `interval` seconds from `start` to `stop`."""
 
     def __init__(
         self,
@@ -78,14 +83,6 @@ class LiveLine(BaseCallbackHandler):
         with self._lock:
             self.tokens += 1
 
-    # The streaming protocol (langchain_core.tracers._streaming): its presence makes chat
-    # models stream their tokens inside invoke(); the output passes through untouched.
-    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
-        return output
-
-    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        return output
-
     # -- drawing ----------------------------------------------------------------------------------
     def render(self) -> str:
         """The line's text, e.g. `… execute_task › model  12s  143 tokens`; '' when idle."""
@@ -98,6 +95,47 @@ class LiveLine(BaseCallbackHandler):
         elapsed = self.clock() - running[0][1]
         line = f"… {' › '.join(names)}  {elapsed:.0f}s"
         return line + (f"  {tokens} tokens" if tokens else "")
+
+    def draw(self) -> None:
+        raise NotImplementedError
+
+    def clear(self) -> None:
+        """Take back what `draw` showed (nothing to take back by default)."""
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Clear the line while the caller prints whole lines to the same stream."""
+        with self._lock:
+            self.clear()
+            yield
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.draw()
+
+    def start(self) -> Self:
+        self._thread = threading.Thread(target=self._loop, name="live-line", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop redrawing and erase the line; bounded, so it never delays the exit."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1)
+        self.clear()
+
+
+class LiveLine(RunningNodes):
+    """The status on one line of a terminal, redrawn a few times a second."""
+
+    # The streaming protocol (langchain_core.tracers._streaming): its presence makes chat
+    # models stream their tokens inside invoke(); the output passes through untouched.
+    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
+        return output
+
+    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        return output
 
     def draw(self) -> None:
         """Redraw the line now (cut to the terminal's width so it never wraps)."""
@@ -116,25 +154,17 @@ class LiveLine(BaseCallbackHandler):
                 self.out.flush()
                 self._drawn = False
 
-    @contextmanager
-    def paused(self) -> Iterator[None]:
-        """Clear the line while the caller prints whole lines to the same stream."""
+
+class LogLines(RunningNodes):
+    """The status as a whole line every `interval` seconds while a node runs, for a stderr
+    that is no terminal (a pipe, a service's log): `… aggregate_results  60s`."""
+
+    def __init__(self, out: TextIO, *, interval: float = LOG_INTERVAL_S, **kwargs: Any) -> None:
+        super().__init__(out, interval=interval, **kwargs)
+
+    def draw(self) -> None:
         with self._lock:
-            self.clear()
-            yield
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.draw()
-
-    def start(self) -> LiveLine:
-        self._thread = threading.Thread(target=self._loop, name="live-line", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop redrawing and erase the line; bounded, so it never delays the exit."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1)
-        self.clear()
+            text = self.render()
+            if text:
+                self.out.write(f"{text}\n")
+                self.out.flush()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.tools.bm25 import BM25, tokenize
-from agents.tools.corpus_scan import SUPPORTED_SUFFIXES, Scan, scan
+from agents.tools.corpus_scan import SUPPORTED_SUFFIXES, Scan, over_limit, scan
 from agents.tools.documents import Passage, Progress, folder_passages, split_passages
 from agents.tools.search_tool import SearchTool, make_search_tool
 from core.context import RunCache
@@ -162,10 +162,7 @@ class FolderIndex:
         passages = folder_passages(folder, found.files, found.escapes, progress)
         self._report(found.escapes)
         if not found.files:
-            raise CorpusError(
-                f"corpus folder {folder} has no documents: add files ending in "
-                f"{', '.join(SUPPORTED_SUFFIXES)}"
-            )
+            raise CorpusError(_no_documents(folder, found))
         if not passages:
             raise CorpusError(
                 f"corpus folder {folder} has {len(found.files)} document(s) but no text in them"
@@ -191,6 +188,17 @@ class FolderIndex:
                 self.folder,
                 listed,
             )
+
+
+def _no_documents(folder: Path, found: Scan) -> str:
+    """Why a folder gives the index nothing: no file it reads, or only files too large."""
+    if found.too_large:
+        skipped = "; ".join(f"{n} is {over_limit(size)}" for n, size in found.too_large.items())
+        return f"corpus folder {folder} has no document that can be indexed: {skipped}"
+    return (
+        f"corpus folder {folder} has no documents: add files ending in "
+        f"{', '.join(SUPPORTED_SUFFIXES)}"
+    )
 
 
 def _watched(folder: Path, cache: RunCache | None, recheck_s: float = RECHECK_S) -> FolderIndex:

@@ -22,7 +22,8 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".json", ".jsonl")
-# A single file beyond this is almost certainly not prose meant for this index (dumps, logs).
+# A single file beyond this is almost certainly not prose meant for this index (dumps, logs):
+# it is skipped, said so (docs/cli.md), and named if it leaves the folder with no document.
 MAX_FILE_BYTES = 50_000_000
 _PROC_FD = Path("/proc/self/fd")
 
@@ -48,6 +49,7 @@ class Scan:
     folder: Path  # its real path
     files: list[Path] = field(default_factory=list)  # supported files, in a stable order
     escapes: dict[str, str] = field(default_factory=dict)  # link (shown) -> where it leads
+    too_large: dict[str, int] = field(default_factory=dict)  # file (shown) -> its size, skipped
     dirs: dict[str, int] = field(default_factory=dict)  # every folder walked -> its mtime_ns
 
     def dirs_changed(self) -> bool:
@@ -100,11 +102,11 @@ def _walk(directory: str, found: Scan) -> None:
                 continue  # never followed: its files are indexed where they really are
         if entry.is_dir(follow_symlinks=False):
             _walk(entry.path, found)
-        elif _wanted(entry):
+        elif _wanted(entry, found):
             found.files.append(Path(entry.path))
 
 
-def _wanted(entry: os.DirEntry[str]) -> bool:
+def _wanted(entry: os.DirEntry[str], found: Scan) -> bool:
     if os.path.splitext(entry.name)[1].lower() not in SUPPORTED_SUFFIXES:
         return False
     try:
@@ -114,9 +116,19 @@ def _wanted(entry: os.DirEntry[str]) -> bool:
     if not stat.S_ISREG(st.st_mode):
         return False
     if st.st_size > MAX_FILE_BYTES:
-        log.warning("corpus: skipping %s (larger than %d bytes)", shown(entry.path), MAX_FILE_BYTES)
+        name = shown(os.path.relpath(entry.path, found.folder))
+        found.too_large[name] = st.st_size
+        log.warning("corpus: %s not indexed: %s", name, over_limit(st.st_size))
         return False
     return True
+
+
+def over_limit(size: int) -> str:
+    """Why a file is not indexed: its size against MAX_FILE_BYTES, and what to do."""
+    return (
+        f"{size / 1e6:,.1f} MB, over the {MAX_FILE_BYTES / 1e6:,.0f} MB limit for one file "
+        "(split it into smaller files)"
+    )
 
 
 def read_inside(folder: Path, path: Path) -> str:

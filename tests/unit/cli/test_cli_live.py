@@ -1,4 +1,5 @@
-"""The live status line: node, elapsed seconds and streamed tokens on a TTY stderr only."""
+"""The live status line: node, elapsed seconds and streamed tokens on a TTY stderr; elsewhere (a
+service's log) the same as a whole line at intervals, so a long wait is never silent."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
-from cli.execution import _drive
-from cli.live import CLEAR, LiveLine
+from cli.execution import _drive, _live_line
+from cli.live import CLEAR, LiveLine, LogLines
 from cli.progress import Progress
 from core.context import Context
 
@@ -117,6 +118,34 @@ def test_a_pipe_gets_plain_lines_only():
     out = io.StringIO()
     _run(out, pause_s=0.3)
     assert out.getvalue() == "[goal_setting] goal: a clear smart goal here\n"
+
+
+def test_a_log_hears_of_a_long_node_in_whole_lines():
+    clock, out = Clock(), io.StringIO()
+    lines = LogLines(out, clock=clock)
+    lines.draw()
+    assert out.getvalue() == ""  # nothing running, nothing said
+    _start(lines, "aggregate_results")
+    clock.now += 60
+    lines.draw()
+    with lines.paused():  # a progress line comes: nothing to take back
+        pass
+    assert out.getvalue() == "… aggregate_results  60s\n"
+    assert not hasattr(lines, "tap_output_iter")  # models are called as without it
+
+
+def test_a_log_gets_lines_at_intervals_while_a_node_runs():
+    live = _live_line(io.StringIO())
+    try:
+        assert isinstance(live, LogLines) and live.interval == 30
+    finally:
+        live.stop()
+    out = io.StringIO()
+    lines = LogLines(out, interval=0.1).start()
+    _start(lines, "goal_setting")
+    time.sleep(0.45)
+    lines.stop()
+    assert out.getvalue().count("… goal_setting  0s\n") >= 2
 
 
 def test_progress_names_nodes_it_does_not_know():

@@ -264,3 +264,17 @@ def test_saved_passages_load_as_a_folder_with_titles(tmp_path: Path) -> None:
     assert [h.title for h in from_folder] == [h.title for h in in_memory]
     assert from_folder[0].source.startswith("passages.jsonl:")
     assert set(record["supporting_facts"]["title"]) & {h.title for h in from_folder}
+
+
+def test_a_file_over_the_size_limit_is_named_not_passed_over(tmp_path, caplog):
+    """A folder whose one document is too large says so, naming it and the limit, rather than
+    that it holds no documents; beside others, the file is named in a warning."""
+    from agents.tools.corpus_scan import MAX_FILE_BYTES
+
+    with (tmp_path / "dump.txt").open("wb") as dump:
+        dump.truncate(MAX_FILE_BYTES + 1)  # sparse: its size without writing it
+    with pytest.raises(CorpusError, match=r"dump\.txt is 50\.0 MB, over the 50 MB limit"):
+        CorpusIndex.load(tmp_path)
+    (tmp_path / "notes.txt").write_text("Ada Lovelace wrote notes on the Engine.")
+    assert len(CorpusIndex.load(tmp_path)) == 1
+    assert "dump.txt not indexed: 50.0 MB, over the 50 MB limit" in caplog.text
