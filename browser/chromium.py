@@ -21,6 +21,7 @@ Every other request (pings, beacons, preconnects, websockets, workers) goes thro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 
@@ -132,8 +133,9 @@ def chromium_path() -> str:
 
 async def launch_browser(playwright: Playwright, *, headless: bool = True) -> Browser:
     """A headless chromium from the system, never a downloaded one, with the lockdown flags."""
+    path = await asyncio.to_thread(chromium_path)  # a PATH search: file calls block a loop
     return await playwright.chromium.launch(
-        executable_path=chromium_path(), headless=headless, args=CHROMIUM_ARGS
+        executable_path=path, headless=headless, args=CHROMIUM_ARGS
     )
 
 

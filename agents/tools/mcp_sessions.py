@@ -208,8 +208,9 @@ class McpSessions:
         from langchain_mcp_adapters.tools import load_mcp_tools
 
         errlog = None
-        if connection["transport"] == "stdio":
-            errlog = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
+        if connection["transport"] == "stdio":  # made in a thread: file calls block a loop
+            made = await asyncio.to_thread(tempfile.TemporaryFile, "w+", encoding="utf-8")
+            errlog = stack.enter_context(made)
         noise = StdoutNoise(name, self.reported)
         self._opening = (name, errlog, noise)
         try:

@@ -1,100 +1,57 @@
-"""`langgraph dev` serves every graph in langgraph.json; a real SDK client runs one."""
+"""`langgraph dev`, plainly as the docs run it (no --allow-blocking), serves every graph in
+langgraph.json to authenticated callers: a real SDK client runs them with what the operator
+offers (the fast test model, the examples corpus by name, an MCP server, a local page for the
+web agent); each caller's runs and memories are their own. One server for the module."""
 
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from agents.research.readings import DISAGREED
 from core.model_catalogue import TEST_MODEL
+from evals.common.static_server import serve_directory
 from prompts.research import ROLE
 from tests.conftest import ROOT
-from tests.integration.processes import stop
+from tests.integration.langgraph_server import caller, dev_server, run_error
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "examples" / "corpus"
+PAGES = ROOT / "tests" / "integration" / "web_pages"
+FACTS = ROOT / "tests" / "integration" / "mcp_facts_server.py"
+MODEL = f"local:{TEST_MODEL}"
 ROLES = ("planner_model", "executor_model", "reflector_model", "aggregator_model")
+TOKENS = {who: f"{who}-token-0123456789" for who in ("alice", "bob", "carol", "dave", "erin")}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _config_in(folder: Path) -> Path:
-    """The project's langgraph.json with its paths made absolute, written into `folder`."""
-    text = (ROOT / "langgraph.json").read_text()
-    config = json.loads(text.replace('"./', f'"{ROOT}/').replace('"."', f'"{ROOT}"'))
-    path = folder / "langgraph.json"
-    path.write_text(json.dumps(config))
-    return path
-
-
-@pytest.fixture
-def dev_server(tmp_path):
-    port = _free_port()
-    cli = Path(sys.executable).parent / "langgraph"
-    env = {**os.environ, "AGENT_HOME": str(tmp_path), "LANGSMITH_TRACING": "false"}
-    log = open(tmp_path / "server.log", "w")
-    proc = subprocess.Popen(
-        [
-            str(cli),
-            "dev",
-            "--no-browser",
-            "--no-reload",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--config",
-            str(_config_in(tmp_path)),
-        ],
-        # the in-memory server keeps its threads and store under ./.langgraph_api of its working
-        # directory: a fresh one per test, so no earlier run's items are in this store
-        cwd=tmp_path,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(server URL, the web page's URL, the MCP server's call log)."""
+    folder = tmp_path_factory.mktemp("served")
+    calls = folder / "calls.log"
+    (folder / "mcp.json").write_text(
+        json.dumps(
+            {"mcpServers": {"facts": {"command": sys.executable, "args": [str(FACTS), str(calls)]}}}
+        )
     )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"{url}/ok", timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(
-                        "langgraph dev exited:\n" + (tmp_path / "server.log").read_text()[-3000:]
-                    )
-                time.sleep(1)
-        else:
-            pytest.fail(
-                "langgraph dev did not start:\n" + (tmp_path / "server.log").read_text()[-3000:]
-            )
-        yield url
-    finally:
-        stop(proc)
-        log.close()
+    with serve_directory(PAGES) as pages:
+        offer = (
+            f'model = "{MODEL}"\nmcp = "mcp.json"\nweb_origins = ["{pages}"]\n'
+            f'[models]\n"{MODEL}" = "{MODEL}"\n[corpora]\nexamples = "{CORPUS}"\n'
+        )
+        with dev_server(folder, offer=offer, tokens=TOKENS) as url:
+            yield url, f"{pages}/index.html", calls
 
 
-def test_dev_server_serves_every_graph_and_runs_one(dev_server):
+def test_dev_server_serves_every_graph_and_runs_one(served):
     """A reflective run on the embedded model (the fast test model: the subject is the server),
     asked as a chat (the answer comes back as the thread's AI message) and planned (answer first
-    off: its tasks' reflections land in the server's Store)."""
-    from langgraph_sdk import get_sync_client
-
-    client = get_sync_client(url=dev_server)
+    off: its tasks' reflections land in the server's Store, under its caller); another caller
+    sees neither the thread nor the reflections."""
+    url, _, _ = served
+    client = caller(url, TOKENS["alice"])
     assistants = {a["graph_id"]: a["assistant_id"] for a in client.assistants.search()}
     expected = set(json.loads((ROOT / "langgraph.json").read_text())["graphs"])
     assert expected <= set(assistants)
@@ -108,8 +65,8 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
         "reflective_agent",
         input={"messages": [{"role": "user", "content": "Who created Wallace and Gromit?"}]},
         context={
-            **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
-            "corpus_dir": str(CORPUS),
+            **dict.fromkeys(ROLES, MODEL),
+            "corpus_dir": "examples",
             "use_browser": False,
             "max_retries": 0,
             "answer_first": False,
@@ -129,6 +86,12 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     # one attempt per task, and the run's lesson when its two readings of the evidence disagreed
     assert len(out["reflection_ids"]) == len(out["tasks"]) + answer_lessons(out)
 
+    _stored_for_its_caller_alone(client, caller(url, TOKENS["bob"]), thread, out)
+
+
+def _stored_for_its_caller_alone(client, other, thread: str, out: dict) -> None:
+    """The run's reflections are in the server's store, judged and embedded, for its caller;
+    another caller finds neither them nor the thread."""
     items = client.store.search_items(["reflections", "default"], limit=50)["items"]
     assert {i["key"] for i in items} == set(out["reflection_ids"])
     verdicts = [i["value"]["judgment"]["verdict"] for i in items]
@@ -136,6 +99,8 @@ def test_dev_server_serves_every_graph_and_runs_one(dev_server):
     assert any(v in ("pass", "retry") for v in verdicts), verdicts  # a real judgment happened
     found = client.store.search_items(["reflections"], query=out["tasks"][0], limit=3)["items"]
     assert found and all(i["score"] is not None for i in found)  # the server's index embeds
+    assert other.store.search_items(["reflections"], limit=50)["items"] == []
+    assert thread not in {t["thread_id"] for t in other.threads.search(limit=100)}
 
 
 def answer_lessons(out: dict) -> int:
@@ -153,20 +118,13 @@ def _paused_thread(client, assistant_id: str, query: str) -> tuple[str, dict]:
     return thread, pause["value"]
 
 
-def test_plan_approval_through_the_server(dev_server):
+def test_plan_approval_through_the_server(served):
     """An assistant with approve_plan pauses after planning with the goal and tasks as the
     interrupt's value; Command(resume={"tasks": ...}) runs that plan, {"cancel": true} ends
     the run with no answer."""
-    from langgraph_sdk import get_sync_client
-
-    client = get_sync_client(url=dev_server)
-    context = {
-        **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
-        "corpus_dir": str(CORPUS),
-        "use_browser": False,
-        "max_retries": 0,
-        "approve_plan": True,
-    }
+    client = caller(served[0], TOKENS["bob"])
+    context = {"corpus_dir": "examples", "use_browser": False, "max_retries": 0}
+    context["approve_plan"] = True
     assistant = client.assistants.create("reflective_agent", context=context)["assistant_id"]
     query = "Who created Wallace and Gromit?"
 
@@ -189,25 +147,18 @@ def test_plan_approval_through_the_server(dev_server):
     assert not out.get("reflection_ids") and not client.threads.get_state(thread)["next"]
 
 
-def test_a_call_cap_holds_in_the_server(dev_server):
+def test_a_call_cap_holds_in_the_server(served):
     """The caps are the graph's own: a run through the server with `max_calls` 3 (and no
-    callback of the CLI's) plans, keeps its last call for the answer and ends `stopped`."""
-    from langgraph_sdk import get_sync_client
-
-    client = get_sync_client(url=dev_server)
-    context = {
-        **dict.fromkeys(ROLES, f"local:{TEST_MODEL}"),
-        "corpus_dir": str(CORPUS),
-        "use_browser": False,
-        "answer_first": False,
-        "max_calls": 3,
-    }
+    callback of the CLI's) plans, keeps its last call for the answer and ends `stopped`;
+    the operator's MCP server is started for its tools on plain `langgraph dev` too."""
+    client = caller(served[0], TOKENS["carol"])
+    context = {"corpus_dir": "examples", "use_browser": False, "answer_first": False}
     thread = client.threads.create()["thread_id"]
     answer = client.runs.wait(
         thread,
         "reflective_agent",
         input={"query": "Who created Wallace and Gromit?"},
-        context=context,
+        context={**context, "max_calls": 3},
     )
     assert isinstance(answer, dict) and "error" not in answer, answer
     assert answer["stopped"] == "max_calls", answer.get("stopped")
@@ -215,3 +166,19 @@ def test_a_call_cap_holds_in_the_server(dev_server):
     # goal and plan took two calls: no task started, the third call wrote the answer
     assert out["tasks"] and not any(out.get("results") or [])
     assert out["final_output"].strip()
+
+
+def test_the_web_agent_runs_on_plain_langgraph_dev(served):
+    """The web agent opens its browser (off the server's event loop) on the page its operator
+    allows and reads it; a page elsewhere is refused before the browser opens."""
+    url, page, _ = served
+    client = caller(url, TOKENS["dave"])
+    thread = client.threads.create()["thread_id"]
+    context = {"max_steps": 1, "plan_steps": False, "judge_runs": False, "record_runs": False}
+    task = {"task": "Read the page's heading, then stop.", "start_url": page}
+    assert run_error(client, thread, "web_agent", input=task, context=context) is None
+    out = client.threads.get_state(thread)["values"]
+    assert out["url"] == page and "Environment test page" in out["observation"]
+    elsewhere = {**task, "start_url": "http://127.0.0.1:9/"}
+    refused = run_error(client, None, "web_agent", input=elsewhere, context=context)
+    assert refused and "StartRefused" in refused
