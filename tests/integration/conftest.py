@@ -17,12 +17,17 @@ in pytest's summary, each line only when its tests ran and only with what they m
         T printed a traceback
       MCP servers that break the rules: N tries, S server processes started, L left running
         after the CLI ended (must be 0)
+      served graphs, remote callers: N hostile settings tried (R refused before any work),
+        C commands run, F files read outside the operator's corpora, H requests to
+        caller-chosen hosts, K keys sent anywhere new; X cross-caller reads and writes tried,
+        S saw or changed another caller's threads or memories; U requests without a valid
+        token refused
 
 (test_store_faults.py and test_store_hostile_input.py add the store keys, test_browser_guard.py
 the escape_* keys, test_browser_udp.py the udp_* keys, test_corpus_jail.py the corpus_* keys,
 test_cli_odd_input.py the odd_* keys, test_fault_injection.py the injection_* keys,
-test_cli_arguments.py the arguments_* keys, test_mcp_odd_servers.py the mcp_* keys, all through
-`tally`.)
+test_cli_arguments.py the arguments_* keys, test_mcp_odd_servers.py the mcp_* keys,
+test_served_probes.py the served_* keys, all through `tally`.)
 """
 
 from __future__ import annotations
@@ -122,6 +127,19 @@ def _mcp_line(c: Counter) -> str:
     )
 
 
+def _served_line(c: Counter) -> str:
+    return (
+        f"served graphs, remote callers: {c['served_tried']} hostile settings tried "
+        f"({c['served_refused']} refused before any work), {c['served_commands']} commands run, "
+        f"{c['served_outside_read']} files read outside the operator's corpora, "
+        f"{c['served_caller_requests']} requests to caller-chosen hosts, "
+        f"{c['served_keys_astray']} keys sent anywhere new; {c['served_cross_tried']} "
+        f"cross-caller reads and writes tried, {c['served_cross_seen']} saw or changed another "
+        f"caller's threads or memories; {c['served_unauthenticated']} requests without a valid "
+        "token refused"
+    )
+
+
 def summary_lines(c: Counter) -> list[str]:
     """The block's lines for the parts of the suite that recorded something."""
     lines = []
@@ -141,6 +159,8 @@ def summary_lines(c: Counter) -> list[str]:
         lines.append(_arguments_line(c))
     if c["mcp_tries"]:
         lines.append(_mcp_line(c))
+    if c["served_tried"]:
+        lines.append(_served_line(c))
     return lines
 
 
