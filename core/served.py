@@ -16,6 +16,7 @@ a Context built in-process) admits nothing: its caller is its operator.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import os
@@ -235,7 +236,9 @@ class ServedGraph(CompiledStateGraph[Any, Any, Any, Any]):
         return super().stream(input, config, **kwargs)
 
     async def astream(self, input: Any, config: Any = None, **kwargs: Any) -> AsyncIterator[Any]:
-        kwargs["context"] = self.admitted(kwargs.get("context"), config)
+        # the offer is a file read: in a thread, off the server's event loop
+        given = kwargs.get("context")
+        kwargs["context"] = await asyncio.to_thread(self.admitted, given, config)
         chunks: Any = super().astream(input, config, **kwargs)
         async with aclosing(chunks):  # a caller that stops early closes the run's stream
             async for chunk in chunks:

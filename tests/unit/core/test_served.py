@@ -4,6 +4,7 @@ any node runs and saying nothing of what exists on the server; library use is un
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -176,6 +177,13 @@ def test_a_served_graph_refuses_before_any_node_runs(tmp_path):
     with pytest.raises(RefusedSetting, match="'corpus_dir'"):
         list(graph.stream({"query": "q"}, context={"corpus_dir": "/etc"}))
     assert graph.copy().environ == {}  # LangGraph's server copies the graph for each run
+
+    async def served_run() -> None:  # how LangGraph's server runs it
+        async for _ in graph.astream({"query": "q"}, context={"home": str(tmp_path)}):
+            pass
+
+    with pytest.raises(RefusedSetting, match="'home'"):
+        asyncio.run(served_run())
 
 
 def test_a_broken_offer_tells_the_caller_nothing_but_that(tmp_path, caplog):
