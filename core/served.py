@@ -23,7 +23,7 @@ import os
 import typing
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import aclosing
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -78,10 +78,24 @@ def admit(schema: type, given: Any, offer: Offer, owner: str | None = None) -> A
     for name, value in given.items():
         if name not in settings:
             raise RefusedSetting(str(name), "not a setting a caller can give")
-        values[name] = RULES.get(name, _free)(name, value, values.get(name), hints[name], offer)
+        rule = RULES.get(name, _free)
+        try:
+            values[name] = rule(name, value, values.get(name), hints[name], offer)
+        except RefusedSetting:
+            if value != _shown_default(schema, name):
+                raise  # a form that sends a setting's shown default asks for nothing
     if web:  # its start pages are the operator's too
         values["start_origins"] = offer.web_origins
     return schema(**values, memory_owner=owner)
+
+
+def _shown_default(schema: type, name: str) -> Any:
+    """The default a settings form shows for `name` (Studio sends it back untouched); none for
+    a default computed on the server (`home`), whose value is the server's own."""
+    found = next(f for f in fields(schema) if f.name == name)
+    if found.default is not MISSING:
+        return found.default
+    return found.default_factory() if found.default_factory in (list, dict) else MISSING
 
 
 def _operators(settings: set[str], offer: Offer, web: bool) -> dict[str, Any]:

@@ -98,6 +98,18 @@ def test_given_nothing_a_run_gets_the_operators_settings():
     assert admit(Context, {"mcp_servers": {}, "corpus_dir": ""}, OFFER).mcp_servers == {}
 
 
+def test_a_form_sending_the_shown_defaults_asks_for_nothing():
+    """Studio's form may send a setting's default back untouched: where the operator offers
+    otherwise, that is no request (but `home`, whose default is the server's own, is refused)."""
+    offer = Offer(models={"fast": "local:smollm2-135m"}, model="fast", browser=False)
+    ctx = admit(Context, {"model": "local", "use_browser": True, "embedding_model": "local"}, offer)
+    assert (ctx.spec("planner"), ctx.use_browser) == ("local:smollm2-135m", False)
+    with pytest.raises(RefusedSetting, match="'use_browser'"):
+        admit(Context, {"use_browser": "true"}, offer)
+    with pytest.raises(RefusedSetting, match="'home'"):
+        admit(Context, {"home": offer.home}, offer)
+
+
 def test_the_web_agent_starts_only_where_its_operator_allows():
     ctx = admit(WebAgentContext, {"max_steps": 5, "allowed_origins": []}, OFFER)
     assert ctx.start_origins == ("https://shop.example",) and ctx.allowed_origins == []
