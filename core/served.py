@@ -8,7 +8,8 @@ processes, files, networks or keys is the operator's. Per setting, a caller may:
   caps (`max_calls`, `max_tokens`, `max_seconds`) at most the operator's;
 - not set at all: `home`, `embedding_model` (but to the operator's own value), anything that is
   not a setting (the run's tools, models, cache);
-- set freely the rest (text, switches, counts within BOUNDS).
+- set freely what FREE names (text, switches, counts within BOUNDS), and nothing else: a setting
+  added to a context later is refused until it is named there or given a rule (fail closed).
 A refused setting is one RefusedSetting naming it, raised before the graph starts; it says what
 the caller may choose, never what exists on the server. Library use (a graph of graphs/ run with
 a Context built in-process) admits nothing: its caller is its operator.
@@ -46,7 +47,19 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "max_steps": (1, 60),
     "induction_every": (1, 10_000),
     "min_relevance": (-1.0, 1.0),
+    "max_hops": (1, 10),
 }
+# What a caller sets to any value of its type: text and switches the run's own models read,
+# and the counts above. None of them reaches a process, a file, a network or a key (memory is
+# the caller's own, under their identity); the settings that do have a rule in RULES.
+FREE = frozenset(
+    {
+        *BOUNDS,
+        *("system_prompt", "memory_namespace", "induction", "online_induction", "observation"),
+        *("answer_first", "approve_plan", "model_verdicts", "plan_steps", "use_workflows"),
+        *("workflow_actions", "verified_workflows", "record_runs", "judge_runs"),
+    }
+)
 MODEL_FIELDS = ("model", *(f"{role}_model" for role in ROLES))
 
 
@@ -78,7 +91,7 @@ def admit(schema: type, given: Any, offer: Offer, owner: str | None = None) -> A
     for name, value in given.items():
         if name not in settings:
             raise RefusedSetting(str(name), "not a setting a caller can give")
-        rule = RULES.get(name, _free)
+        rule = RULES.get(name) or (_free if name in FREE else _unnamed)
         try:
             values[name] = rule(name, value, values.get(name), hints[name], offer)
         except RefusedSetting:
@@ -140,6 +153,11 @@ def _operator_only(name: str, given: Any, default: Any, hint: Any, offer: Offer)
     if given is None or given == "" or (name == "embedding_model" and given == default):
         return default
     raise RefusedSetting(name, "set by this server's operator, not by its callers")
+
+
+def _unnamed(name: str, given: Any, default: Any, hint: Any, offer: Offer) -> Any:
+    """A setting neither FREE nor ruled: the operator's, whatever it is for."""
+    raise RefusedSetting(name, "not a setting this server lets its callers change")
 
 
 def _browser(name: str, given: Any, default: Any, hint: Any, offer: Offer) -> Any:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import pytest
 
 from core.context import Context
 from core.offer import Offer, OfferError, caller_tokens, read_offer
-from core.served import RefusedSetting, ServerSettingsError, admit, owner_of, served
+from core.served import FREE, RULES, RefusedSetting, ServerSettingsError, admit, owner_of, served
 from core.web_context import WebAgentContext
 from graphs import build_reflective_graph
 
@@ -51,6 +52,27 @@ def test_each_hostile_setting_is_refused_by_name(given, setting):
         admit(Context, given, OFFER, "alice")
     assert refused.value.setting == setting
     assert str(refused.value).startswith(f"context setting {setting!r}: ")
+
+
+@dataclass(kw_only=True)
+class GrownContext(Context):
+    """Context as it may grow: a setting no rule and no FREE entry knows yet."""
+
+    report_file: str | None = field(default=None, metadata={"description": "Write it here."})
+
+
+def test_a_setting_no_rule_names_is_refused_whatever_it_is_for():
+    """Admission is an allow-list: a field added to a context later is the operator's until it
+    is named free or given a rule, so a new path, URL or command never slips through."""
+    with pytest.raises(RefusedSetting, match="'report_file'"):
+        admit(GrownContext, {"report_file": "/etc/cron.d/x"}, OFFER, "alice")
+    assert admit(GrownContext, {"report_file": None}, OFFER, "alice").report_file is None
+
+
+def test_every_setting_of_the_served_contexts_is_named_free_or_ruled():
+    for schema in (Context, WebAgentContext):
+        settings = {f.name for f in fields(schema) if "description" in f.metadata}
+        assert settings - set(RULES) - FREE == set(), schema.__name__
 
 
 def test_a_refusal_says_nothing_of_what_exists_on_the_server(tmp_path):
