@@ -26,6 +26,7 @@ either.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ from core.model_spec import parse_spec
 CONFIG_VARIABLE = "AGENT_SERVE_CONFIG"
 TOKENS_VARIABLE = "AGENT_SERVE_TOKENS"
 CAPS = ("max_calls", "max_tokens", "max_seconds")
+CALLER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+TOKEN = re.compile(r"[!-~]{16,}")
 # With no [models] table, the embedded models, each by its own spec: no file, key or network.
 EMBEDDED = {"local": "local", **{f"local:{name}": f"local:{name}" for name in CATALOGUE}}
 KEYS: dict[str, type | tuple[type, ...]] = {
@@ -167,14 +170,25 @@ def _mcp(path: Path, file: str) -> dict[str, Any]:
 
 def caller_tokens(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
     """{token: caller} from AGENT_SERVE_TOKENS, written `alice:TOKEN,bob:TOKEN`; an entry
-    without a caller name or a token is an OfferError (a token must never be half set)."""
+    without a caller name or a token, a name unfit for a store namespace, or a token two
+    callers share is an OfferError (a token must never be half set, nor name two callers)."""
     tokens: dict[str, str] = {}
     for entry in filter(None, (e.strip() for e in environ.get(TOKENS_VARIABLE, "").split(","))):
-        caller, sep, token = entry.partition(":")
-        if not sep or not caller.strip() or len(token.strip()) < 16:
+        caller, sep, token = (part.strip() for part in entry.partition(":"))
+        if not sep or not caller or not TOKEN.fullmatch(token):  # a header carries ASCII
             raise OfferError(
                 f"{TOKENS_VARIABLE}: write CALLER:TOKEN pairs separated by commas, each token "
-                "at least 16 characters (e.g. alice:$(openssl rand -hex 16))"
+                "at least 16 characters, printable ASCII (e.g. alice:$(openssl rand -hex 16))"
             )
-        tokens[token.strip()] = caller.strip()
+        if not CALLER_NAME.fullmatch(caller) or caller == "langgraph":
+            # the name heads the caller's store namespaces, whose labels LangGraph limits
+            raise OfferError(
+                f"{TOKENS_VARIABLE}: caller {caller!r}: a name of letters, digits, '-' and '_' "
+                "(not 'langgraph')"
+            )
+        if token in tokens:
+            raise OfferError(
+                f"{TOKENS_VARIABLE}: callers {tokens[token]!r} and {caller!r} share a token"
+            )
+        tokens[token] = caller
     return tokens

@@ -199,8 +199,15 @@ def test_callers_tokens():
         token: "alice",
         "u" * 20: "bob",
     }
-    with pytest.raises(OfferError, match="at least 16"):
-        caller_tokens({"AGENT_SERVE_TOKENS": "alice:short"})
+    for short in ("alice:short", f"alice:{'é' * 16}", f"alice:{'t' * 8} {'t' * 8}"):
+        with pytest.raises(OfferError, match="at least 16"):
+            caller_tokens({"AGENT_SERVE_TOKENS": short})
+    for name in ("alice.smith", "langgraph", "al ice"):  # each heads a store namespace
+        with pytest.raises(OfferError, match="a name of letters"):
+            caller_tokens({"AGENT_SERVE_TOKENS": f"{name}:{token}"})
+    with pytest.raises(OfferError, match="share a token") as shared:
+        caller_tokens({"AGENT_SERVE_TOKENS": f"alice:{token},bob:{token}"})
+    assert token not in str(shared.value)
     assert read_offer({"AGENT_SERVE_TOKENS": f"alice:{token}"}).authenticated
 
 
