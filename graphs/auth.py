@@ -15,8 +15,11 @@ the server does not know, is a 401 before anything else runs. Then:
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
+import os
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph_sdk import Auth
@@ -25,14 +28,34 @@ from core.offer import OfferError, caller_tokens
 
 log = logging.getLogger(__name__)
 OWNER = "owner"
+CLOSED = (
+    "this server accepts no token yet, so it serves no one: its operator starts it with "
+    "AGENT_SERVE_TOKENS=NAME:TOKEN (a token of 16 characters or more, e.g. from 'openssl rand "
+    "-hex 16'), and callers send that token as 'Authorization: Bearer TOKEN'"
+)
 
 auth = Auth()
 
 
+def say_if_closed(environ: Mapping[str, str] = os.environ) -> None:
+    """At the server's start, in its log: without valid tokens it refuses every request, and
+    a person who just ran `langgraph dev` should read why there, not only in a client's 401."""
+    try:
+        tokens = caller_tokens(environ)
+    except OfferError as exc:
+        log.warning("every request will be refused: %s", exc)
+        return
+    if not tokens:
+        log.warning("every request will be refused: %s", CLOSED)
+
+
+say_if_closed()
+
+
 @auth.authenticate
 async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
-    """The caller the request's token names (tokens read per request: an operator can change
-    them without a restart)."""
+    """The caller the request's token names (the tokens read from the environment per
+    request, as a served run reads its operator's offer: the handler keeps no state)."""
     try:
         tokens = caller_tokens()
     except OfferError as exc:
@@ -40,19 +63,37 @@ async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDic
         tokens = {}
     caller = caller_of(headers, tokens)
     if caller is None:
-        raise Auth.exceptions.HTTPException(
-            status_code=401,
-            detail="send the token this server's operator gave you, as 'Authorization: "
-            "Bearer TOKEN' or 'x-api-key: TOKEN'",
-        )
+        raise Auth.exceptions.HTTPException(status_code=401, detail=refusal(tokens))
     return {"identity": caller}
 
 
+def refusal(tokens: dict[str, str]) -> str:
+    """What a refused request hears: how to send a token, or (none set, or set wrongly) that
+    the server takes none yet and what its operator does about it."""
+    if not tokens:
+        return CLOSED
+    return (
+        "send the token this server's operator gave you, as 'Authorization: Bearer TOKEN' or "
+        "'x-api-key: TOKEN'"
+    )
+
+
 def caller_of(headers: dict[bytes, bytes], tokens: dict[str, str]) -> str | None:
-    """The caller whose token the request carries (compared in constant time), or None."""
+    """The caller whose token the request carries, or None. Every token is compared, each as
+    a SHA-256 digest in constant time: no early exit on a token's length, and any bytes a
+    header holds compare (hmac refuses strings with non-ASCII characters)."""
     given = _token(headers)
-    found = [c for t, c in tokens.items() if given and hmac.compare_digest(t, given)]
-    return found[0] if found else None
+    if not given:
+        return None
+    digest, found = _digest(given), None
+    for token, caller in tokens.items():
+        if hmac.compare_digest(_digest(token), digest):
+            found = caller
+    return found
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()
 
 
 def _token(headers: dict[bytes, bytes]) -> str:

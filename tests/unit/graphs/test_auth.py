@@ -8,7 +8,17 @@ import asyncio
 import json
 from types import SimpleNamespace
 
-from graphs.auth import caller_of, own_namespace, owned, read_any_assistant
+import pytest
+from langgraph_sdk import Auth
+
+from graphs.auth import (
+    authenticate,
+    caller_of,
+    own_namespace,
+    owned,
+    read_any_assistant,
+    refusal,
+)
 from tests.conftest import ROOT
 
 TOKENS = {"a" * 20: "alice", "b" * 20: "bob"}
@@ -20,6 +30,25 @@ def test_a_request_is_the_caller_its_token_names():
     for refused in ({}, {b"authorization": b"Bearer "}, {b"x-api-key": b"a" * 19}):
         assert caller_of(refused, TOKENS) is None
     assert caller_of({b"authorization": b"Bearer " + b"a" * 20}, {}) is None
+
+
+def test_a_malformed_header_is_refused_not_a_crash():
+    """Bytes no token holds (a header is any bytes) are a refusal like any other wrong token."""
+    odd = (b"Bearer \xe9" * 4, b"\xff\xfe\x00", b"Basic " + b"a" * 20, b"bearer\t" + b"a" * 20)
+    for value in odd:
+        assert caller_of({b"authorization": value}, TOKENS) is None
+        assert caller_of({b"x-api-key": value}, TOKENS) is None
+
+
+def test_a_refusal_says_what_to_do():
+    """With no token set, the 401 says the server serves no one yet and how its operator
+    starts one that does; with tokens, how to send one. Neither names a token."""
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        asyncio.run(authenticate(headers={b"authorization": b"Bearer " + b"c" * 20}))
+    assert refused.value.status_code == 401
+    assert "AGENT_SERVE_TOKENS=NAME:TOKEN" in refusal({}) and "Bearer TOKEN" in refusal({})
+    assert "AGENT_SERVE_TOKENS" not in refusal(TOKENS) and "Bearer TOKEN" in refusal(TOKENS)
+    assert not any(token in refusal(TOKENS) for token in TOKENS)
 
 
 def _ctx(identity: str, action: str) -> SimpleNamespace:
