@@ -169,6 +169,9 @@ def test_one_caller_never_sees_anothers_threads_or_memories(probed, tally):
     thread = alice.threads.create(metadata={"topic": "alice's"})["thread_id"]
     tries = {
         "search her memories": lambda: bob.store.search_items(["reflections"])["items"],
+        "search every namespace": lambda: [  # the empty prefix: the whole store, unowned
+            i for i in bob.store.search_items([], limit=100)["items"] if CANARY in json.dumps(i)
+        ],
         "get her memory": lambda: bob.store.get_item(["reflections", "default"], "k1"),
         "name her namespace": lambda: bob.store.get_item(["alice", "reflections", "default"], "k1"),
         "list namespaces": lambda: [  # (each listed under bob's own identity)
@@ -207,9 +210,10 @@ def test_one_caller_never_sees_anothers_threads_or_memories(probed, tally):
 def test_no_token_no_service(probed, tally):
     from langgraph_sdk import get_sync_client
 
-    for headers in ({}, {"Authorization": "Bearer not-a-token-of-this-server"}):
+    malformed = {"Authorization": b"Bearer \xe9\xe9-no-ascii-token"}  # a 401, not a crash
+    for headers in ({}, {"Authorization": "Bearer not-a-token-of-this-server"}, malformed):
         tally["served_unauthenticated"] += 1
-        with pytest.raises(Exception, match="401|token"):
+        with pytest.raises(Exception, match="send the token this server's operator gave you"):
             get_sync_client(url=probed["url"], headers=headers).threads.search()
 
 
