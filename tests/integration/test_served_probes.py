@@ -9,6 +9,7 @@ who try each other's threads and memories. Counts go to the session's tally
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,11 +30,31 @@ OPERATOR_KEY = "op-key-for-the-operators-model-server"
 CANARY = "CANARY-7f3a-nobody-may-read-this"
 
 
-class Recorder:
-    """An HTTP server on 127.0.0.1 that records (method, path, Authorization) of every
-    request; it answers as an OpenAI-compatible server would list a model, and fails chats."""
+class DualStack(ThreadingHTTPServer):
+    """Listens at every address of the machine, IPv4 and IPv6 alike."""
 
-    def __init__(self) -> None:
+    address_family = socket.AF_INET6
+
+    def server_bind(self) -> None:
+        self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        super().server_bind()
+
+
+def listen(everywhere: bool, handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
+    if not everywhere:
+        return ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    try:
+        return DualStack(("::", 0), handler)
+    except OSError:  # a machine without IPv6
+        return ThreadingHTTPServer(("0.0.0.0", 0), handler)
+
+
+class Recorder:
+    """An HTTP server on 127.0.0.1 (`everywhere`: at every address of the machine) that
+    records (method, path, Authorization) of every request; it answers as an OpenAI-compatible
+    server would list a model, and fails chats."""
+
+    def __init__(self, everywhere: bool = False) -> None:
         self.seen: list[tuple[str, str, str]] = []
         recorder = self
 
@@ -54,8 +75,9 @@ class Recorder:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server = listen(everywhere, Handler)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
@@ -66,7 +88,7 @@ def probed(tmp_path_factory) -> Iterator[dict[str, Any]]:
     secret.mkdir()
     (secret / "secret.txt").write_text(f"The answer to everything is {CANARY}.\n")
     (secret / "model.gguf").write_text(CANARY)
-    hosts = {"caller": Recorder(), "operator": Recorder()}
+    hosts = {"caller": Recorder(), "operator": Recorder(), "webhook": Recorder(everywhere=True)}
     offer = (
         f'model = "{MODEL}"\nmax_calls = 30\n[models]\n"{MODEL}" = "{MODEL}"\n'
         f'remote = "openai:m@{hosts["operator"].url}/v1#key=OPERATOR_MODEL_KEY"\n'
@@ -153,6 +175,32 @@ def test_settings_sent_another_way_are_refused_too(probed, tally):
     probed["said"] += [via_config, via_assistant, via_input]
 
 
+def own_addresses() -> list[str]:
+    """The machine's loopback and the addresses its packets leave by (IPv4, IPv6): where a
+    webhook would reach the server's own networks (connecting a UDP socket sends nothing)."""
+    found = ["127.0.0.1"]
+    for family, far in ((socket.AF_INET, "10.255.255.255"), (socket.AF_INET6, "fd00::ffff")):
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect((far, 9))
+            except OSError:
+                continue
+            found.append(probe.getsockname()[0])
+    return found
+
+
+def test_a_run_never_calls_a_webhook_its_caller_names(probed):
+    """A webhook is a POST the server makes to the URL a run names, private networks included:
+    one at each address of this machine reaches nothing (webhooks are off; the recorder is
+    counted with the caller-chosen hosts, by the tally at the end, after the runs' workers)."""
+    bob = caller(probed["url"], TOKENS["bob"])
+    port = probed["hosts"]["webhook"].port
+    for address in own_addresses():
+        hook = f"http://{f'[{address}]' if ':' in address else address}:{port}/hook"
+        run = {"input": _input(), "context": {"corpus_dir": "/etc"}, "webhook": hook}
+        probed["said"].append(run_error(bob, None, "reflective_agent", **run) or "")
+
+
 def test_a_key_goes_only_where_the_operator_sent_it(probed, tally):
     """A run on the operator's own model server: the server hears the key the operator bound
     to it, never the process's OPENAI_API_KEY."""
@@ -222,10 +270,13 @@ def test_the_tally_of_what_reached_the_server(probed, tally):
     marker = probed["folder"] / "commands"
     tally["served_commands"] += len(list(marker.iterdir())) if marker.exists() else 0
     tally["served_outside_read"] += sum(CANARY in text for text in probed["said"])
-    tally["served_caller_requests"] += len(probed["hosts"]["caller"].seen)
+    tally["served_caller_requests"] += sum(
+        len(probed["hosts"][h].seen) for h in ("caller", "webhook")
+    )
     heard = [auth for host in probed["hosts"].values() for _, _, auth in host.seen]
     tally["served_keys_astray"] += sum(SERVER_KEY in auth for auth in heard)
-    tally["served_keys_astray"] += sum(bool(a) for _, _, a in probed["hosts"]["caller"].seen)
+    for chosen in ("caller", "webhook"):
+        tally["served_keys_astray"] += sum(bool(a) for _, _, a in probed["hosts"][chosen].seen)
     assert not marker.exists()
     assert tally["served_outside_read"] == tally["served_caller_requests"] == 0
     assert tally["served_keys_astray"] == 0

@@ -75,4 +75,5 @@ def test_every_store_namespace_is_under_its_caller():
 def test_langgraph_json_serves_the_served_graphs_behind_the_handler():
     config = json.loads((ROOT / "langgraph.json").read_text())
     assert config["auth"] == {"path": "./graphs/auth.py:auth", "disable_studio_auth": True}
+    assert config["http"]["disable_webhooks"] is True  # a webhook is a POST to any URL
     assert all(":served_" in spec for spec in config["graphs"].values())
