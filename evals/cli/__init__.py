@@ -12,6 +12,7 @@ from typing import Any
 from evals.cli.awm import register_awm
 from evals.cli.hotpotqa import register_hotpotqa
 from evals.cli.miniwob import register_miniwob
+from evals.cli.multihop import register_multihop
 from evals.cli.stream import register_stream
 from evals.cli.webarena import register_webarena
 
@@ -35,6 +36,7 @@ def register(subparsers: Any) -> None:
     benchmarks = eval_subparsers(subparsers)
     register_webarena(benchmarks)
     register_hotpotqa(benchmarks)
+    register_multihop(benchmarks)
     register_stream(benchmarks)
     register_miniwob(benchmarks)
     register_awm(benchmarks)

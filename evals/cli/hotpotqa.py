@@ -27,6 +27,7 @@ GRAPH_CHOICES = (
     "closed",
     "rag",
     "react",
+    "ircot",
     "direct",
     "direct-candidates",
 )
@@ -42,7 +43,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="reflective",
         help="The product's graph (reflective, single-path), or a baseline: `closed`, one call "
         "with no evidence; `rag`, one BM25 retrieval (top 5) and one call; `react`, LangChain's "
-        "create_agent with the same corpus search tool; `direct`, one call over the question's "
+        "create_agent with the same corpus search tool; `ircot`, IRCoT (reasoning interleaved with "
+        "retrieval, then one reading); `direct`, one call over the question's "
         "own paragraphs (distractor only); `direct-candidates`, that call choosing among the "
         "paragraphs' candidate spans by grammar (for a model too small to write a short answer).",
     )

@@ -39,6 +39,15 @@ class HotpotQuestion:
     type: str = ""
     level: str = ""
     supporting_facts: tuple[tuple[str, int], ...] = ()
+    aliases: tuple[str, ...] = ()  # other right answers (MuSiQue's answer_aliases)
+    # the paragraphs (indexes into `paragraphs`) that hold the evidence: MuSiQue names them
+    # (`supporting_paragraph_idx`: its titles repeat), else those the supporting facts name
+    gold: tuple[int, ...] = ()
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        """Every answer scored as right: the answer, then its aliases."""
+        return (self.answer, *self.aliases)
 
 
 AnswerFn = Callable[[str, Sequence[Paragraph]], tuple[str, Sequence[str]]]
@@ -56,6 +65,12 @@ def _parse_record(rec: Any, where: str) -> HotpotQuestion:
         facts = rec.get("supporting_facts", [])
         if isinstance(facts, dict):
             facts = list(zip(facts["title"], facts["sent_id"], strict=True))
+        supporting = tuple((str(t), int(i)) for t, i in facts)
+        titles = [str(t) for t, _ in pairs]
+        gold = rec.get("supporting_paragraph_idx")
+        if gold is None:
+            named = {t for t, _ in supporting}
+            gold = [i for i, t in enumerate(titles) if t in named]
         return HotpotQuestion(
             id=str(rec.get("id") or rec["_id"]),
             question=str(rec["question"]),
@@ -63,7 +78,9 @@ def _parse_record(rec: Any, where: str) -> HotpotQuestion:
             paragraphs=tuple(Paragraph(str(t), tuple(map(str, s))) for t, s in pairs),
             type=str(rec.get("type", "")),
             level=str(rec.get("level", "")),
-            supporting_facts=tuple((str(t), int(i)) for t, i in facts),
+            supporting_facts=supporting,
+            aliases=tuple(str(a) for a in rec.get("answer_aliases") or ()),
+            gold=tuple(sorted({int(i) for i in gold if 0 <= int(i) < len(titles)})),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         problem = f"{type(exc).__name__}: {exc}"

@@ -15,10 +15,10 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.outputs import LLMResult
 
 from core.local_seed import sample_round
 from core.models import Models
+from evals.common.calls import CallCounter
 from evals.common.resources import WorkerResources
 from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
 from evals.hotpotqa.metrics import exact_match_score, f1_score
@@ -28,38 +28,6 @@ if TYPE_CHECKING:
     from memory.agent_memory import AgentMemory
 
 DEFAULT_RUNNER = "evals.hotpotqa.agent:default_runner"
-
-
-class CallCounter(BaseCallbackHandler):
-    """Counts model calls (chat and completion) in everything it is passed to, and the tokens
-    they report: read (prompt), of those read from the model's cache, and written."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.prompt_tokens = self.cached_tokens = self.output_tokens = 0
-
-    def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
-        self.calls += 1
-
-    def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
-        self.calls += 1
-
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
-        for generations in response.generations:
-            for generation in generations:
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if usage:
-                    self.prompt_tokens += int(usage.get("input_tokens") or 0)
-                    self.output_tokens += int(usage.get("output_tokens") or 0)
-                    details = usage.get("input_token_details") or {}
-                    self.cached_tokens += int(details.get("cache_read") or 0)
-
-    def tokens(self) -> dict[str, int]:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "cached_tokens": self.cached_tokens,
-            "output_tokens": self.output_tokens,
-        }
 
 
 def _questions(path: str, resources: WorkerResources) -> dict[str, HotpotQuestion]:
@@ -98,8 +66,8 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     build = _runner(payload.get("runner") or DEFAULT_RUNNER)
     job = job_name(payload, q.id)
     kwargs = _builder_kwargs(build, payload, resources, job)
-    started, error, answer, check, undone = time.perf_counter(), None, "", None, 0
-    recalled, lesson_error, lesson_seconds = None, None, None
+    started, error, answer, told, undone = time.perf_counter(), None, "", {}, 0
+    lesson_error, lesson_seconds = None, None
     try:
         if "job" in kwargs:  # the builder journals its writes: undo a cut attempt's first
             undone = _undo_cut_attempt(payload, resources.models, job)
@@ -111,22 +79,15 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
         # trial k samples anew, also where nothing learned changed its prompts (core.local_seed)
         with sample_round(int(payload.get("trial", 1)) - 1):
             answer, _ = answer_fn(q.question, q.paragraphs)
-        check = getattr(answer_fn, "last_check", None)  # the graphs' check_answer, if it ran
-        recalled = getattr(answer_fn, "last_recalled", None)  # the graphs' memory from before
-        run = getattr(answer_fn, "last_run", None)  # the id its run was recorded under
-        path = getattr(answer_fn, "last_path", None)  # how it found its answer
+        told = what_it_told(answer_fn)
     except Exception as exc:  # noqa: BLE001 - one failing question is recorded; the run goes on
-        error, run, path = f"{type(exc).__name__}: {exc}", None, None
+        error = f"{type(exc).__name__}: {exc}"
     record = _scored(payload, q, answer, counter.calls, time.perf_counter() - started, error)
     record.update(counter.tokens())
     if payload.get("verdict") == "gold" and error is None:  # after its answer was scored
+        run = told.pop("run", None)
         record["verdict"] = gold_verdict(payload, resources.models, run, record["em"], job)
-    if check:
-        record["answer_check"] = dict(check)
-    if recalled is not None:  # memories of earlier runs that reached its prompts
-        record["recalled"] = list(recalled)
-    if path:  # what a worked example of this question would show
-        record["path"] = dict(path)
+    record.update({k: v for k, v in told.items() if k != "run"})
     undone += int(payload.get("undone_writes") or 0)  # taken back by the driver, if it did
     if undone:  # an earlier attempt at this job was cut; what it saved was taken back
         record["undone_writes"] = undone
@@ -135,6 +96,25 @@ def answer_question(payload: dict[str, Any], resources: WorkerResources) -> dict
     if lesson_error is not None:  # the retry ran without the lesson
         record["reflection_error"] = lesson_error
     return record
+
+
+def what_it_told(answer_fn: Any) -> dict[str, Any]:
+    """What an answer function says of its last answer, beside it, as the record keeps it:
+    `answer_check` (the graphs' check, or how their chain ended), `recalled` (memories of
+    earlier runs that reached its prompts), `run` (the id its run was recorded under), `path`
+    (how it found its answer), `read` (the sources of the passages its prompts showed: the
+    evidence recall of a pooled corpus)."""
+    told: dict[str, Any] = {}
+    if check := getattr(answer_fn, "last_check", None):
+        told["answer_check"] = dict(check)
+    if (recalled := getattr(answer_fn, "last_recalled", None)) is not None:
+        told["recalled"] = list(recalled)
+    told["run"] = getattr(answer_fn, "last_run", None)
+    if path := getattr(answer_fn, "last_path", None):
+        told["path"] = dict(path)
+    if (read := getattr(answer_fn, "last_read", None)) is not None:
+        told["read"] = list(read)
+    return told
 
 
 def gold_verdict(
@@ -170,8 +150,9 @@ def _scored(
     seconds: float,
     error: str | None,
 ) -> dict[str, Any]:
-    """The record of one answer: its question, the answer scored against the true one, cost."""
-    em = exact_match_score(answer, q.answer)
+    """The record of one answer: its question, the answer scored against the true one (the
+    best of the true answer and its aliases), cost."""
+    em = any(exact_match_score(answer, right) for right in q.answers)
     return {
         "arm": payload.get("arm", ""),
         "trial": payload.get("trial", 1),
@@ -180,7 +161,7 @@ def _scored(
         "gold": q.answer,
         "answer": answer,
         "em": em,
-        "f1": f1_score(answer, q.answer)[0],
+        "f1": max(f1_score(answer, right)[0] for right in q.answers),
         "calls": calls,
         "seconds": round(seconds, 3),
         "error": error,

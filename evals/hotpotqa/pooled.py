@@ -16,31 +16,40 @@ from evals.hotpotqa.dataset import load_hotpotqa
 SETTINGS = ("distractor", "pooled")
 
 
-def pooled_passages(path: str | Path) -> list[tuple[str, str]]:
-    """(title, text) of every paragraph of every question in the file, each once, in file order
-    (questions that share a Wikipedia article share its paragraph)."""
+CORPUS_FILE = "passages.jsonl"  # the pooled corpus's one file; a passage's source is FILE:LINE
+
+
+def pooled_passages(*paths: str | Path) -> list[tuple[str, str]]:
+    """(title, text) of every paragraph of every question in the files, each once, in file
+    order (questions that share a Wikipedia article share its paragraph)."""
     seen: set[tuple[str, str]] = set()
     out: list[tuple[str, str]] = []
-    for question in load_hotpotqa(path):
-        for p in question.paragraphs:
-            item = (p.title, p.text)
-            if p.text and item not in seen:
-                seen.add(item)
-                out.append(item)
+    for path in paths:
+        for question in load_hotpotqa(path):
+            for p in question.paragraphs:
+                item = (p.title, p.text)
+                if p.text and item not in seen:
+                    seen.add(item)
+                    out.append(item)
     return out
 
 
-def pooled_corpus(path: str | Path, out: str | Path) -> Path:
-    """OUT/corpus, a folder the corpus tool reads, holding the file's pooled paragraphs; built
+def pooled_corpus(paths: str | Path | list[Path], out: str | Path) -> Path:
+    """OUT/corpus, a folder the corpus tool reads, holding the files' pooled paragraphs; built
     once (a folder that already holds exactly these passages is kept as it is, so a resumed run
     searches what its first questions searched)."""
     folder = Path(out) / "corpus"
-    items = pooled_passages(path)
-    target = folder / "passages.jsonl"
+    items = pooled_passages(*(paths if isinstance(paths, list) else [paths]))
+    target = folder / CORPUS_FILE
     if target.is_file() and _saved(target) == items:
         return folder
     save_passages(items, folder)
     return folder
+
+
+def corpus_sources(items: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """Each pooled paragraph's source as the corpus tool names it (`passages.jsonl:LINE`)."""
+    return {item: f"{CORPUS_FILE}:{line}" for line, item in enumerate(items, 1)}
 
 
 def _saved(path: Path) -> list[tuple[str, str]] | None:

@@ -141,7 +141,7 @@ def run_single(
     log = ResultsLog(s.out / "results.jsonl", s.identity())
     corpus = str(pooled_corpus(s.file, s.out).resolve()) if s.setting == "pooled" else None
     jobs = [
-        Job(q.id, "evals.hotpotqa.jobs:answer_question", _payload(s, q.id, corpus))
+        Job(q.id, "evals.hotpotqa.jobs:answer_question", job_payload(s, q.id, corpus))
         for q in questions
     ]
     meter = ProgressMeter(f"hotpotqa {s.graph}", len(jobs), out=out or sys.stderr)
@@ -164,7 +164,7 @@ def run_single(
     return log
 
 
-def _payload(s: HotpotSettings, qid: str, corpus: str | None) -> dict[str, Any]:
+def job_payload(s: HotpotSettings, qid: str, corpus: str | None) -> dict[str, Any]:
     """The job of answering question `qid` under settings `s` (evals.hotpotqa.jobs)."""
     return {
         "file": str(s.file),

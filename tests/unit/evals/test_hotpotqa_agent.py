@@ -45,7 +45,7 @@ def _reflections_in(home):
 
 
 def test_memory_on_saves_in_the_home_store_and_off_saves_nothing(wire, tmp_path):  # noqa: F811
-    from evals.hotpotqa.jobs import CallCounter
+    from evals.common.calls import CallCounter
 
     paragraphs = [Paragraph("Ada Lovelace", ["Ada Lovelace was born in 1815."])]
     model = wire(HotpotScript([False] * 10))

@@ -9,10 +9,10 @@ import json
 import pytest
 from langchain_core.messages import AIMessage
 
+from evals.common.calls import CallCounter
 from evals.hotpotqa import agent as hotpotqa_agent
 from evals.hotpotqa.baselines import RAG_K, baseline_answer_fn
 from evals.hotpotqa.dataset import Paragraph, load_hotpotqa
-from evals.hotpotqa.jobs import CallCounter
 from evals.hotpotqa.pooled import pooled_corpus, pooled_passages
 from evals.hotpotqa.single import HotpotSettings
 from tests.conftest import DATA
