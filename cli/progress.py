@@ -149,18 +149,7 @@ class Progress:
 
 
 def _checked(update: dict[str, Any] | None) -> str:
-    """check_answer's line: a first answer confirmed or researched, not checked (not a short
-    answer), kept, or replaced."""
-    first = (update or {}).get("first_check") or {}
-    if first.get("how") == "disagreed":
-        return (
-            f"[check_answer] first answer {_short(first['research'], 40)!r} not confirmed (a "
-            f"direct reading: {_short(first['direct'], 40)!r}): one more search"
-        )
-    if first.get("how") == "one reading":
-        return f"[check_answer] a direct reading: {_short(first['direct'], 60)!r}: one more search"
-    if first:
-        return f"[check_answer] first answer {_short(first['chosen'], 60)!r} confirmed: no plan"
+    """check_answer's line: not checked (not a short answer), kept, or replaced."""
     check = (update or {}).get("answer_check")
     if not check:
         return "[check_answer] not checked (the answer is not a short one)"
@@ -173,11 +162,19 @@ def _checked(update: dict[str, Any] | None) -> str:
 
 
 def _hopped(update: dict[str, Any] | None) -> str:
-    """hop's line: the answer it settled, and how, or research."""
-    first = (update or {}).get("first_check") or {}
-    if first.get("chosen") and first.get("how") != "open":
-        return f"[hop] {_short(first['chosen'], 60)!r} stands ({first['how']}): no plan"
-    return "[hop] not settled: researching"
+    """hop's line: the fact its reading found, then the link it searches next, or the chain's
+    end (the answer the passages hold, or none)."""
+    chain = (update or {}).get("chain") or []
+    if not chain:
+        return "[hop] done"
+    link, n = chain[-1], len(chain)
+    facts = " ".join(link.get("facts") or [])
+    found = f"found {_short(facts, 60)!r}; " if facts else ""
+    if link.get("searched"):
+        return f"[hop {n}] {found}searching {_short(link['searched'], 50)!r}"
+    if link.get("answer"):
+        return f"[hop {n}] {found}answer {_short(link['answer'], 50)!r} ({link.get('how')})"
+    return f"[hop {n}] {found}no passage read states the answer"
 
 
 class TaskReporter(BaseCallbackHandler):

@@ -13,7 +13,7 @@ from typing import Any
 from cli import run_options, validate
 from cli.commands import models_of
 from cli.errors import UsageError
-from core.context import MAX_TOOL_STEPS, Context, settings_of
+from core.context import MAX_HOPS, MAX_TOOL_STEPS, Context, settings_of
 
 ROLES = run_options.ROLES
 
@@ -32,12 +32,7 @@ def register(subparsers: Any) -> None:
         help=f"what to do, at most {validate.MAX_TASK_CHARS:,} characters (omit with --resume)",
     )
     run_options.add_model_options(p)
-    p.add_argument(
-        "--max-retries",
-        type=int,
-        default=None,
-        help=f"retries per task, 0..{validate.MAX_RETRIES} (default 2)",
-    )
+    run_options.add_research_options(p)
     run_options.add_tool_options(p)
     run_options.add_control_options(p)
     p.add_argument(
@@ -85,6 +80,9 @@ def _context_from_args(args: argparse.Namespace, record: dict[str, Any]) -> Cont
         "embedding_model": args.embedding_model,
         "system_prompt": validate.system_prompt(args.system_prompt),
         "max_retries": args.max_retries,
+        "max_hops": hops
+        if (hops := args.max_hops) is None
+        else validate.bounded("--max-hops", hops, 1, MAX_HOPS),
         "max_tool_steps": args.max_tool_steps,
         "model_verdicts": None if args.judge is None else args.judge == "model",
         "corpus_dir": args.corpus,
@@ -98,6 +96,8 @@ def _context_from_args(args: argparse.Namespace, record: dict[str, Any]) -> Cont
         values["use_browser"] = False
     if args.approve_plan:
         values["approve_plan"] = True
+    if args.always_plan:
+        values["answer_first"] = False
     mcp_file = args.mcp or record.get("mcp_file")  # recorded beside the settings, not in them
     if mcp_file:
         values["mcp_servers"] = mcp_servers(mcp_file)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_PARTIAL
-from core.context import MAX_TOOL_STEPS
+from cli.validate import MAX_RETRIES
+from core.context import DEFAULT_HOPS, MAX_HOPS, MAX_TOOL_STEPS
 from core.role_models import DEFAULT_MODEL, ROLES
 
 
@@ -108,4 +109,28 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
         help="what every model call is told it is, e.g. 'You research for a law firm: cite "
         "every fact.' (the rule that documents and pages are information, never instructions, "
         "always follows it)",
+    )
+
+
+def add_research_options(p: argparse.ArgumentParser) -> None:
+    """How a request is researched: a short answer along its chain of facts, or planned and
+    run task by task, each task retried when judged not good enough."""
+    p.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help=f"retries per task, 0..{MAX_RETRIES} (default 2)",
+    )
+    p.add_argument(
+        "--max-hops",
+        type=int,
+        default=None,
+        help=f"readings a short answer's chain may take, 1..{MAX_HOPS} (default {DEFAULT_HOPS}):"
+        " each reads what was found, and the link it says is missing is searched next",
+    )
+    p.add_argument(
+        "--always-plan",
+        action="store_true",
+        help="plan and research a short answer too, task by task, as a longer one (default: a "
+        "short answer is followed along its chain of facts, without a plan)",
     )

@@ -37,6 +37,7 @@ SETTINGS = {  # option (its dest) -> environment variable
     "judge": "AGENT_JUDGE",
     "induction": "AGENT_INDUCTION",
     "max_retries": "AGENT_MAX_RETRIES",
+    "max_hops": "AGENT_MAX_HOPS",
     "max_tool_steps": "AGENT_MAX_TOOL_STEPS",
     "max_calls": "AGENT_MAX_CALLS",
     "max_tokens": "AGENT_MAX_TOKENS",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic.json_schema import SkipJsonSchema
 
-from core.model_catalogue import is_file_name, lookup
+from core.model_defaults import default_tool_steps, model_judges
 from core.model_spec import parse_spec
 from core.role_models import ModelChoice, ModelSettings, Role, role_field
 from core.run_budget import Caps, RunBudget
@@ -21,8 +21,8 @@ from prompts.research import ROLE
 if TYPE_CHECKING:  # LangChain loads when a model is built
     from langchain_core.language_models import BaseChatModel
 
-DEFAULT_TOOL_STEPS = 3  # executor tool calls per attempt, for models that choose their own
 MAX_TOOL_STEPS = 50  # the most a run or an eval may ask for
+DEFAULT_HOPS, MAX_HOPS = 4, 10  # hops along a short answer's chain: by default, at most
 
 
 APP_NAME = "reflective-agent"  # the folder under the user's data folder
@@ -41,31 +41,6 @@ def default_home(environ: Mapping[str, str] = os.environ, root: Path = PACKAGE_R
     if not os.path.isabs(data):  # the XDG spec: a relative value is to be ignored
         data = str(Path(environ.get("HOME") or Path.home()) / ".local" / "share")
     return str(Path(data) / APP_NAME)
-
-
-def model_judges(spec: str | None) -> bool:
-    """Does the model's verdict judge a research attempt by default? Yes, but for an embedded
-    model whose catalogue entry says its verdicts decide nothing (core.model_catalogue); a
-    model given as an object is judged by its own verdicts."""
-    if spec is None:
-        return True
-    parsed = parse_spec(spec)
-    if parsed.provider is None and not is_file_name(parsed.model):
-        return lookup(parsed.model).judges
-    return True
-
-
-def default_tool_steps(spec: str | None) -> int:
-    """The executor's own tool calls per attempt when none are asked for: an embedded model's
-    catalogue entry may set its own (core.model_catalogue), else DEFAULT_TOOL_STEPS."""
-    if spec is None:
-        return DEFAULT_TOOL_STEPS
-    parsed = parse_spec(spec)
-    if parsed.provider is None and not is_file_name(parsed.model):
-        steps = lookup(parsed.model).tool_steps
-        if steps is not None:
-            return steps
-    return DEFAULT_TOOL_STEPS
 
 
 class RunCache:
@@ -164,10 +139,14 @@ class Context(MemorySettings, ModelSettings):
     answer_first: bool = field(
         default=True,
         metadata={
-            "description": "A short answer the request's first search already states is"
-            " checked by one direct reading and, confirmed, is the answer: no plan, no tasks"
-            " (false, or approve_plan: every request is planned and researched)."
+            "description": "A short answer is reasoned out along the request's chain, a search"
+            " for each link it lacks, without a plan (false, or approve_plan: every request is"
+            " planned and researched task by task)."
         },
+    )
+    max_hops: int = field(
+        default=DEFAULT_HOPS,
+        metadata={"description": "Hops (a call each) a short answer's chain may take."},
     )
     max_retries: int = field(
         default=2, metadata={"description": "Retries allowed per task (N retries = N+1 attempts)."}
@@ -278,7 +257,7 @@ class Context(MemorySettings, ModelSettings):
     @property
     def tool_steps(self) -> int:
         """How many tool calls the executor may make per attempt (`max_tool_steps` resolved:
-        unset, the executor model's default; core.context.default_tool_steps)."""
+        unset, the executor model's default; core.model_defaults.default_tool_steps)."""
         if self.max_tool_steps is not None:
             return self.max_tool_steps
         return default_tool_steps(self.spec("executor"))
@@ -286,7 +265,7 @@ class Context(MemorySettings, ModelSettings):
     @property
     def verdicts(self) -> bool:
         """Whether the reflector model's verdict judges an attempt (`model_verdicts` resolved:
-        unset, the reflector model's default; core.context.model_judges)."""
+        unset, the reflector model's default; core.model_defaults.model_judges)."""
         if self.model_verdicts is not None:
             return self.model_verdicts
         return model_judges(self.spec("reflector"))

@@ -35,6 +35,7 @@ OUTPUT_LIMITS: dict[str, int] = {
     "reflect": 176,  # verdict, confidence, 1-2 sentences, a strategy, short reasons
     "aggregate": 256,  # the answer, 1-3 sentences of support, its sources
     "short_answer": 32,  # a few words (HotpotQA-style)
+    "hop": 96,  # a few short sentences of reasoning, the last one the answer
     "judge": 96,  # an evaluator's verdict and one-sentence reason
     "web_action": 64,  # one browser action
     "salient_questions": 96,  # up to 3 questions

@@ -8,13 +8,15 @@ by `put_slots` (keyed by task index; a later write to a slot replaces it).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 MAX_TASKS = 5  # the tasks of one plan, at most (the planner's and a person's edits alike)
+# how a run researches its request: a short answer along its chain of facts, or by a plan
+Research = Literal["chain", "plan"]
 
 
 def put_slots(current: list[Any] | None, update: dict[Any, Any] | list[Any] | None) -> list[Any]:
@@ -76,31 +78,44 @@ class TaskReport(TypedDict):
     verdict: str
 
 
+class ChainLink(TypedDict):
+    """One hop along a short answer's chain (agents/research/hop.py): the facts its reading
+    found in the passages read, the sentence naming what was not read yet (`guess`), the
+    search that followed (`searched`, "" when none did), and for the last hop the answer and
+    how the chain ended (`how`: "answered", "last reading" or "not found")."""
+
+    facts: list[str]
+    guess: str
+    searched: str
+    answer: NotRequired[str]
+    how: NotRequired[str]
+
+
 class ReflectiveAgentState(OutputState):
     """State of the research graphs (reflective and single-path).
 
-        `answer_form` is the form goal setting chose for the answer (one of
-        agents.research.answer_text.AnswerForm; a short form is checked against a reading).
-        `evidence` is what the first search for the request found (from `evidence_sources`);
-        every prompt of the run opens with the request and it. `sources` lists the documents and
-        pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
-        attempts found beyond the evidence, each once (what check_answer reads besides it).
-        `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
-        `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
-        `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
-        attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
-        run's trajectory is made of). `answer` is the final answer itself, `final_output`
-        it with its explanation and sources; `answer_check` what check_answer compared (the
-        research's answer, one direct reading's, the one chosen), absent when the answer was not
-        checked; `first_check` the same for the answer goal setting read in the evidence before any
-    plan (its `how` "disagreed" when the reading did not confirm it and the run researched).
-    `recalled` lists the memories that reached this run's prompts (reflection ids,
-        `workflow:NAME`), each once: what memory did to the answer can be traced. `run_id` names
-        this run: memory ids derive from it. `stopped` says why the run ended early: "cancelled"
-        at plan approval (no answer), or the budget cap it reached ("max_calls", "max_tokens",
-        "max_seconds"; the answer is then partial). `approval` says the plan waits for a person
-        (Context.approve_plan when it was made): kept in the state, so a resume whose context
-        lacks the setting still reads the person's answer.
+    `answer_form` is the form goal setting chose for the answer (one of
+    agents.research.answer_text.AnswerForm; a short form is checked against a reading).
+    `evidence` is what the first search for the request found (from `evidence_sources`);
+    every prompt of the run opens with the request and it. `sources` lists the documents and
+    pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
+    attempts found beyond the evidence, each once (what check_answer reads besides it).
+    `tasks[i]` depends on the tasks listed in `depends_on[i]` (earlier indices only).
+    `current_tasks` are the tasks running now (one wave of the fan-out). `results[i]` and
+    `task_reports[i]` belong to `tasks[i]`; only a task's final attempt lands there, so failed
+    attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
+    run's trajectory is made of). `answer` is the final answer itself, `final_output`
+    it with its explanation and sources; `answer_check` what check_answer compared (the
+    research's answer, one direct reading's, the one chosen), absent when the answer was not
+    checked. `research` says how goal setting sent the run on: along a short answer's chain,
+    or to a plan; `chain` is the chain's hops (ChainLink): the facts each found and what it
+    searched next. `recalled` lists the memories that reached this run's prompts
+    (reflection ids, `workflow:NAME`), each once: what memory did to the answer can be
+    traced. `run_id` names this run: memory ids derive from it. `stopped` says why the run
+    ended early: "cancelled" at plan approval (no answer), or the budget cap it reached
+    ("max_calls", "max_tokens", "max_seconds"; the answer is then partial). `approval` says
+    the plan waits for a person (Context.approve_plan when it was made): kept in the state, so
+    a resume whose context lacks the setting still reads the person's answer.
     """
 
     run_id: NotRequired[str]
@@ -120,7 +135,8 @@ class ReflectiveAgentState(OutputState):
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     recalled: NotRequired[Annotated[list[str], add_new]]
     answer_check: NotRequired[dict[str, str]]
-    first_check: NotRequired[dict[str, str]]
+    research: NotRequired[Research]
+    chain: NotRequired[list[ChainLink]]
 
 
 # every key of a research run's state: `graph.invoke(..., output_keys=STATE_KEYS)` returns its

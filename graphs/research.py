@@ -32,8 +32,7 @@ from agents.research.check_answer import check_answer
 from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
 from agents.research.goal import goal_setting
-from agents.research.hop import HOPPED, hop
-from agents.research.readings import PENDING
+from agents.research.hop import hop
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.reply import standing
@@ -167,10 +166,8 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
         "aggregate_results", capped(aggregate_results, partial_answer), retry_policy=TRANSIENT
     )
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
-    if check:  # an answer the evidence already states is checked before anything is planned
-        builder.add_conditional_edges(
-            "goal_setting", route_goal, ["check_answer", "decompose_query"]
-        )
+    if check:  # a short answer is followed along its chain before anything is planned
+        builder.add_conditional_edges("goal_setting", route_goal, ["hop", "decompose_query"])
     else:
         builder.add_edge("goal_setting", "decompose_query")  # plan the tasks toward it
     builder.add_edge("decompose_query", "approve_plan")  # the plan, before it spends anything
@@ -189,43 +186,32 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
 
 
 def add_answer_check(builder: ResearchBuilder) -> None:
-    """The reflective graph's answer check: aggregate_results → check_answer (a short answer
-    against one direct reading) → reflect_on_answer → END; first readings that differ, or a
-    lone one, → hop → reflect_on_answer, or decompose_query when the hop settled nothing."""
+    """The reflective graph's short answers: hop ⟲ (one link of the chain a hop) →
+    reflect_on_answer → END; after research, aggregate_results → check_answer (a short answer
+    against one direct reading) → reflect_on_answer → END."""
+    builder.add_node("hop", capped(hop, standing), retry_policy=TRANSIENT)  # one link a hop
+    builder.add_conditional_edges(  # the next link, or the chain's end
+        "hop", route_hop, ["hop", "reflect_on_answer"]
+    )
     builder.add_node("check_answer", capped(check_answer, standing), retry_policy=TRANSIENT)
     # readings that disagreed: the run failed, and the reflector says what to do instead
     builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
     builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked
-    builder.add_conditional_edges(  # first readings that differ, or a lone one: a hop
-        "check_answer", route_check, ["reflect_on_answer", "hop", "decompose_query"]
-    )
-    builder.add_node("hop", capped(hop, standing), retry_policy=TRANSIENT)  # search with both
-    builder.add_conditional_edges(  # a hop that settled nothing: research the request
-        "hop", route_hop, ["reflect_on_answer", "decompose_query"]
-    )
+    builder.add_edge("check_answer", "reflect_on_answer")  # its lesson, if it failed
     builder.add_edge("reflect_on_answer", END)  # the final answer
 
 
-def route_goal(state: ReflectiveAgentState) -> Literal["check_answer", "decompose_query"]:
-    """After goal setting: a short answer's first reading (the check), or plan research."""
-    pending = (state.get("first_check") or {}).get("how") == PENDING
-    return "check_answer" if pending else "decompose_query"
+def route_goal(state: ReflectiveAgentState) -> Literal["hop", "decompose_query"]:
+    """After goal setting: along a short answer's chain, or plan research."""
+    return "hop" if state.get("research") == "chain" else "decompose_query"
 
 
-def route_check(
-    state: ReflectiveAgentState,
-) -> Literal["reflect_on_answer", "hop", "decompose_query"]:
-    """After a check: first readings that disagreed (nothing planned yet) take one hop; a first
-    answer otherwise dropped sends the run to plan research; else the run ends."""
-    if state.get("stopped") or state.get("answer") or state.get("tasks"):
-        return "reflect_on_answer"
-    open_first = (state.get("first_check") or {}).get("how") in HOPPED
-    return "hop" if open_first else "decompose_query"
-
-
-def route_hop(state: ReflectiveAgentState) -> Literal["reflect_on_answer", "decompose_query"]:
-    """After the hop: its answer ends the run, or the request is researched."""
-    return "reflect_on_answer" if state.get("answer") else "decompose_query"
+def route_hop(state: ReflectiveAgentState) -> Literal["hop", "reflect_on_answer"]:
+    """After a hop: the next one when it searched a missing link (and the run may go on);
+    the chain's end otherwise."""
+    chain = state.get("chain") or []
+    go_on = bool(chain) and bool(chain[-1].get("searched")) and not state.get("stopped")
+    return "hop" if go_on else "reflect_on_answer"
 
 
 def route_plan(state: ReflectiveAgentState) -> Literal["schedule_tasks", "__end__"]:

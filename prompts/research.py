@@ -62,8 +62,7 @@ LEARNED_FROM = {
 
 # -- goal_setting ---------------------------------------------------------------------------------
 # the passive goal creator, the prompt optimizer (what must be found) and the response optimizer
-# (the answer's form) in one structured answer, with the answer itself when the evidence already
-# states it (answer first: the run checks it before planning)
+# (the answer's form) in one structured answer
 GOAL_SETTER = """{opening}{memory}
 <instructions>
 Set the goal of this research request, from the request and the evidence above.
@@ -72,12 +71,98 @@ Set the goal of this research request, from the request and the evidence above.
 - answer_form: the form of the final answer: a question about one fact is answered with
   "a name, date, number, yes or no, or a short phrase".
 - criteria: 1-3 checks that tell the answer is complete (what must be found or confirmed).
-- answer: for that short form, the answer itself when the evidence states it, in as few
-  words as it needs; empty ("") when the evidence does not state it.
 Take the lessons in <past_reflections> into account.
 </instructions>"""
 
-# -- check_answer and hop (agents/research/readings.py) -------------------------------------------
+# -- hop ------------------------------------------------------------------------------------------
+# a short answer reasoned out along the request's chain, a few sentences a call (IRCoT's format:
+# a small model keeps to it when shown it); the examples come first, the same in every hop, so a
+# local model reads them once a run; then the best passages the run has read, the request and the
+# reasoning so far
+HOP = """<examples>
+{examples}
+</examples>
+<passages>
+{passages}
+</passages>
+<question>{query}</question>
+<reasoning_so_far>
+{facts}
+</reasoning_so_far>
+Continue the reasoning as the examples do: the next facts from the passages, one short sentence
+each. When the facts give the answer, end with "So the answer is: <answer>." in as few words as
+it needs."""
+
+# the examples a hop is shown: the passages, the question and a reasoning that ends with the
+# answer (written for this prompt; no benchmark question is among them)
+HOP_EXAMPLE = """Passages:
+{passages}
+Question: {question}
+Reasoning: {reasoning}"""
+
+HOP_EXAMPLES = (
+    (
+        (
+            "Metropolis (1927 film): Metropolis is a 1927 German expressionist science-fiction "
+            "film directed by Fritz Lang.",
+            "Fritz Lang: Friedrich Christian Anton Lang (1890-1976) was an Austrian-German "
+            "filmmaker, born in Vienna.",
+        ),
+        "Where was the director of the film Metropolis (1927) born?",
+        "Metropolis (1927) was directed by Fritz Lang. Fritz Lang was born in Vienna. So the "
+        "answer is: Vienna.",
+    ),
+    (
+        (
+            "The Hobbit: The Hobbit is a children's fantasy novel by the English author J. R. R. "
+            "Tolkien, published in 1937.",
+            "J. R. R. Tolkien: John Ronald Reuel Tolkien was born in Bloemfontein to Arthur "
+            "Reuel Tolkien, an English bank manager, and his wife Mabel.",
+        ),
+        "Who was the father of the author of The Hobbit?",
+        "The Hobbit was written by J. R. R. Tolkien. The father of J. R. R. Tolkien was Arthur "
+        "Reuel Tolkien. So the answer is: Arthur Reuel Tolkien.",
+    ),
+    (
+        (
+            "Eiffel Tower: The Eiffel Tower is a wrought-iron lattice tower in Paris, completed "
+            "in 1889.",
+            "Statue of Liberty: The Statue of Liberty is a colossal statue on Liberty Island in "
+            "New York Harbor, dedicated in 1886.",
+        ),
+        "Which was finished first, the Eiffel Tower or the Statue of Liberty?",
+        "The Eiffel Tower was completed in 1889. The Statue of Liberty was dedicated in 1886. "
+        "1886 is earlier than 1889. So the answer is: the Statue of Liberty.",
+    ),
+    (
+        (
+            "Mount Everest: Mount Everest is Earth's highest mountain, in the Mahalangur Himal "
+            "sub-range of the Himalayas.",
+            "K2: K2 is the second-highest mountain on Earth and lies in the Karakoram range.",
+        ),
+        "Are Mount Everest and K2 both in the Himalayas?",
+        "Mount Everest is in the Himalayas. K2 is in the Karakoram range, not the Himalayas. "
+        "So the answer is: no.",
+    ),
+)
+
+NO_FACTS = "(none yet)"
+
+# a chain that ended without a short answer the passages hold: one reading of the best passages
+# and the reasoning so far
+LAST_READING = (
+    "{passages}<reasoning_so_far>\n{facts}\n</reasoning_so_far>\n"
+    "Answer the question from the passages. Reply with the answer only: {answer_form}; no "
+    "sentence, no explanation.\n<question>{request}</question>"
+)
+
+PASSAGES = """<passages>
+{passages}
+</passages>
+"""
+
+
+# -- check_answer (agents/research/readings.py) -------------------------------------------
 # one direct reading of the evidence, and the choice between two answers that differ; the opening
 # and what the tasks found besides come first, the question last, where a small model answers it
 # best. The direct reading's instruction comes before the question: put after it, a small model may
@@ -117,22 +202,13 @@ DECOMPOSER = (
     """{opening}{memory}
 <goal>
 {goal}
-</goal>{readings}
+</goal>
 <instructions>
 """
     + PLANNER_INSTRUCTIONS
     + """ At most {steps} steps.
 </instructions>"""
 )
-
-# shown when two readings of the evidence gave different short answers: the plan's steps then
-# find what the evidence lacks to decide
-READINGS = """
-<readings_that_disagree>
-Two readings of the evidence above answered the request differently:
-{answers}
-Plan the steps that find what decides between them, or the missing fact they both lack.
-</readings_that_disagree>"""
 
 # -- execute_task ---------------------------------------------------------------------------------
 # one task with tools (the system message is the preamble), or one call answering from the

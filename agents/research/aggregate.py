@@ -78,12 +78,9 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
 
 
 def partial_answer(state: ReflectiveAgentState) -> dict:
-    """A run stopped at a cap, answered without a model: the finished tasks' results, else
-    what the first readings gave (the direct reading before goal setting's draft), with the
+    """A run stopped at a cap, answered without a model: the finished tasks' results, with the
     sources the run read; empty when it found nothing yet."""
-    first = state.get("first_check") or {}
-    found, _, _ = _parts(None, state.get("results") or [], state.get("answer_form", ""))
-    answer = found or first.get("direct") or first.get("research") or ""
+    answer, _, _ = _parts(None, state.get("results") or [], state.get("answer_form", ""))
     return replied(state, _final_text(answer, "", _read(state) if answer else []), answer=answer)
 
 

@@ -21,35 +21,29 @@ from agents.research.answer_text import SHORT_FORM
 from agents.research.prompting import system_message
 from agents.research.readings import (
     AGREED,
-    PENDING,
     agreed,
     checked_evidence,
     choose,
     direct_reading,
 )
 from agents.research.reply import replied
-from agents.research.sources import cited
 from core.context import Context
 from core.state import ReflectiveAgentState
 from prompts.research import data
 
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """Keep, shorten or replace a short answer after one direct reading of the evidence; a
-    first answer (read by goal setting, nothing researched yet) that the reading does not
-    confirm is dropped, and the run researches the request."""
+    """Keep, shorten or replace a short answer the research wrote after one direct reading of
+    the evidence the run read."""
     ctx = runtime.context
     research = state.get("answer", "")
     form = state.get("answer_form", "")
-    first = answered_first(state)
-    if form != SHORT_FORM or not (research or first) or state.get("stopped"):
+    if form != SHORT_FORM or not research or state.get("stopped"):
         return {}
     model = ctx.chat("aggregator")
     start, request = checked_evidence(state), data(state["query"])
     system = system_message(ctx)
     direct = direct_reading(model, system, start, form, request)
-    if first:
-        return _first_checked(state, research, direct)
     chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
     if chosen is None:
         chosen, how = choose(model, system, start, request, direct, research)
@@ -58,25 +52,6 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         return {"answer_check": check}
     final = _replaced(state.get("final_output", ""), research, chosen)
     return replied(state, final, answer=chosen, answer_check=check)
-
-
-def answered_first(state: ReflectiveAgentState) -> bool:
-    """Is this the first stage (goal setting read the evidence, no plan made yet)?"""
-    return (state.get("first_check") or {}).get("how") == PENDING and not state.get("tasks")
-
-
-def _first_checked(state: ReflectiveAgentState, first: str, direct: str) -> dict:
-    """The first answer kept when the direct reading gives it too (the shorter wording
-    stands), cited with the passages that hold it; readings that differ, or a lone reading,
-    are left to a hop (agents/research/hop.py), which looks for more before anything is
-    chosen."""
-    chosen = agreed(first, direct) if first and direct else None
-    check = {"research": first, "direct": direct, "chosen": chosen or "", "how": AGREED}
-    if chosen is None:  # two readings that differ, or only one: a hop decides
-        how = "disagreed" if first and direct else "one reading"
-        return {"answer": "", "final_output": "", "first_check": {**check, "how": how}}
-    final = cited(chosen, state.get("evidence", ""))
-    return replied(state, final, answer=chosen, first_check=check, answer_check=check)
 
 
 def _replaced(final_output: str, research: str, chosen: str) -> str:

@@ -29,7 +29,7 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.state import MAX_TASKS, ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.research import DECOMPOSER, PLANNER_INSTRUCTIONS, READINGS, data
+from prompts.research import DECOMPOSER, PLANNER_INSTRUCTIONS, data
 
 SHORT_STEPS = 2  # steps planned for a short answer: the hops of a two-hop question, or the sides
 log = logging.getLogger(__name__)
@@ -170,7 +170,6 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         opening=opening(query, state.get("evidence", "")),
         memory=memory.text,
         goal=data(goal),
-        readings=_readings(state.get("first_check") or {}),
         steps=steps,
     )
     messages = [system_message(ctx), human(prompt)]
@@ -186,12 +185,3 @@ def decompose_query(state: ReflectiveAgentState, runtime: Runtime[Context]) -> d
         "approval": ctx.approve_plan,
         "recalled": memory.ids,
     }
-
-
-def _readings(first_check: dict[str, str]) -> str:
-    """The two readings of the evidence that disagreed on a first answer, as the planner's
-    section ("" when there were none): the steps then look for what decides between them."""
-    if first_check.get("how") not in ("disagreed", "open"):
-        return ""
-    answers = [a for a in (first_check.get("research"), first_check.get("direct")) if a]
-    return READINGS.format(answers="\n".join(f"<answer>{data(a)}</answer>" for a in answers))

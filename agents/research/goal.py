@@ -18,14 +18,12 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm, clean_short_answer
+from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, found_something, ground
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system_message
-from agents.research.readings import PENDING
 from agents.research.reply import request_of
-from agents.research.sources import cited, sources_in
-from agents.research.support import unsupported
+from agents.research.sources import sources_in
 from agents.research.topic import grounded, keywords
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
@@ -36,27 +34,18 @@ from memory.packing import context_window
 from prompts.research import GOAL_SETTER
 
 log = logging.getLogger(__name__)
-SHORT_WORDS = 12  # a first answer longer than this is no short answer: the run researches it
 
 
 class GoalSetting(BaseModel):
-    """The three roles' answers, then the answer itself when the evidence already states it (the
-    run then checks it instead of planning). The fields a run cannot do without come first
-    (output cut at its budget is closed and validated, so it loses the end); the answer comes
-    last, written after the goal and the form have said what the request asks for. A small
-    model still often names a step's bridge entity here (the creator, not his film), which is
-    why the answer is checked against a direct reading before it stands."""
+    """The three roles' answers. The fields a run cannot do without come first (output cut at
+    its budget is closed and validated, so it loses the end). A short answer is not asked for
+    here: a small model named a step's bridge entity (the creator, not his film) as often as the
+    answer, so the chain's hops find it (agents/research/hop.py)."""
 
     goal: str = Field(description="What a complete answer must establish, in one sentence.")
     answer_form: AnswerForm = Field(description="The form of the final answer.")
     criteria: list[str] = Field(
         default_factory=list, description="1-3 checks that the answer is complete.", max_length=3
-    )
-    answer: str = Field(
-        default="",
-        description="For a short answer: the answer itself if the evidence states it; "
-        "empty if it does not.",
-        max_length=200,
     )
 
     def goal_text(self) -> str:
@@ -86,11 +75,10 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     out, stopped = _ask_goal(model, system_message(ctx), prompt)
     goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
     form = out.answer_form if out else DEFAULT_FORM
+    # a short answer with evidence to start from is followed along its chain (answer first);
     # a plan to approve is a plan to make: a person asked to see it before the run spends
     first = ctx.answer_first and not ctx.approve_plan
-    draft = first_answer(out, query, evidence) if first else ""
-    # a short answer is read first: checked when goal setting wrote one, else read once
-    pending = first and form == SHORT_FORM and found_something(evidence)
+    chain = first and form == SHORT_FORM and found_something(evidence)
     return {
         "query": query,
         "run_id": run_id,
@@ -109,11 +97,12 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "read": None,
         "current_tasks": [],
         "tasks": [],
-        "answer": draft,
-        "final_output": cited(draft, evidence),
+        "answer": "",
+        "final_output": "",
         "answer_check": {},
         "citations": [],
-        "first_check": {"research": draft, "how": PENDING} if pending else {},
+        "research": "chain" if chain else "plan",
+        "chain": [],
     }
 
 
@@ -127,17 +116,6 @@ def _ask_goal(
         return ask_structured(model, GoalSetting, messages, max_tokens=OUTPUT_LIMITS["goal"]), None
     except CapReached as refused:
         return None, refused.cap
-
-
-def first_answer(out: GoalSetting | None, query: str, evidence: str) -> str:
-    """The short answer the goal setter read in the evidence, when every name and number in it
-    is there (a made-up name sends the run to research); "" otherwise."""
-    if out is None or out.answer_form != SHORT_FORM:
-        return ""
-    answer = clean_short_answer(out.answer)
-    if not found_something(evidence) or len(answer.split()) > SHORT_WORDS:
-        return ""
-    return answer if answer and not unsupported(answer, f"{query}\n{evidence}") else ""
 
 
 def _usable(text: str, *, fallback: str, topic: str = "") -> str:

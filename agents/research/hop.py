@@ -1,73 +1,229 @@
-"""hop: one cheap hop after the first readings of the evidence left a short answer open (two
-that disagreed, or a lone reading where goal setting wrote none).
+"""hop: a short answer reasoned out along the request's chain, searching for each link it lacks.
 
-Readings that differ may mean the evidence lacks something, or that one of them misread it
-(the README question: goal setting named the creator, the direct reading his film). So the
-request is searched again with the answers in the query (IRCoT's retrieval with what the run
-knows), and:
-- passages the run has not read come back: one more direct reading of them alone (the few
-  passages this step needs; a reading that also saw the opening could repeat the opening's
-  reading and confirm nothing); its answer stands when it gives one of the first readings'
-  answers (readings of different evidence agree), else the run researches the request;
-- nothing new comes back: the evidence is all there is; a lone reading stands (what one call
-  over it says), and of two a choice asked in both orders keeps the one it picks both times
-  (one that flips with the order leaves the run to research).
-An answer naming what no passage holds never stands. What the hop found is in `read`: the
-final check reads it, and a task whose search finds only it is not run.
+A multi-hop question names its answer only through a bridge (the film's director, then where the
+director was born), and the bridge is found only by reading: the request's own search finds the
+first link, and only a search for what that link names finds the next. So each hop reads the best
+passages of everything the run has read (ranked for the request and the reasoning so far: a small
+model reads a few focused passages, not all of them) and continues the reasoning in short
+sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Then, sentence by sentence:
+- a sentence whose names and numbers are all in what the run read is a fact found: it joins the
+  reasoning (a reply may hold several, so a link the passages already give costs no call);
+- the first sentence naming something the run has not read is the model's guess at the next link:
+  it is searched (the bridge it names, not the request's words again), its new passages join the
+  rest, and the next hop continues from the facts found;
+- "So the answer is: X" ends the chain when the passages hold X and X is short: the evidence judges
+  it, not a second reading of the same passages.
+A search that brings nothing new is tried once more with the new names alone (a retry changes the
+query, not its wording). After `max_hops` hops, or when nothing new can be found, or when the
+stated answer is no short one, one last reading answers from the best passages and the reasoning;
+an answer naming what no passage holds never stands.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
 from langgraph.runtime import Runtime
 
 from agents import resources
+from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.prompting import opening, system_message
-from agents.research.readings import (
-    agreed,
-    choose,
-    direct_reading,
-)
+from agents.research.prompting import human, system_message
+from agents.research.readings import unless_echoed
 from agents.research.reply import replied
 from agents.research.sources import beyond, cited, hits
 from agents.research.support import unsupported
+from agents.tools.bm25 import BM25, tokenize
 from core.context import Context
-from core.state import ReflectiveAgentState
-from prompts.research import data
+from core.output_limits import OUTPUT_LIMITS, with_max_tokens
+from core.state import ChainLink, ReflectiveAgentState
+from memory.reflections.lessons import particulars
+from prompts.research import (
+    HOP,
+    HOP_EXAMPLE,
+    HOP_EXAMPLES,
+    LAST_READING,
+    NO_FACTS,
+    PASSAGES,
+    data,
+)
 
-OPEN = "open"  # the `how` of a hop that settled nothing: the run researches
-HOPPED = ("disagreed", "one reading")  # first stages a hop settles
+SHOWN = 6  # passages a reading sees: the best of everything read, for the request and the chain
+SHORT_WORDS = 8  # a stated answer longer than this is read again in the short form
+ANSWERED, LAST, UNANSWERED = "answered", "last reading", "not found"  # how a chain ended
+_ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+@dataclass
+class Reasoning:
+    """What one hop's reply gives: the facts the run's passages hold, in order; the sentence
+    that names something not read yet (the next link to search); the answer it stated."""
+
+    facts: list[str] = field(default_factory=list)
+    guess: str = ""
+    answer: str | None = None
 
 
 def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """Search with both answers; confirm one of them by a reading of the new passages, or by
-    a choice when nothing is new; else leave the request open for research."""
-    ctx = runtime.context
-    first = dict(state.get("first_check") or {})
-    answers = [a for a in (first.get("direct"), first.get("research")) if a]
-    evidence, query = state.get("evidence", ""), state["query"]
-    with resources.open_tools(ctx) as tools:
-        found = ground(
-            " ".join([query, *answers]), tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS
-        )
-    unread = beyond(found, evidence)
-    new = hits(unread)
-    model, system = ctx.chat("aggregator"), system_message(ctx)
-    start, request = opening(query, evidence), data(query)
-    if new:  # read on their own: a reading that repeats the opening's proves nothing
-        form = state.get("answer_form", "")
-        again = direct_reading(model, system, opening(query, unread), form, request)
-        chosen = next((kept for a in answers if again and (kept := agreed(a, again))), None)
-        how, first["hop"] = "hop reading", again
-    elif len(answers) == 2:
-        picked, how = choose(model, system, start, request, *answers)
-        chosen = picked if how == "chosen" else None
-    else:  # one reading, and nothing more to read: what one call over it says stands
-        chosen, how = (answers[0], "one reading") if answers else (None, OPEN)
-    if chosen and unsupported(chosen, f"{query}\n{evidence}\n{found}"):
-        chosen = None  # it names what no passage holds: no reading of it stands
-    if not chosen:
-        return {"first_check": {**first, "how": OPEN}, "read": new}
-    check = {**first, "chosen": chosen, "how": how}
-    final = cited(chosen, f"{evidence}\n{found}")
-    return replied(state, final, answer=chosen, first_check=check, answer_check=check, read=new)
+    """Continue the reasoning over the best passages: a short answer the passages hold ends the
+    chain; else the next link is searched for the next hop, or the answer read one last time."""
+    ctx, query = runtime.context, state["query"]
+    chain = list(state.get("chain") or [])
+    passages = passages_read(state)
+    facts = [f for link in chain for f in link["facts"]]
+    shown = focused(passages, " ".join([query, *facts]), SHOWN)
+    reply = _reasoning(ctx, query, facts, shown)
+    said = split_reasoning(reply, query, passages, facts)
+    link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
+    facts = [*facts, *said.facts]
+    if said.answer and len(said.answer.split()) <= SHORT_WORDS:
+        return _ended(state, chain, {**link, "answer": said.answer}, said.answer, ANSWERED)
+    if said.answer is None and len(chain) + 1 < ctx.max_hops:
+        searched, new = _next_search(ctx, state, chain, said, passages)
+        if new:
+            return {"chain": [*chain, {**link, "searched": searched}], "read": new}
+    last = _last_reading(ctx, state, facts, passages)
+    return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
+
+
+def split_reasoning(
+    reply: str, query: str, passages: Sequence[str], known: Sequence[str]
+) -> Reasoning:
+    """A hop's reply taken sentence by sentence (see the module's docstring); an answer that
+    names what no passage holds is no answer, and the sentence before it is the guess."""
+    read = "\n".join([query, *passages])
+    said = Reasoning()
+    for sentence in sentences(reply):
+        stated = _ANSWER.search(sentence)
+        if stated:
+            answer = clean_short_answer(stated.group(1).strip().rstrip("."))
+            if answer and not unsupported(answer, read):
+                said.answer = answer
+            else:
+                said.guess = said.guess or sentence
+            break
+        if unsupported(sentence, read):
+            said.guess = sentence
+            break
+        if sentence not in known and sentence not in said.facts:
+            said.facts.append(sentence)
+    return said
+
+
+def sentences(reply: str) -> list[str]:
+    """The reply's sentences, its prefixes ("Reasoning:", "A:") and blank lines dropped."""
+    text = " ".join(re.sub(r"^\s*(reasoning|a)\s*:\s*", "", reply, flags=re.I | re.M).split())
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def passages_read(state: ReflectiveAgentState) -> list[str]:
+    """Every passage the run has read, whole (header and text), each once: the request's first
+    search, then what its hops and tasks found."""
+    seen = hits(state.get("evidence") or "")
+    return [*seen, *(h for h in state.get("read") or [] if h not in seen)]
+
+
+def focused(passages: Sequence[str], about: str, n: int) -> list[str]:
+    """The `n` passages that best match `about` (BM25 among themselves; when fewer match, the
+    latest found), in the order read."""
+    if len(passages) <= n:
+        return list(passages)
+    best = [i for i, _ in BM25([tokenize(p) for p in passages]).top(tokenize(about), n)]
+    latest = (i for i in reversed(range(len(passages))) if i not in best)
+    best += [next(latest) for _ in range(n - len(best))]
+    return [p for i, p in enumerate(passages) if i in set(best)]
+
+
+def _reasoning(ctx: Context, query: str, facts: list[str], shown: list[str]) -> str:
+    """One hop's call: the reasoning's next sentences."""
+    prompt = HOP.format(
+        examples=examples(),
+        passages=numbered(shown),
+        query=data(query),
+        facts=data(" ".join(facts)) or NO_FACTS,
+    )
+    chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["hop"])
+    return chat.invoke([system_message(ctx), human(prompt)]).text
+
+
+def examples() -> str:
+    return "\n\n".join(
+        HOP_EXAMPLE.format(passages="\n".join(found), question=question, reasoning=reasoning)
+        for found, question, reasoning in HOP_EXAMPLES
+    )
+
+
+def numbered(passages: Sequence[str]) -> str:
+    """Passages as a prompt shows them: numbered, each whole (already escaped as data)."""
+    return "\n\n".join(f"[{n}] {p}" for n, p in enumerate(passages, 1))
+
+
+def _next_search(
+    ctx: Context,
+    state: ReflectiveAgentState,
+    chain: list[ChainLink],
+    said: Reasoning,
+    passages: list[str],
+) -> tuple[str, list[str]]:
+    """The query for the next link and the passages it found that the run had not read; a
+    query already searched, or one that found nothing new, gives way to the names alone."""
+    done = {state["query"].casefold(), *(c["searched"].casefold() for c in chain)}
+    for query in next_queries(said, state["query"]):
+        if query.casefold() in done:
+            continue
+        done.add(query.casefold())
+        with resources.open_tools(ctx) as tools:
+            found = ground(query, tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS)
+        new = hits(beyond(found, state.get("evidence") or "", passages))
+        if new:
+            return query, new
+    return "", []
+
+
+def next_queries(said: Reasoning, request: str) -> list[str]:
+    """What to search next: the guess at the next link (else the last fact found), then the
+    names in it that the request does not already give."""
+    sentence = said.guess or (said.facts[-1] if said.facts else "")
+    if not sentence:
+        return []
+    asked = {n.casefold() for n in particulars(request)}
+    named = particulars(sentence)
+    words = (w.strip(".,;:!?'\"()") for w in sentence.split())
+    names = [w for w in dict.fromkeys(words) if w in named and w.casefold() not in asked]
+    return [sentence, " ".join(names)] if names else [sentence]
+
+
+def _last_reading(
+    ctx: Context, state: ReflectiveAgentState, facts: list[str], passages: list[str]
+) -> str:
+    """One reading of the best passages and the reasoning: its answer if the passages hold it,
+    else "" (a made-up name never stands)."""
+    query, form = state["query"], state.get("answer_form", "")
+    shown = focused(passages, " ".join([query, *facts]), SHOWN)
+    prompt = LAST_READING.format(
+        passages=PASSAGES.format(passages=numbered(shown)),
+        facts=data(" ".join(facts)) or NO_FACTS,
+        answer_form=form,
+        request=data(query),
+    )
+    chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
+    reply = chat.invoke([system_message(ctx), human(prompt)])
+    answer = unless_echoed(clean_short_answer(reply.text), form)
+    return answer if answer and not unsupported(answer, "\n".join([query, *passages])) else ""
+
+
+def _ended(
+    state: ReflectiveAgentState, chain: list[ChainLink], link: ChainLink, answer: str, how: str
+) -> dict:
+    """The chain's end: its answer (cited with the passages that hold it) as the run's reply,
+    or, none found, a reply that says so and what was found."""
+    links: list[ChainLink] = [*chain, {**link, "how": how}]
+    if not answer:
+        found = " ".join(f for c in links for f in c["facts"])
+        text = "No passage read states the answer." + (f" Found: {found}" if found else "")
+        return replied(state, text, answer="", chain=links)
+    final = cited(answer, f"<read>\n{numbered(passages_read(state))}\n</read>")
+    return replied(state, final, answer=answer, chain=links)

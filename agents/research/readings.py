@@ -21,14 +21,13 @@ from prompts.research import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE, data
 _ARTICLES = {"a", "an", "the"}
 AGREED = "agreed"  # the `how` of a check whose two readings gave the same answer
 DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings differed
-PENDING = "pending"  # the `how` of a first stage not yet checked
 
 
 def direct_reading(model: Any, system: SystemMessage, start: str, form: str, request: str) -> str:
     """One call's short answer to `request` over `start` (an opening and any more evidence)."""
     prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
     reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke([system, human(prompt)])
-    return _unless_echoed(clean_short_answer(reply.text), form)
+    return unless_echoed(clean_short_answer(reply.text), form)
 
 
 def choose(
@@ -67,7 +66,7 @@ def agreed(research: str, direct: str) -> str | None:
     return None
 
 
-def _unless_echoed(direct: str, form: str) -> str:
+def unless_echoed(direct: str, form: str) -> str:
     """The direct reading, or "" when it only repeats words of the answer form it was asked
     for ("a name", "a short phrase"); a bare yes or no is an answer."""
     words = _words(direct)

@@ -57,8 +57,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         agreed=_agreed(check),
         trajectory_id=rid,
     )
-    # a first answer a choice settled: nothing was researched, so no research failed
-    if check.get("how") not in DISAGREED or check == state.get("first_check"):
+    if check.get("how") not in DISAGREED:  # the research and the reading agreed
         return {}
     model = ctx.chat("reflector")
     try:

@@ -191,6 +191,7 @@ def _graph_answer_fn(
             told.last_recalled = from_before(AgentMemory(store), out.get("recalled", []), saved)
             told.runs = _recorded(store, out, max_retries)
         told.last_check, told.last_path = _checks_of(out), path_of(out)
+        told.last_read = read_sources(out)
         answer = clean_short_answer(out.get("answer", ""))  # as `run --json` reports it
         if not answer:  # no answer of its own: cut one from the final output (a model call)
             answer = _cut(models.chat(model), question, out.get("final_output", ""), config)
@@ -206,14 +207,25 @@ def _unset(question: str, paragraphs: Sequence[Any]) -> tuple[str, list[str]]:
 
 def path_of(out: dict[str, Any]) -> dict[str, Any]:
     """How a run found its answer (a worked example shows it, evals.hotpotqa.expel_memory):
-    how its first and final answers were checked, its tasks, the passages it cited."""
-    first, final = out.get("first_check") or {}, out.get("answer_check") or {}
+    the hops of its chain (what each found and searched next), how a researched answer was
+    checked, its tasks, the passages it cited."""
+    final = out.get("answer_check") or {}
     cited = [
         {"source": c.get("source") or c.get("title", ""), "sentences": c.get("sentences", "")}
         for c in out.get("citations") or []
     ]
-    path = {"first": first.get("how"), "how": final.get("how")}
+    chain = [dict(link) for link in out.get("chain") or []]
+    path = {"chain": chain, "how": final.get("how") or (chain[-1].get("how") if chain else None)}
     return {**path, "tasks": list(out.get("tasks") or []), "cited": cited}
+
+
+def read_sources(out: dict[str, Any]) -> list[str]:
+    """The sources of every passage the run's prompts showed: its first search's, the hits its
+    hops and tasks read, the documents its tasks read."""
+    from agents.research.sources import title_and_source, unique
+
+    hit_sources = [title_and_source(hit)[1] for hit in out.get("read") or []]
+    return unique([*(out.get("evidence_sources") or []), *hit_sources, *(out.get("sources") or [])])
 
 
 def _as_prompts_see(store: Any, settings: dict[str, Any]) -> Any:
@@ -224,9 +236,10 @@ def _as_prompts_see(store: Any, settings: dict[str, Any]) -> Any:
 
 
 def _checks_of(out: dict[str, Any]) -> dict[str, Any]:
-    """What the run's checks compared: its final check, with its first answer's (`first`)."""
-    first = {"first": dict(out["first_check"])} if out.get("first_check") else {}
-    return {**(out.get("answer_check") or {}), **first}
+    """What the run's check compared (a researched short answer's), or how its chain ended."""
+    chain = out.get("chain") or []
+    ended = {"how": chain[-1].get("how", ""), "hops": len(chain)} if chain else {}
+    return dict(out.get("answer_check") or ended)
 
 
 def _recorded(store: Any, out: dict[str, Any], max_retries: int) -> list[str]:
@@ -258,6 +271,7 @@ class GraphAnswerFn:
     last_recalled: list[str]
     runs: list[str]
     last_path: dict[str, Any] = field(default_factory=dict)
+    last_read: list[str] = field(default_factory=list)
 
     @property
     def last_run(self) -> str | None:

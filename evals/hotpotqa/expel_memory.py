@@ -115,7 +115,12 @@ def worked_example(exp: Experience, titles: dict[str, str] | None = None) -> Any
 
     q, path, titles = exp.question, exp.path, titles or {}
     steps = [f"question: {q.question}", f"search: {q.question}"]
-    if path.get("first") not in (None, "agreed"):  # the first readings left it to a hop
+    # the chain's hops: what each found, and what it searched next (a run of before the
+    # chain recorded only whether a second search was needed)
+    for link in path.get("chain") or []:
+        steps += [f"found: {fact}" for fact in link.get("facts") or []]
+        steps += [f"search: {link['searched']}"] if link.get("searched") else []
+    if path.get("first") not in (None, "agreed"):
         steps.append("search: the question with the answers read so far")
     steps += [f"search: {task}" for task in path.get("tasks") or []]
     cited = (c if isinstance(c, str) else titles.get(c.get("source", "")) for c in path["cited"])

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.context import default_tool_steps
+from core.model_defaults import default_tool_steps
 from evals.hotpotqa.dataset import HotpotQuestion
 from evals.hotpotqa.single import HotpotSettings, run_single
 from evals.report.stats import running_success, wilson

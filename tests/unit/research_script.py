@@ -15,7 +15,8 @@ from langgraph.store.memory import InMemoryStore
 from agents.research.answer_text import SHORT_FORM
 from agents.research.sources import SAME_AS_EVIDENCE
 from agents.tools.search_tool import make_search_tool
-from core.context import DEFAULT_TOOL_STEPS, Context
+from core.context import Context
+from core.model_defaults import DEFAULT_TOOL_STEPS
 from core.models import Models
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 

@@ -24,6 +24,7 @@ def _run(wire, capsys, home, question: str) -> str:  # noqa: F811
         question,
         "--json",
         "--no-browser",
+        "--always-plan",  # plan-level workflows come from researched runs
         models=wire.models,
         tools=wire.tools,
     )
@@ -92,6 +93,7 @@ def test_a_run_of_one_task_is_judged_by_its_attempt(wire, capsys, tmp_path):  # 
         "Who was Ada?",
         "--json",
         "--no-browser",
+        "--always-plan",
         models=wire.models,
         tools=wire.tools,
     )

@@ -14,7 +14,6 @@ from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 import main
-from agents.research.answer_text import SHORT_FORM
 from cli.errors import EXIT_PARTIAL
 from core.run_budget import CapReached, Caps, RunBudget
 from core.state import STATE_KEYS
@@ -150,24 +149,6 @@ def test_a_time_cap_refuses_the_first_call(wire):  # noqa: F811
     out, _ = _run(wire, max_seconds=0.001)
     assert out["stopped"] == "max_seconds" and not wire.model.calls
     assert out["final_output"] == "" and not any(out.get("results") or [])
-
-
-def test_a_first_answer_stands_when_its_check_is_refused(wire):  # noqa: F811
-    class Drafted(Script):
-        def __call__(self, prompt, title, tools, messages):
-            if title == "GoalSetting":
-                return {
-                    "goal": "Name her",
-                    "answer_form": SHORT_FORM,
-                    "answer": "Ada Lovelace",
-                }
-            return super().__call__(prompt, title, tools, messages)
-
-    wire(Drafted())
-    out, ctx = _run(wire, max_calls=1, answer_first=True)
-    assert ctx.budget.calls == len(wire.model.calls) == 1  # goal setting's; the check refused
-    assert out["stopped"] == "max_calls" and out["answer"] == "Ada Lovelace"
-    assert not out.get("tasks")
 
 
 def test_a_context_used_for_two_runs_gives_each_its_caps(wire):  # noqa: F811

@@ -13,15 +13,19 @@ from tests.unit.research_script import QUESTION, STEPS, Script, run
 
 MINE = "You research for a law firm: cite every fact."
 DIRECT = "Reply with the answer only"  # a direct reading's prompt
+HOP = "Continue the reasoning as the examples do"  # a hop's prompt
 
 
 class Disagreeing(Script):
-    """A short answer the direct readings never confirm: every kind of call a run makes (goal,
-    reading, hop, plan, tools, verdicts, final answer, choice, the lesson on the choice)."""
+    """A short answer the direct readings never confirm: followed along its chain (a hop, then
+    a last reading), or researched (plan, tools, verdicts, final answer, its check, a choice,
+    the lesson on the choice), every kind of call a run makes."""
 
     def __call__(self, prompt, title, tools, messages):
         if title == "GoalSetting":
-            return {"goal": "Name her birth year", "answer_form": SHORT_FORM, "answer": "1815"}
+            return {"goal": "Name her birth year", "answer_form": SHORT_FORM}
+        if HOP in prompt:
+            return "So the answer is: 1816."
         if title == "AnswerChoice":  # the first answer shown, in either order: order-bound
             return {"answer": re.search(r"<answers>\n<answer>(.*?)</answer>", prompt).group(1)}
         if title == "FinalAnswer":
@@ -35,16 +39,20 @@ class Disagreeing(Script):
 
 def test_every_call_of_a_run_gets_the_users_system_prompt(wire):
     model = wire(Disagreeing())
-    ctx = wire.context(system_prompt=MINE, answer_first=True, max_retries=0)
-    run(build_reflective_graph(), ctx, store=wire.store)
-    kinds = {
-        c["title"] or ("reading" if DIRECT in c["prompt"] else "executor") for c in model.calls
-    }
-    assert kinds >= {"GoalSetting", "reading", "DecomposedTasks", "executor", "ReflectionOutput"}
+    for chain in (True, False):  # a short answer's chain, and research
+        ctx = wire.context(system_prompt=MINE, answer_first=chain, max_retries=0)
+        run(build_reflective_graph(), ctx, store=wire.store, thread=str(chain))
+    kinds = {c["title"] or _kind(c["prompt"]) for c in model.calls}
+    assert kinds >= {"GoalSetting", "hop", "reading", "DecomposedTasks", "executor"}
+    assert "ReflectionOutput" in kinds
     assert kinds >= {"FinalAnswer", "AnswerChoice", "FailureLesson"}, kinds
     for call in model.calls:
         assert call["prompt"].startswith(f"{MINE}\n{DATA_RULE}\n"), call["title"]
         assert ROLE not in call["prompt"]
+
+
+def _kind(prompt: str) -> str:
+    return "hop" if HOP in prompt else "reading" if DIRECT in prompt else "executor"
 
 
 def test_studio_shows_the_setting_with_its_default():

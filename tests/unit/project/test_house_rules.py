@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 PACKAGES = ["agents", "bench", "browser", "cli", "core", "evals", "graphs", "memory", "prompts"]
-MAX_MODULE_LINES, MAX_FUNCTION_LINES = 300, 50
+MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_PROMPTS = 300, 50, 450
 
 
 def _modules() -> list[Path]:
@@ -23,9 +23,15 @@ def test_modules_are_small():
     long = {
         str(p.relative_to(ROOT)): n
         for p in _modules()
-        if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES
+        if (n := len(p.read_text().splitlines())) > _limit(p)
     }
-    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+    assert not long, f"modules over their limit ({MAX_MODULE_LINES}, prompts {MAX_PROMPTS}): {long}"
+
+
+def _limit(path: Path) -> int:
+    """A graph's prompt module holds every prompt of the graph whole (STYLE.md: a reader of
+    it sees each node's whole prompt), so it may run longer than other modules."""
+    return MAX_PROMPTS if path.parent == ROOT / "prompts" else MAX_MODULE_LINES
 
 
 def test_functions_are_short():

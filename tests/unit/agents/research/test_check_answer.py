@@ -140,26 +140,19 @@ def test_progress_says_what_the_check_did():
     assert _checked({"answer_check": swapped}).startswith(
         "[check_answer] 'Jonny Craig' -> 'Pete' (order-bound;"
     )
-    confirmed = {"research": "1815", "direct": "1815", "chosen": "1815", "how": "agreed"}
-    first = {"first_check": confirmed, "answer_check": confirmed}
-    assert _checked(first) == "[check_answer] first answer '1815' confirmed: no plan"
-    dropped = {"first_check": {**confirmed, "direct": "1816", "chosen": "", "how": "disagreed"}}
-    assert _checked(dropped) == (
-        "[check_answer] first answer '1815' not confirmed (a direct reading: '1816'): one more "
-        "search"
-    )
-    lone = {"first_check": {**confirmed, "research": "", "chosen": "", "how": "one reading"}}
-    assert _checked(lone) == "[check_answer] a direct reading: '1815': one more search"
 
 
-def test_progress_says_what_the_hop_did():
+def test_progress_says_what_each_hop_did():
     from cli.progress import _hopped
 
-    settled = {"research": "", "direct": "1815", "chosen": "1815", "how": "hop reading"}
-    assert _hopped({"first_check": settled}) == "[hop] '1815' stands (hop reading): no plan"
-    assert _hopped({"first_check": {**settled, "chosen": "", "how": "open"}}) == (
-        "[hop] not settled: researching"
-    )
+    fact, guess = "The Ride was directed by Jan Svěrák.", "Jan Svěrák is the son of X."
+    searching = {"facts": [fact], "guess": guess, "searched": guess}
+    line = _hopped({"chain": [searching]})
+    assert line == f"[hop 1] found {fact!r}; searching {guess!r}"
+    ended = {"facts": [], "guess": "", "searched": "", "answer": "Zdeněk", "how": "answered"}
+    assert _hopped({"chain": [searching, ended]}) == "[hop 2] answer 'Zdeněk' (answered)"
+    none = {**ended, "answer": "", "how": "not found"}
+    assert _hopped({"chain": [none]}) == "[hop 1] no passage read states the answer"
 
 
 @pytest.mark.parametrize("echo", ["a name", "A short phrase.", "number"])

@@ -9,7 +9,8 @@ import pytest
 from langchain_core.messages import SystemMessage
 
 from agents.tools.search_tool import make_search_tool
-from core.context import DEFAULT_TOOL_STEPS, Context
+from core.context import Context
+from core.model_defaults import DEFAULT_TOOL_STEPS
 from graphs import build_reflective_graph
 from tests.unit.research_script import Script, run, wire
 

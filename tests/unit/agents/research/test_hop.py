@@ -1,0 +1,295 @@
+"""A short answer reasoned out along its chain: each hop reads the best passages the run has read
+and continues the reasoning; its sentences the passages hold are facts, the first naming what
+was not read is searched for the next hop (a query already searched, or one that finds nothing
+new, gives way to the names alone), and "So the answer is: X" ends the chain when the passages
+hold X. After `max_hops` hops one last reading answers; a made-up answer never stands."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from agents.research.answer_text import SHORT_FORM
+from agents.research.hop import Reasoning, focused, next_queries, split_reasoning
+from core.state import STATE_KEYS
+from graphs import build_reflective_graph
+from graphs.research import route_goal, route_hop
+from tests.unit.research_script import QUESTION, TASKS, Script, run, wire
+
+__all__ = ["wire"]
+LAST = "Reply with the answer only"  # the last reading's prompt
+HOP = "Continue the reasoning as the examples do"  # a hop's prompt
+FIRST = {"max_retries": 0, "answer_first": True}
+
+
+class ChainScript(Script):
+    """Goal setting asks for a short answer; hop k replies `replies[k]` (the last one
+    repeats); the last reading says `last`."""
+
+    def __init__(self, *replies: str, last: str = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.replies, self.last, self.hops = list(replies), last, 0
+
+    def __call__(self, prompt, title, tools, messages):
+        if title == "GoalSetting":
+            return {"goal": "Name her birth year", "answer_form": SHORT_FORM, "criteria": []}
+        if HOP in prompt:
+            reply = self.replies[min(self.hops, len(self.replies) - 1)]
+            self.hops += 1
+            return reply
+        if LAST in prompt:
+            return self.last
+        return super().__call__(prompt, title, tools, messages)
+
+
+def test_a_question_its_first_search_settles_ends_after_one_hop(wire):
+    model = wire(ChainScript("Ada Lovelace was born in 1815. So the answer is: 1815."))
+    nodes, _, state = run(build_reflective_graph(), wire.context(**FIRST), store=wire.store)
+    assert nodes == ["goal_setting", "hop", "reflect_on_answer"] and len(model.calls) == 2
+    assert state["answer"] == "1815" and state["final_output"] == "1815\n\nSources: ada.md"
+    assert [c["source"] for c in state["citations"]] == ["ada.md"]
+    (link,) = state["chain"]
+    assert link["facts"] == ["Ada Lovelace was born in 1815."] and link["how"] == "answered"
+    assert link["searched"] == "" and not state["tasks"]
+    hop_prompt = model.calls[1]["prompt"]
+    assert "So the answer is: Vienna." in hop_prompt  # an example, before the passages
+    assert hop_prompt.index("<examples>") < hop_prompt.index("(source: ada.md)")
+
+
+def test_the_first_sentence_naming_what_was_not_read_is_searched_for_the_next_hop(wire):
+    """Hop 1's second sentence names a publisher no passage holds: that sentence is searched
+    (not the request), and hop 2 reads what it found beside the fact hop 1 found: 3 calls."""
+    fact, guess = "Ada Lovelace wrote notes.", "The notes were printed by Taylor in London."
+    model = wire(ChainScript(f"{fact} {guess}", "So the answer is: 1815."))
+    nodes, _, state = run(build_reflective_graph(), wire.context(**FIRST), store=wire.store)
+    assert nodes == ["goal_setting", "hop", "hop", "reflect_on_answer"]
+    assert len(model.calls) == 3 and state["answer"] == "1815"
+    first, second = state["chain"]
+    assert first["facts"] == [fact] and first["guess"] == guess == first["searched"]
+    assert second["how"] == "answered"
+    second_hop = model.calls[2]["prompt"]
+    assert "(source: notes.md)" in second_hop  # what the search found
+    assert f"<reasoning_so_far>\n{fact}\n" in second_hop  # and the facts so far
+    assert state["final_output"] == "1815\n\nSources: ada.md, notes.md"
+
+
+def test_an_answer_no_passage_holds_never_stands(wire):
+    """ "Lord Byron" is in no passage: the stated answer does not end the chain, the last
+    reading saying it too does not stand, and the run says nothing read states the answer."""
+    model = wire(ChainScript("So the answer is: Lord Byron.", last="Lord Byron"))
+    nodes, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_hops=2), store=wire.store
+    )
+    assert nodes == ["goal_setting", "hop", "hop", "reflect_on_answer"] and not state["tasks"]
+    assert state["chain"][0]["searched"] == "So the answer is: Lord Byron."
+    assert state["answer"] == "" and "No passage read states the answer" in state["final_output"]
+    assert state["chain"][-1]["how"] == "not found" and LAST in model.calls[-1]["prompt"]
+
+
+def test_a_search_that_echoes_its_query_is_not_read_as_evidence(monkeypatch):
+    """A corpus that holds nothing on the question answers every search with a line that
+    repeats the query: a query holding the model's guess ("Tim Burton") must not make that
+    guess stand as read."""
+    from agents.tools.corpus import format_hits
+    from tests.unit import research_script
+
+    searched = []
+
+    def nothing(query, k):
+        searched.append(query)
+        return format_hits([], query)  # "No passage in the corpus matches '...'"
+
+    monkeypatch.setattr(research_script, "found_for", nothing)
+    wire_ = research_script.Wiring()
+    model = wire_(ChainScript("Wallace was made by Tim Burton. So the answer is: Tim Burton."))
+    model.responder.last = "Tim Burton"
+    _, _, state = run(build_reflective_graph(), wire_.context(**FIRST), store=wire_.store)
+    assert state["answer"] == "" and "Tim Burton" not in state["final_output"]
+    assert "Tim Burton" in searched  # searched, and echoed back
+
+
+def test_a_long_stated_answer_is_read_again_in_the_short_form(wire):
+    model = wire(
+        ChainScript(
+            "So the answer is: Ada Lovelace was born in the year 1815 and wrote notes.", last="1815"
+        )
+    )
+    _, _, state = run(build_reflective_graph(), wire.context(**FIRST), store=wire.store)
+    assert len(model.calls) == 3 and state["answer"] == "1815"
+    assert state["chain"][-1]["how"] == "last reading"
+
+
+def test_the_chain_is_bounded_by_max_hops_then_read_once_more(wire):
+    """Every hop guesses a new link its search finds new notes for: after max_hops hops the
+    last reading answers from the best passages (goal + 3 hops + 1 reading = 5 calls)."""
+    replies = [f"Ada Lovelace met Person{n} in Town{n}." for n in range(5)]
+    model = wire(ChainScript(*replies, last="1815"))
+    nodes, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_hops=3), store=wire.store
+    )
+    assert nodes.count("hop") == 3 and len(model.calls) == 5
+    assert state["answer"] == "1815" and state["chain"][-1]["how"] == "last reading"
+
+
+def test_a_search_that_finds_nothing_new_is_retried_with_the_names_alone(monkeypatch):
+    """The guessed link's search finds only Ada's passage (read): the new names in it are
+    searched instead; when they find nothing new either, the last reading answers."""
+    from tests.unit import research_script
+
+    searched = []
+
+    def found_for(query, k):
+        searched.append(query)
+        return research_script.DOCS["ada"]  # nothing but what the run has read
+
+    monkeypatch.setattr(research_script, "found_for", found_for)
+    wire_ = research_script.Wiring()  # its tool searches with the stand-in
+    wire_(ChainScript("Ada Lovelace met Charles Babbage in 1833.", last="1815"))
+    nodes, _, state = run(build_reflective_graph(), wire_.context(**FIRST), store=wire_.store)
+    assert searched[1:] == ["Ada Lovelace met Charles Babbage in 1833.", "Charles Babbage 1833"]
+    assert nodes == ["goal_setting", "hop", "reflect_on_answer"] and state["answer"] == "1815"
+
+
+def test_a_reply_is_taken_sentence_by_sentence():
+    read = ["[1] Ada (source: ada.md)\nAda Lovelace was born in 1815."]
+    said = split_reasoning(
+        "Reasoning: Ada Lovelace was born in 1815. She met Babbage in 1833. "
+        "So the answer is: 1815.",
+        "When was Ada born?",
+        read,
+        [],
+    )
+    assert said.facts == ["Ada Lovelace was born in 1815."] and said.answer is None
+    assert said.guess == "She met Babbage in 1833."
+    known = ["Ada Lovelace was born in 1815."]
+    again = split_reasoning(
+        "Ada Lovelace was born in 1815. So the answer is: 1815.", "Q?", read, known
+    )
+    assert again.facts == [] and again.answer == "1815"  # a fact already found is not new
+
+
+def test_what_to_search_next():
+    said = Reasoning(facts=["The Ride was directed by Jan Svěrák."])
+    assert next_queries(said, "Who is the father of the director of The Ride?") == [
+        "The Ride was directed by Jan Svěrák.",
+        "Jan Svěrák",
+    ]
+    assert next_queries(Reasoning(), "Q?") == []
+
+
+def test_a_reading_sees_the_passages_that_best_match_the_chain_in_the_order_read():
+    passages = [f"P{i} filler text" for i in range(8)] + ["Jan Svěrák was born in 1965."]
+    shown = focused(passages, "Where was Jan Svěrák born?", 3)
+    assert len(shown) == 3 and shown[-1] == passages[-1]
+    assert focused(passages[:2], "anything", 3) == passages[:2]
+
+
+def test_answer_first_off_plans_every_request(wire):
+    wire(ChainScript("So the answer is: 1815."))
+    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
+    assert nodes[:2] == ["goal_setting", "decompose_query"] and state["tasks"]
+
+
+def test_a_plan_to_approve_is_always_made(wire):
+    wire(ChainScript("So the answer is: 1815."))
+    ctx = wire.context(**FIRST, approve_plan=True)
+    nodes, _, state = run(build_reflective_graph(), ctx, store=wire.store)
+    assert "decompose_query" in nodes and "hop" not in nodes and state["tasks"]
+
+
+@pytest.mark.parametrize(
+    ("state", "route"),
+    [
+        ({"research": "chain"}, "hop"),
+        ({"research": "plan"}, "decompose_query"),
+        ({}, "decompose_query"),
+    ],
+)
+def test_route_goal(state, route):
+    assert route_goal(state) == route
+
+
+def test_goal_setting_sends_a_short_answer_with_evidence_along_its_chain(wire, monkeypatch):
+    from tests.unit import research_script
+
+    wire(ChainScript("So the answer is: 1815."))
+    for settings, research in [
+        ({}, "chain"),
+        ({"answer_first": False}, "plan"),
+        ({"approve_plan": True}, "plan"),  # a person asked to see the plan
+    ]:
+        ctx = wire.context(**{**FIRST, **settings})
+        _, updates, _ = run(build_reflective_graph(), ctx, store=wire.store, thread=research)
+        assert updates[0][1]["research"] == research, settings
+    monkeypatch.setattr(research_script, "DOCS", {"ada": ""})  # the first search finds nothing
+    wire_ = research_script.Wiring()
+    wire_(ChainScript("So the answer is: 1815."))
+    _, updates, _ = run(build_reflective_graph(), wire_.context(**FIRST), store=wire_.store)
+    assert updates[0][1]["research"] == "plan"
+
+
+SEARCHED = {"facts": [], "guess": "x", "searched": "x"}
+
+
+@pytest.mark.parametrize(
+    ("state", "route"),
+    [
+        ({"chain": [SEARCHED]}, "hop"),
+        ({"chain": [{**SEARCHED, "searched": "", "how": "answered"}]}, "reflect_on_answer"),
+        ({"chain": [SEARCHED], "stopped": "max_calls"}, "reflect_on_answer"),
+        ({}, "reflect_on_answer"),
+    ],
+)  # fmt: skip
+def test_route_hop(state, route):
+    assert route_hop(state) == route
+
+
+def test_a_cap_reached_inside_the_chain_ends_the_run_partial(wire):
+    model = wire(ChainScript("Ada Lovelace met Person1 in Town1."))
+    nodes, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_calls=2), store=wire.store
+    )
+    assert len(model.calls) == 2 and state["stopped"] == "max_calls"
+    assert nodes[-1] == "reflect_on_answer" and not state["tasks"]
+
+
+def test_a_run_that_ends_on_its_last_allowed_call_is_not_partial(wire):
+    model = wire(ChainScript("So the answer is: 1815."))
+    _, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_calls=2), store=wire.store
+    )
+    assert len(model.calls) == 2 and state["answer"] == "1815"
+    assert state.get("stopped") is None  # the nodes after it make no call: nothing was cut
+
+
+def test_a_step_whose_search_finds_only_read_passages_is_not_run(wire, monkeypatch):
+    """Ada's passage is the run's evidence; a step whose search finds only it costs nothing,
+    while the request's own task always runs."""
+    from tests.unit import research_script
+
+    monkeypatch.setattr(research_script, "NOTES", "")  # every search finds Ada's passage only
+    wire(Script())
+    nodes, _, state = run(build_reflective_graph(), wire.context(**FIRST), store=wire.store)
+    assert [r["verdict"] for r in state["task_reports"]] == ["skipped", "skipped", "pass"]
+    assert nodes.count("execute_task") == 3 and nodes.count("reflect_on_task") == 1
+    assert state["results"][0].startswith("(not run:") and state["tasks"] == TASKS
+
+
+def test_the_plans_last_task_always_runs(wire, monkeypatch):
+    """A person's edited plan of one step: nothing new to read, but it is the task that
+    answers, so it runs."""
+    from tests.unit import research_script
+
+    monkeypatch.setattr(research_script, "NOTES", "")
+    wire(Script(plan=[]))
+    ctx = wire.context(**FIRST, approve_plan=True)
+    graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
+    config = {"configurable": {"thread_id": "edit"}}
+    graph.invoke(
+        {"query": QUESTION}, config, context=ctx, output_keys=STATE_KEYS
+    )  # paused at the plan
+    out = graph.invoke(
+        Command(resume={"tasks": [TASKS[0]]}), config, context=ctx, output_keys=STATE_KEYS
+    )
+    assert out["tasks"] == [TASKS[0]] and out["task_reports"][0]["verdict"] == "pass"
