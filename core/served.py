@@ -30,7 +30,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import TypeAdapter, ValidationError
 
-from core.context import MAX_TOOL_STEPS
+from core.context import MAX_HOPS, MAX_TOOL_STEPS
 from core.offer import CAPS, Offer, OfferError, read_offer
 from core.role_models import ROLES
 
@@ -47,7 +47,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "max_steps": (1, 60),
     "induction_every": (1, 10_000),
     "min_relevance": (-1.0, 1.0),
-    "max_hops": (1, 10),
+    "max_hops": (1, MAX_HOPS),
 }
 # What a caller sets to any value of its type: text and switches the run's own models read,
 # and the counts above. None of them reaches a process, a file, a network or a key (memory is
