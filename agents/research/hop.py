@@ -12,7 +12,11 @@ sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Then, sen
   it is searched (the bridge it names, not the request's words again), its new passages join the
   rest, and the next hop continues from the facts found;
 - "So the answer is: X" ends the chain when the passages hold X and X is short: the evidence judges
-  it, not a second reading of the same passages.
+  it, not a second reading of the same passages. But a name the request does not give, whose own
+  passage the run has not read, is looked up first: a small model often answers with the bridge
+  (the director, where the question asks for his birthplace), and a bridge has a page of its own;
+  when its search finds that page, the next hop reads it and says again what the answer is (a
+  name with no page of its own stands at no cost: the search needs no call).
 A search that brings nothing new is tried once more with the new names alone (a retry changes the
 query, not its wording). After `max_hops` hops, or when nothing new can be found, or when the
 stated answer is no short one, one last reading answers from the best passages and the reasoning;
@@ -33,8 +37,8 @@ from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.prompting import human, system_message
 from agents.research.readings import unless_echoed
 from agents.research.reply import replied
-from agents.research.sources import beyond, cited, hits
-from agents.research.support import unsupported
+from agents.research.sources import beyond, cited, hits, title_and_source
+from agents.research.support import normal, unsupported
 from agents.tools.bm25 import BM25, tokenize
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
@@ -79,9 +83,13 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
+    more = len(chain) + 1 < ctx.max_hops
     if said.answer and len(said.answer.split()) <= SHORT_WORDS:
+        page = _looked_up(ctx, state, said.answer, passages) if more else []
+        if page:  # a name with a page of its own may be a bridge: the next hop reads it
+            return {"chain": [*chain, {**link, "searched": said.answer}], "read": page}
         return _ended(state, chain, {**link, "answer": said.answer}, said.answer, ANSWERED)
-    if said.answer is None and len(chain) + 1 < ctx.max_hops:
+    if said.answer is None and more:
         searched, new = _next_search(ctx, state, chain, said, passages)
         if new:
             return {"chain": [*chain, {**link, "searched": searched}], "read": new}
@@ -181,6 +189,27 @@ def _next_search(
         if new:
             return query, new
     return "", []
+
+
+def _looked_up(
+    ctx: Context, state: ReflectiveAgentState, answer: str, passages: list[str]
+) -> list[str]:
+    """The new passages of a search for `answer` when it is a name the request does not give
+    and a passage of its own (titled with it) turns up that the run has not read; [] when the
+    answer stands as it is (no name, the request's own, its page already read, or none)."""
+    if not particulars(answer) or normal(answer) in normal(state["query"]):
+        return []
+    if any(_titled(answer, title_and_source(p)[0]) for p in passages):
+        return []
+    with resources.open_tools(ctx) as tools:
+        found = ground(answer, tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS)
+    new = hits(beyond(found, state.get("evidence") or "", passages))
+    return new if any(_titled(answer, title_and_source(p)[0]) for p in new) else []
+
+
+def _titled(name: str, title: str) -> bool:
+    """Is `title` the name's own (its words, a parenthesised kind aside: "Paris (film)")?"""
+    return normal(re.sub(r"\s*\([^)]*\)\s*$", "", title)).strip() == normal(name).strip()
 
 
 def next_queries(said: Reasoning, request: str) -> list[str]:

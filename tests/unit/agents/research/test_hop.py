@@ -109,6 +109,51 @@ def test_a_search_that_echoes_its_query_is_not_read_as_evidence(monkeypatch):
     assert "Tim Burton" in searched  # searched, and echoed back
 
 
+def _svěrák_tools(ctx):
+    from contextlib import contextmanager
+
+    from agents.tools.corpus import CorpusIndex, make_corpus_tool
+
+    index = CorpusIndex.from_passages(
+        [
+            ("The Ride (1994 film)", "The Ride is a 1994 Czech film directed by Jan Svěrák."),
+            ("Jan Svěrák", "Jan Svěrák is a Czech filmmaker, the son of Zdeněk Svěrák."),
+            ("Kolya", "Kolya is a film by Jan Svěrák."),
+        ]
+    )
+
+    @contextmanager
+    def tools(_):
+        yield [make_corpus_tool(index, k=1)]
+
+    return tools
+
+
+RIDE = "Who is the father of the director of The Ride (1994)?"
+
+
+def test_an_answer_naming_a_page_not_read_yet_is_looked_up_before_it_stands(wire):
+    """The first hop answers with the bridge (the director): his own page exists and was not
+    read, so the next hop reads it and answers again; the answer then stands."""
+    bridge = "The Ride was directed by Jan Svěrák. So the answer is: Jan Svěrák."
+    model = wire(ChainScript(bridge, "So the answer is: Zdeněk Svěrák."))
+    ctx = wire.context(**FIRST, tools=_svěrák_tools(None))
+    nodes, _, state = run(build_reflective_graph(), ctx, query=RIDE, store=wire.store)
+    assert nodes == ["goal_setting", "hop", "hop", "reflect_on_answer"]
+    assert state["answer"] == "Zdeněk Svěrák" and len(model.calls) == 3
+    assert state["chain"][0]["searched"] == "Jan Svěrák"
+    assert "Jan Svěrák is a Czech filmmaker" in model.calls[2]["prompt"]
+
+
+def test_an_answer_whose_page_is_read_or_absent_stands_at_once(wire):
+    """Named in the request, or with no page of its own: no lookup hop (2 calls)."""
+    for reply in ("So the answer is: The Ride.", "So the answer is: Czech."):
+        model = wire(ChainScript(reply))
+        ctx = wire.context(**FIRST, tools=_svěrák_tools(None))
+        _, _, state = run(build_reflective_graph(), ctx, query=RIDE, store=wire.store)
+        assert len(model.calls) == 2 and state["chain"][-1]["how"] == "answered", reply
+
+
 def test_a_long_stated_answer_is_read_again_in_the_short_form(wire):
     model = wire(
         ChainScript(
