@@ -28,7 +28,7 @@ M = TypeVar("M")
 # A JSON verdict or tool choice ends well inside its limit; the limit only bites when a small
 # model runs on, which is exactly the waste it removes.
 OUTPUT_LIMITS: dict[str, int] = {
-    "goal": 192,  # goal sentence, answer form, up to 3 short criteria, a short answer
+    "goal": 96,  # the answer form, a goal sentence, up to 3 short criteria
     "decompose": 192,  # 3-5 one-sentence tasks
     "executor": 160,  # a tool choice (~30 tokens) or a short final answer
     "grounded_answer": 160,  # an answer from retrieved evidence

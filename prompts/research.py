@@ -75,23 +75,23 @@ Take the lessons in <past_reflections> into account.
 </instructions>"""
 
 # -- hop ------------------------------------------------------------------------------------------
-# a short answer reasoned out along the request's chain, a few sentences a call (IRCoT's format:
-# a small model keeps to it when shown it); the examples come first, the same in every hop, so a
-# local model reads them once a run; then the best passages the run has read, the request and the
-# reasoning so far
-HOP = """<examples>
+# a short answer reasoned out along the request's chain, a few sentences a call (IRCoT's format: a
+# small model keeps to it when shown it). Every hop's prompt opens as goal setting's does (the
+# request and its first search), then the examples, then the passages the hops found, appended in
+# the order found, so a local model reads of each hop only what the last one did not show
+HOP = """{opening}<examples>
 {examples}
 </examples>
-<passages>
+{found}Question: {query}
+Reasoning so far: {facts}
+Continue the reasoning as the examples do: the next facts from the evidence and passages, one
+short sentence each. When the facts give the answer, end with "So the answer is: <answer>." in
+as few words as it needs."""
+
+FOUND = """<passages_found_since>
 {passages}
-</passages>
-<question>{query}</question>
-<reasoning_so_far>
-{facts}
-</reasoning_so_far>
-Continue the reasoning as the examples do: the next facts from the passages, one short sentence
-each. When the facts give the answer, end with "So the answer is: <answer>." in as few words as
-it needs."""
+</passages_found_since>
+"""
 
 # the examples a hop is shown: the passages, the question and a reasoning that ends with the
 # answer (written for this prompt; no benchmark question is among them)
@@ -111,17 +111,6 @@ HOP_EXAMPLES = (
         "Where was the director of the film Metropolis (1927) born?",
         "Metropolis (1927) was directed by Fritz Lang. Fritz Lang was born in Vienna. So the "
         "answer is: Vienna.",
-    ),
-    (
-        (
-            "The Hobbit: The Hobbit is a children's fantasy novel by the English author J. R. R. "
-            "Tolkien, published in 1937.",
-            "J. R. R. Tolkien: John Ronald Reuel Tolkien was born in Bloemfontein to Arthur "
-            "Reuel Tolkien, an English bank manager, and his wife Mabel.",
-        ),
-        "Who was the father of the author of The Hobbit?",
-        "The Hobbit was written by J. R. R. Tolkien. The father of J. R. R. Tolkien was Arthur "
-        "Reuel Tolkien. So the answer is: Arthur Reuel Tolkien.",
     ),
     (
         (
@@ -148,18 +137,15 @@ HOP_EXAMPLES = (
 
 NO_FACTS = "(none yet)"
 
-# a chain that ended without a short answer the passages hold: one reading of the best passages
-# and the reasoning so far
-LAST_READING = (
-    "{passages}<reasoning_so_far>\n{facts}\n</reasoning_so_far>\n"
-    "Answer the question from the passages. Reply with the answer only: {answer_form}; no "
-    "sentence, no explanation.\n<question>{request}</question>"
-)
-
-PASSAGES = """<passages>
-{passages}
-</passages>
-"""
+# a chain that ended without a short answer the passages hold: the hop's prompt up to its question,
+# then one reading of it (a local model reads only this instruction anew)
+LAST_READING = """{opening}<examples>
+{examples}
+</examples>
+{found}Question: {query}
+Reasoning so far: {facts}
+Answer the question from the evidence and passages. Reply with the answer only: {answer_form};
+no sentence, no explanation."""
 
 
 # -- check_answer (agents/research/readings.py) -------------------------------------------

@@ -37,13 +37,15 @@ log = logging.getLogger(__name__)
 
 
 class GoalSetting(BaseModel):
-    """The three roles' answers. The fields a run cannot do without come first (output cut at
-    its budget is closed and validated, so it loses the end). A short answer is not asked for
-    here: a small model named a step's bridge entity (the creator, not his film) as often as the
-    answer, so the chain's hops find it (agents/research/hop.py)."""
+    """The three roles' answers. The fields a run cannot do without come first: the form, which
+    decides whether the run follows a chain or plans; output cut at its budget is closed and
+    validated, so a goal the 1.5B runs on with (it copied a whole passage into it, 192 tokens
+    and 40 s on the README question) loses its end, not the run. A short answer is not asked
+    for here: a small model named a step's bridge entity (the creator, not his film) as often
+    as the answer, so the chain's hops find it (agents/research/hop.py)."""
 
-    goal: str = Field(description="What a complete answer must establish, in one sentence.")
     answer_form: AnswerForm = Field(description="The form of the final answer.")
+    goal: str = Field(description="What a complete answer must establish, in one sentence.")
     criteria: list[str] = Field(
         default_factory=list, description="1-3 checks that the answer is complete.", max_length=3
     )

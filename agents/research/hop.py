@@ -2,15 +2,17 @@
 
 A multi-hop question names its answer only through a bridge (the film's director, then where the
 director was born), and the bridge is found only by reading: the request's own search finds the
-first link, and only a search for what that link names finds the next. So each hop reads the best
-passages of everything the run has read (ranked for the request and the reasoning so far: a small
-model reads a few focused passages, not all of them) and continues the reasoning in short
-sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Then, sentence by sentence:
+first link, and only a search for what that link names finds the next. So each hop reads what the
+run has read (the request's first search, then the few passages each earlier hop's search added:
+the best of its new ones for the link it searched) and continues the reasoning in short
+sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Its prompt opens as goal
+setting's does and grows only at its end, so a local model reads of each hop only what is new.
+Then, sentence by sentence:
 - a sentence whose names and numbers are all in what the run read is a fact found: it joins the
   reasoning (a reply may hold several, so a link the passages already give costs no call);
 - the first sentence naming something the run has not read is the model's guess at the next link:
-  it is searched (the bridge it names, not the request's words again), its new passages join the
-  rest, and the next hop continues from the facts found;
+  it is searched (the bridge it names, not the request's words again), the best of its new
+  passages join the rest, and the next hop continues from the facts found;
 - "So the answer is: X" ends the chain when the passages hold X and X is short: the evidence judges
   it, not a second reading of the same passages. But a name the request does not give, whose own
   passage the run has not read, is looked up first: a small model often answers with the bridge
@@ -19,7 +21,7 @@ sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Then, sen
   name with no page of its own stands at no cost: the search needs no call).
 A search that brings nothing new is tried once more with the new names alone (a retry changes the
 query, not its wording). After `max_hops` hops, or when nothing new can be found, or when the
-stated answer is no short one, one last reading answers from the best passages and the reasoning;
+stated answer is no short one, one last reading answers from what was read and the reasoning;
 an answer naming what no passage holds never stands.
 """
 
@@ -34,7 +36,7 @@ from langgraph.runtime import Runtime
 from agents import resources
 from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.prompting import human, system_message
+from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
 from agents.research.reply import replied
 from agents.research.sources import beyond, cited, hits, title_and_source
@@ -45,16 +47,16 @@ from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ChainLink, ReflectiveAgentState
 from memory.reflections.lessons import particulars
 from prompts.research import (
+    FOUND,
     HOP,
     HOP_EXAMPLE,
     HOP_EXAMPLES,
     LAST_READING,
     NO_FACTS,
-    PASSAGES,
     data,
 )
 
-SHOWN = 6  # passages a reading sees: the best of everything read, for the request and the chain
+FOUND_PER_HOP = 3  # the new passages a hop's search adds: the best for the link it searched
 SHORT_WORDS = 8  # a stated answer longer than this is read again in the short form
 ANSWERED, LAST, UNANSWERED = "answered", "last reading", "not found"  # how a chain ended
 _ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
@@ -72,14 +74,14 @@ class Reasoning:
 
 
 def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
-    """Continue the reasoning over the best passages: a short answer the passages hold ends the
-    chain; else the next link is searched for the next hop, or the answer read one last time."""
+    """Continue the reasoning over what the run has read: a short answer the passages hold ends
+    the chain; else the next link is searched for the next hop, or the answer read one last
+    time."""
     ctx, query = runtime.context, state["query"]
     chain = list(state.get("chain") or [])
     passages = passages_read(state)
     facts = [f for link in chain for f in link["facts"]]
-    shown = focused(passages, " ".join([query, *facts]), SHOWN)
-    reply = _reasoning(ctx, query, facts, shown)
+    reply = _reasoning(ctx, state, facts)
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
@@ -92,8 +94,9 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     if said.answer is None and more:
         searched, new = _next_search(ctx, state, chain, said, passages)
         if new:
-            return {"chain": [*chain, {**link, "searched": searched}], "read": new}
-    last = _last_reading(ctx, state, facts, passages)
+            chosen = focused(new, " ".join([searched, query, *facts]), FOUND_PER_HOP)
+            return {"chain": [*chain, {**link, "searched": searched}], "read": chosen}
+    last = _last_reading(ctx, state, facts)
     return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
 
 
@@ -145,16 +148,25 @@ def focused(passages: Sequence[str], about: str, n: int) -> list[str]:
     return [p for i, p in enumerate(passages) if i in set(best)]
 
 
-def _reasoning(ctx: Context, query: str, facts: list[str], shown: list[str]) -> str:
+def _reasoning(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -> str:
     """One hop's call: the reasoning's next sentences."""
-    prompt = HOP.format(
-        examples=examples(),
-        passages=numbered(shown),
-        query=data(query),
-        facts=data(" ".join(facts)) or NO_FACTS,
-    )
+    prompt = HOP.format(**_shown(state, facts))
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["hop"])
     return chat.invoke([system_message(ctx), human(prompt)]).text
+
+
+def _shown(state: ReflectiveAgentState, facts: list[str]) -> dict[str, str]:
+    """What a hop's prompt shows, in an order a local model reads from its cache: the run's
+    opening (as goal setting's), the examples, the passages the hops found (in the order
+    found), the question and the reasoning so far."""
+    found = state.get("read") or []
+    return {
+        "opening": opening(state["query"], state.get("evidence") or ""),
+        "examples": examples(),
+        "found": FOUND.format(passages=numbered(found)) if found else "",
+        "query": data(state["query"]),
+        "facts": data(" ".join(facts)) or NO_FACTS,
+    }
 
 
 def examples() -> str:
@@ -204,12 +216,19 @@ def _looked_up(
     with resources.open_tools(ctx) as tools:
         found = ground(answer, tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS)
     new = hits(beyond(found, state.get("evidence") or "", passages))
-    return new if any(_titled(answer, title_and_source(p)[0]) for p in new) else []
+    if not any(_titled(answer, title_and_source(p)[0]) for p in new):
+        return []
+    return focused(new, answer, FOUND_PER_HOP)
 
 
 def _titled(name: str, title: str) -> bool:
-    """Is `title` the name's own (its words, a parenthesised kind aside: "Paris (film)")?"""
-    return normal(re.sub(r"\s*\([^)]*\)\s*$", "", title)).strip() == normal(name).strip()
+    """Is `title` the name's own (its words, a parenthesised kind and a leading article aside:
+    "Paris (film)", "the Nelson River")?"""
+    return _bare(re.sub(r"\s*\([^)]*\)\s*$", "", title)) == _bare(name)
+
+
+def _bare(name: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+", "", normal(name).strip())
 
 
 def next_queries(said: Reasoning, request: str) -> list[str]:
@@ -225,23 +244,16 @@ def next_queries(said: Reasoning, request: str) -> list[str]:
     return [sentence, " ".join(names)] if names else [sentence]
 
 
-def _last_reading(
-    ctx: Context, state: ReflectiveAgentState, facts: list[str], passages: list[str]
-) -> str:
-    """One reading of the best passages and the reasoning: its answer if the passages hold it,
+def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -> str:
+    """One reading of what the run read and the reasoning: its answer if the passages hold it,
     else "" (a made-up name never stands)."""
     query, form = state["query"], state.get("answer_form", "")
-    shown = focused(passages, " ".join([query, *facts]), SHOWN)
-    prompt = LAST_READING.format(
-        passages=PASSAGES.format(passages=numbered(shown)),
-        facts=data(" ".join(facts)) or NO_FACTS,
-        answer_form=form,
-        request=data(query),
-    )
+    prompt = LAST_READING.format(**_shown(state, facts), answer_form=form)
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
     reply = chat.invoke([system_message(ctx), human(prompt)])
     answer = unless_echoed(clean_short_answer(reply.text), form)
-    return answer if answer and not unsupported(answer, "\n".join([query, *passages])) else ""
+    read = "\n".join([query, *passages_read(state)])
+    return answer if answer and not unsupported(answer, read) else ""
 
 
 def _ended(

@@ -16,7 +16,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
 
+from agents.research.answer_text import SHORT_FORM
 from core.model_catalogue import TEST_MODEL
+from core.state import STATE_KEYS
 from graphs import Context, build_reflective_graph
 from tests.conftest import ROOT
 
@@ -63,7 +65,10 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     parent.add_edge("check", END)
     store = InMemoryStore(index={"dims": 384, "embed": embed})
     every_role = dict.fromkeys(ROLES, MODEL)
-    ctx = Context(**every_role, corpus_dir=str(CORPUS), use_browser=False, max_retries=1)
+    # planned (the subject is the plan's wiring: its tasks judged, their reflections saved)
+    ctx = Context(
+        **every_role, corpus_dir=str(CORPUS), use_browser=False, max_retries=1, answer_first=False
+    )
     calls = NodesOfModelCalls()
     config: RunnableConfig = {"callbacks": [calls]}
     out = parent.compile(store=store).invoke({"query": QUESTION}, config, context=ctx)
@@ -79,6 +84,26 @@ def test_reflective_graph_as_subgraph_on_the_embedded_model():
     assert "aggregate_results" in calls.nodes  # the aggregator wrote it, from the tasks' results
     # SmolLM2's executor answers from the search for the task: no agent tool steps
     assert "execute_task" in calls.nodes and "model" not in calls.nodes, calls.nodes
+
+
+def test_a_short_answers_chain_on_the_embedded_model():
+    """The chain's wiring on a real model: goal setting, then hops, each one call, bounded by
+    max_hops and a last reading; whatever the tiny model says, the run ends with a reply and
+    the chain it took."""
+    every_role = dict.fromkeys(ROLES, MODEL)
+    ctx = Context(**every_role, corpus_dir=str(CORPUS), use_browser=False, max_hops=2)
+    calls = NodesOfModelCalls()
+    config: RunnableConfig = {"callbacks": [calls]}
+    graph = build_reflective_graph().compile()
+    out = graph.invoke({"query": QUESTION}, config, context=ctx, output_keys=STATE_KEYS)
+    if out["answer_form"] != SHORT_FORM:  # the tiny model chose another form: it was planned
+        assert "decompose_query" in calls.nodes, calls.nodes
+        return
+    assert out["research"] == "chain" and out["chain"] and not out.get("tasks")
+    assert calls.nodes[0] == "goal_setting" and set(calls.nodes[1:]) == {"hop"}, calls.nodes
+    assert len(calls.nodes) <= 1 + 2 + 1  # goal, max_hops hops, one last reading
+    assert out["chain"][-1]["how"] in ("answered", "last reading", "not found")
+    assert out["final_output"].strip() and out["messages"][-1].content == out["final_output"]
 
 
 def test_cli_run_json_on_the_embedded_model(tmp_path):

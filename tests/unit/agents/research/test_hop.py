@@ -6,16 +6,10 @@ hold X. After `max_hops` hops one last reading answers; a made-up answer never s
 
 from __future__ import annotations
 
-import pytest
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-
 from agents.research.answer_text import SHORT_FORM
 from agents.research.hop import Reasoning, focused, next_queries, split_reasoning
-from core.state import STATE_KEYS
 from graphs import build_reflective_graph
-from graphs.research import route_goal, route_hop
-from tests.unit.research_script import QUESTION, TASKS, Script, run, wire
+from tests.unit.research_script import Script, run, wire
 
 __all__ = ["wire"]
 LAST = "Reply with the answer only"  # the last reading's prompt
@@ -52,9 +46,11 @@ def test_a_question_its_first_search_settles_ends_after_one_hop(wire):
     (link,) = state["chain"]
     assert link["facts"] == ["Ada Lovelace was born in 1815."] and link["how"] == "answered"
     assert link["searched"] == "" and not state["tasks"]
-    hop_prompt = model.calls[1]["prompt"]
-    assert "So the answer is: Vienna." in hop_prompt  # an example, before the passages
-    assert hop_prompt.index("<examples>") < hop_prompt.index("(source: ada.md)")
+    goal_prompt, hop_prompt = model.calls[0]["prompt"], model.calls[1]["prompt"]
+    assert "So the answer is: Vienna." in hop_prompt  # an example
+    # it opens as goal setting's prompt does: a local model reads that part from its cache
+    opening = goal_prompt[: goal_prompt.index("</evidence>")]
+    assert hop_prompt.startswith(opening) and "(source: ada.md)" in opening
 
 
 def test_the_first_sentence_naming_what_was_not_read_is_searched_for_the_next_hop(wire):
@@ -68,9 +64,11 @@ def test_the_first_sentence_naming_what_was_not_read_is_searched_for_the_next_ho
     first, second = state["chain"]
     assert first["facts"] == [fact] and first["guess"] == guess == first["searched"]
     assert second["how"] == "answered"
-    second_hop = model.calls[2]["prompt"]
+    first_hop, second_hop = model.calls[1]["prompt"], model.calls[2]["prompt"]
     assert "(source: notes.md)" in second_hop  # what the search found
-    assert f"<reasoning_so_far>\n{fact}\n" in second_hop  # and the facts so far
+    assert f"Reasoning so far: {fact}\n" in second_hop  # and the facts so far
+    shared = first_hop[: first_hop.index("Question:")]
+    assert second_hop.startswith(shared)  # grown at its end only: the rest read from cache
     assert state["final_output"] == "1815\n\nSources: ada.md, notes.md"
 
 
@@ -154,6 +152,13 @@ def test_an_answer_whose_page_is_read_or_absent_stands_at_once(wire):
         assert len(model.calls) == 2 and state["chain"][-1]["how"] == "answered", reply
 
 
+def test_a_page_is_a_names_own_whatever_its_kind_or_article():
+    from agents.research.hop import _titled
+
+    assert _titled("the Nelson River", "Nelson River") and _titled("Paris", "Paris (film)")
+    assert _titled("Jan Svěrák", "Jan Sverak") and not _titled("Paris", "Paris, Texas")
+
+
 def test_a_long_stated_answer_is_read_again_in_the_short_form(wire):
     model = wire(
         ChainScript(
@@ -228,113 +233,3 @@ def test_a_reading_sees_the_passages_that_best_match_the_chain_in_the_order_read
     shown = focused(passages, "Where was Jan Svěrák born?", 3)
     assert len(shown) == 3 and shown[-1] == passages[-1]
     assert focused(passages[:2], "anything", 3) == passages[:2]
-
-
-def test_answer_first_off_plans_every_request(wire):
-    wire(ChainScript("So the answer is: 1815."))
-    nodes, _, state = run(build_reflective_graph(), wire.context(max_retries=0), store=wire.store)
-    assert nodes[:2] == ["goal_setting", "decompose_query"] and state["tasks"]
-
-
-def test_a_plan_to_approve_is_always_made(wire):
-    wire(ChainScript("So the answer is: 1815."))
-    ctx = wire.context(**FIRST, approve_plan=True)
-    nodes, _, state = run(build_reflective_graph(), ctx, store=wire.store)
-    assert "decompose_query" in nodes and "hop" not in nodes and state["tasks"]
-
-
-@pytest.mark.parametrize(
-    ("state", "route"),
-    [
-        ({"research": "chain"}, "hop"),
-        ({"research": "plan"}, "decompose_query"),
-        ({}, "decompose_query"),
-    ],
-)
-def test_route_goal(state, route):
-    assert route_goal(state) == route
-
-
-def test_goal_setting_sends_a_short_answer_with_evidence_along_its_chain(wire, monkeypatch):
-    from tests.unit import research_script
-
-    wire(ChainScript("So the answer is: 1815."))
-    for settings, research in [
-        ({}, "chain"),
-        ({"answer_first": False}, "plan"),
-        ({"approve_plan": True}, "plan"),  # a person asked to see the plan
-    ]:
-        ctx = wire.context(**{**FIRST, **settings})
-        _, updates, _ = run(build_reflective_graph(), ctx, store=wire.store, thread=research)
-        assert updates[0][1]["research"] == research, settings
-    monkeypatch.setattr(research_script, "DOCS", {"ada": ""})  # the first search finds nothing
-    wire_ = research_script.Wiring()
-    wire_(ChainScript("So the answer is: 1815."))
-    _, updates, _ = run(build_reflective_graph(), wire_.context(**FIRST), store=wire_.store)
-    assert updates[0][1]["research"] == "plan"
-
-
-SEARCHED = {"facts": [], "guess": "x", "searched": "x"}
-
-
-@pytest.mark.parametrize(
-    ("state", "route"),
-    [
-        ({"chain": [SEARCHED]}, "hop"),
-        ({"chain": [{**SEARCHED, "searched": "", "how": "answered"}]}, "reflect_on_answer"),
-        ({"chain": [SEARCHED], "stopped": "max_calls"}, "reflect_on_answer"),
-        ({}, "reflect_on_answer"),
-    ],
-)  # fmt: skip
-def test_route_hop(state, route):
-    assert route_hop(state) == route
-
-
-def test_a_cap_reached_inside_the_chain_ends_the_run_partial(wire):
-    model = wire(ChainScript("Ada Lovelace met Person1 in Town1."))
-    nodes, _, state = run(
-        build_reflective_graph(), wire.context(**FIRST, max_calls=2), store=wire.store
-    )
-    assert len(model.calls) == 2 and state["stopped"] == "max_calls"
-    assert nodes[-1] == "reflect_on_answer" and not state["tasks"]
-
-
-def test_a_run_that_ends_on_its_last_allowed_call_is_not_partial(wire):
-    model = wire(ChainScript("So the answer is: 1815."))
-    _, _, state = run(
-        build_reflective_graph(), wire.context(**FIRST, max_calls=2), store=wire.store
-    )
-    assert len(model.calls) == 2 and state["answer"] == "1815"
-    assert state.get("stopped") is None  # the nodes after it make no call: nothing was cut
-
-
-def test_a_step_whose_search_finds_only_read_passages_is_not_run(wire, monkeypatch):
-    """Ada's passage is the run's evidence; a step whose search finds only it costs nothing,
-    while the request's own task always runs."""
-    from tests.unit import research_script
-
-    monkeypatch.setattr(research_script, "NOTES", "")  # every search finds Ada's passage only
-    wire(Script())
-    nodes, _, state = run(build_reflective_graph(), wire.context(**FIRST), store=wire.store)
-    assert [r["verdict"] for r in state["task_reports"]] == ["skipped", "skipped", "pass"]
-    assert nodes.count("execute_task") == 3 and nodes.count("reflect_on_task") == 1
-    assert state["results"][0].startswith("(not run:") and state["tasks"] == TASKS
-
-
-def test_the_plans_last_task_always_runs(wire, monkeypatch):
-    """A person's edited plan of one step: nothing new to read, but it is the task that
-    answers, so it runs."""
-    from tests.unit import research_script
-
-    monkeypatch.setattr(research_script, "NOTES", "")
-    wire(Script(plan=[]))
-    ctx = wire.context(**FIRST, approve_plan=True)
-    graph = build_reflective_graph().compile(checkpointer=InMemorySaver(), store=wire.store)
-    config = {"configurable": {"thread_id": "edit"}}
-    graph.invoke(
-        {"query": QUESTION}, config, context=ctx, output_keys=STATE_KEYS
-    )  # paused at the plan
-    out = graph.invoke(
-        Command(resume={"tasks": [TASKS[0]]}), config, context=ctx, output_keys=STATE_KEYS
-    )
-    assert out["tasks"] == [TASKS[0]] and out["task_reports"][0]["verdict"] == "pass"
