@@ -11,8 +11,9 @@ processes, files, networks or keys is the operator's. Per setting, a caller may:
 - set freely what FREE names (text, switches, counts within BOUNDS), and nothing else: a setting
   added to a context later is refused until it is named there or given a rule (fail closed).
 A refused setting is one RefusedSetting naming it, raised before the graph starts; it says what
-the caller may choose, never what exists on the server. Library use (a graph of graphs/ run with
-a Context built in-process) admits nothing: its caller is its operator.
+the caller may choose, never what exists on the server. A run that fails later tells its caller
+only that, with an id for the operator's log (core/served_errors.py). Library use (a graph of
+graphs/ run with a Context built in-process) admits nothing: its caller is its operator.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pydantic import TypeAdapter, ValidationError
 from core.context import MAX_HOPS, MAX_TOOL_STEPS
 from core.offer import CAPS, Offer, OfferError, read_offer
 from core.role_models import ROLES
+from core.served_errors import CallerFacing, aconfined, confined
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ FREE = frozenset(
 MODEL_FIELDS = ("model", *(f"{role}_model" for role in ROLES))
 
 
-class RefusedSetting(ValueError):
+class RefusedSetting(CallerFacing, ValueError):
     """A served run's context sets what its caller may not; raised before any work."""
 
     def __init__(self, name: str, why: str) -> None:
@@ -71,7 +73,7 @@ class RefusedSetting(ValueError):
         self.setting = name
 
 
-class ServerSettingsError(RuntimeError):
+class ServerSettingsError(CallerFacing, RuntimeError):
     """The operator's offer cannot be read: the caller hears only that (the log says why)."""
 
 
@@ -265,13 +267,13 @@ class ServedGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
     def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
         kwargs["context"] = self.admitted(kwargs.get("context"), config)
-        return super().stream(input, config, **kwargs)
+        return confined(super().stream(input, config, **kwargs))
 
     async def astream(self, input: Any, config: Any = None, **kwargs: Any) -> AsyncIterator[Any]:
         # the offer is a file read: in a thread, off the server's event loop
         given = kwargs.get("context")
         kwargs["context"] = await asyncio.to_thread(self.admitted, given, config)
-        chunks: Any = super().astream(input, config, **kwargs)
+        chunks: Any = aconfined(super().astream(input, config, **kwargs))
         async with aclosing(chunks):  # a caller that stops early closes the run's stream
             async for chunk in chunks:
                 yield chunk

@@ -15,10 +15,11 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agents.research.citations import cite, passages_read
+from core.served_errors import CallerFacing
 from core.state import ReflectiveAgentState
 
 
-class NoRequest(ValueError):
+class NoRequest(CallerFacing, ValueError):
     """A run was started with neither a `query` nor a person's message as its last."""
 
 

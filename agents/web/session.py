@@ -23,6 +23,7 @@ from langgraph.types import RetryPolicy
 from browser.env import BrowserEnv, EnvConfig
 from browser.limits import Limits
 from browser.origins import OriginPolicy
+from core.served_errors import CallerFacing
 from core.web_context import WebAgentContext
 
 # The graph's recursion limit is sized for this many actions.
@@ -50,7 +51,7 @@ def env_config(ctx: WebAgentContext) -> EnvConfig:
     return EnvConfig(allowed_origins=extra, limits=Limits(max_steps=steps), screenshot=screenshot)
 
 
-class StartRefused(ValueError):
+class StartRefused(CallerFacing, ValueError):
     """A served run's start page is not one its operator allows; the browser never opened."""
 
 
