@@ -74,6 +74,7 @@ class Progress:
         self.max_retries = max_retries
         self.out = out or sys.stderr
         self.retries: dict[int, int] = {}  # retries granted so far, per task
+        self._newly_capped = False  # this update is the first to name a cap
 
     def _where(self, update: dict[str, Any], retry: int) -> str:
         n = len(self.state.get("tasks") or [])
@@ -83,6 +84,7 @@ class Progress:
     def update(self, node: str, update: dict[str, Any] | None, namespace: tuple = ()) -> None:
         """One node's update; `namespace` is () for the parent graph, else the subgraph's."""
         update = update or {}
+        self._newly_capped = update.get("stopped") in CAPS and not self.state.get("stopped")
         if not namespace:  # task subgraphs' keys (results as {i: text}) are not the parent's
             for key, value in update.items():
                 if key not in ("results", "task_reports", "task_steps", "reflection_ids"):
@@ -107,6 +109,8 @@ class Progress:
 
     def _describe(self, node: str, update: dict[str, Any]) -> str | None:
         cap = (update or {}).get("stopped")
+        if cap in CAPS and node == "schedule_tasks" and self._newly_capped:
+            return f"[schedule_tasks] the run reached its {CAPS[cap]} cap: no further task starts"
         if cap in CAPS and node != "schedule_tasks":  # a node ended by the run's cap
             if node == "aggregate_results":
                 return f"[{node}] no call left ({CAPS[cap]}): the answer is what the run found"

@@ -154,3 +154,16 @@ def test_progress_names_nodes_it_does_not_know():
     progress.update("fan_out_tasks", {"tasks": ["a"]})
     progress.update("aggregate_results", {"final_output": "x"})
     assert out.getvalue() == "[fan_out_tasks] done\n[aggregate_results] final answer written\n"
+
+
+def test_a_cap_is_said_once_where_it_stopped_the_run():
+    out = io.StringIO()
+    progress = Progress({"tasks": ["a", "b"]}, 0, out=out)
+    progress.update("schedule_tasks", {"current_tasks": [], "stopped": "max_calls"})
+    progress.update("schedule_tasks", {"current_tasks": [], "stopped": "max_calls"})
+    progress.update("aggregate_results", {"stopped": "max_calls", "final_output": "x"})
+    assert out.getvalue().splitlines() == [
+        "[schedule_tasks] the run reached its --max-calls cap: no further task starts",
+        "[schedule_tasks] done",
+        "[aggregate_results] no call left (--max-calls): the answer is what the run found",
+    ]
