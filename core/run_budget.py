@@ -5,14 +5,16 @@
     budget.over(Caps(max_calls=20))                  # "max_calls" once spent, else None
 
 Every chat model a run's nodes use comes from `ctx.chat(role)`, which, with a cap set, hands out
-a copy of it carrying this budget's guard among its own callbacks: whichever host runs the graph
-(the CLI, an app that embeds it, `langgraph dev`), every call the run makes is counted, nested
-agents included, with nothing for the host to add. The guard checks the caps before each call
-starts: at a cap the call is refused with `CapReached` (the research graphs then end the run
-with what it has; agents/research/budget.py), so a run never makes more calls than `max_calls`
-allows. Tokens are known only once a call ends, so `max_tokens` stops the call after the one
-that crossed it. The clock runs from the budget's creation or `start_clock()`. Nothing here
-imports LangChain until a guard is made, so the CLI's parser stays light.
+a counted copy of it carrying this budget's guard among its own callbacks: whichever host runs
+the graph (the CLI, an app that embeds it, `langgraph dev`), every call the run makes is counted,
+nested agents included, with nothing for the host to add. Each call reserves its place before it
+starts, before any callback is told of it: at a cap it is refused with `CapReached` (the research
+graphs then end the run with what it has; agents/research/budget.py) and never starts anywhere,
+so a run never makes more calls than `max_calls` allows and a host's tracer sees exactly the
+calls made (no start left without an end). Tokens are known only once a call ends, so
+`max_tokens` stops the call after the one that crossed it. The clock runs from the budget's
+creation or `start_clock()`. Nothing here imports LangChain until a guard is made, so the CLI's
+parser stays light.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,18 +98,24 @@ class RunBudget:
             return "max_seconds"
         return None
 
-    def reserve(self, caps: Caps) -> None:
-        """Count one call about to start, or refuse it (CapReached) at a cap. Checked and
-        counted under one lock, so calls of parallel tasks cannot pass a cap together."""
+    def reserve(self, caps: Caps, calls: int = 1) -> None:
+        """Count `calls` about to start, or refuse them (CapReached) when they would pass a cap.
+        Checked and counted under one lock, so calls of parallel tasks cannot pass a cap
+        together."""
         with self._lock:
-            if cap := self.over(caps):
+            cap = self.over(caps)
+            if cap is None and caps.max_calls is not None and self.calls + calls > caps.max_calls:
+                cap = "max_calls"
+            if cap:
                 raise CapReached(cap)
-            self.calls += 1
+            self.calls += calls
 
     def guarded(self, model: Any, caps: Caps) -> Any:
-        """`model` counted against `caps`: a copy with this budget's guard among its callbacks
-        (one copy per model, sharing its weights or client). An object that is not a LangChain
-        chat model cannot carry one: it is returned as it is, and told once."""
+        """`model` counted against `caps`: a copy whose every call reserves its place before it
+        starts, refused at a cap before any callback hears of it (a host's tracer sees exactly
+        the calls made), and whose answers' tokens are counted (one copy per model, sharing its
+        weights or client). An object that is not a LangChain chat model cannot be counted: it
+        is returned as it is, and told once."""
         from langchain_core.language_models import BaseChatModel
 
         if not isinstance(model, BaseChatModel):
@@ -124,6 +133,7 @@ class RunBudget:
                 copy = model.model_copy(
                     update={"callbacks": _with(model.callbacks, self._guard(caps))}
                 )
+                object.__setattr__(copy, "__class__", _counted(type(model)))
                 kept = self._guarded[(id(model), caps)] = (model, copy)
             return kept[1]
 
@@ -144,33 +154,80 @@ def _with(callbacks: Any, guard: Any) -> Any:
     return manager
 
 
-class _QuietRefusals(logging.Filter):
-    """LangChain logs every error a callback raises before raising it; a refused call is the
-    guard's answer, not an error, and the run says which cap it reached."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args
-        return not (isinstance(args, tuple) and args and args[0] == "BudgetGuard")
+_COUNTED: dict[type, type] = {}
+_HELD: ContextVar[bool] = ContextVar("a stream's call already reserved", default=False)
+_END = object()
 
 
-_CALLBACK_LOG = logging.getLogger("langchain_core.callbacks.manager")
+def _reserve(model: Any, calls: int) -> None:
+    """Reserve `calls` in the budget of the guard among `model`'s callbacks (CapReached at a
+    cap), unless the stream this call runs inside has reserved it already."""
+    if _HELD.get():
+        return
+    callbacks = model.callbacks
+    handlers = callbacks if isinstance(callbacks, list) else getattr(callbacks, "handlers", [])
+    for handler in handlers or []:
+        if isinstance(getattr(handler, "budget", None), RunBudget):
+            handler.budget.reserve(handler.caps, calls)
+            return
+
+
+def _counted(cls: type) -> type:
+    """`cls` whose calls reserve their place in the run's budget before they start, before any
+    callback is told of them: a refused call never starts anywhere. A chat model's every
+    call goes through `generate` (invoke, batch, structured output, tools) or `stream`, which
+    falls back to `invoke` when the model does not stream (then it is reserved once)."""
+    if cls in _COUNTED:
+        return _COUNTED[cls]
+
+    class Counted(cls):
+        def generate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+            _reserve(self, len(messages))
+            return super().generate(messages, *args, **kwargs)
+
+        async def agenerate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+            _reserve(self, len(messages))
+            return await super().agenerate(messages, *args, **kwargs)
+
+        def stream(self, *args: Any, **kwargs: Any) -> Any:
+            _reserve(self, 1)
+            held = _HELD.set(True)  # the call starts (or falls back to invoke) by the first chunk
+            try:
+                chunks = iter(super().stream(*args, **kwargs))
+                first = next(chunks, _END)
+            finally:
+                _HELD.reset(held)
+            if first is not _END:
+                yield first
+                yield from chunks
+
+        async def astream(self, *args: Any, **kwargs: Any) -> Any:
+            _reserve(self, 1)
+            held = _HELD.set(True)
+            try:
+                chunks = aiter(super().astream(*args, **kwargs))
+                first = await anext(chunks, _END)
+            finally:
+                _HELD.reset(held)
+            if first is not _END:
+                yield first
+                async for chunk in chunks:
+                    yield chunk
+
+    Counted.__name__, Counted.__qualname__ = cls.__name__, cls.__qualname__
+    _COUNTED[cls] = Counted
+    return Counted
 
 
 def _guard(budget: RunBudget, caps: Caps) -> Any:
     from langchain_core.callbacks import BaseCallbackHandler
 
-    if not any(isinstance(f, _QuietRefusals) for f in _CALLBACK_LOG.filters):
-        _CALLBACK_LOG.addFilter(_QuietRefusals())
-
     class BudgetGuard(BaseCallbackHandler):
-        """Counts each chat model call before it starts (refusing it at a cap) and the
-        tokens its answer reports."""
+        """The budget and caps a counted model's calls reserve against (found among its
+        callbacks), and the tokens each answer reports."""
 
-        raise_error = True  # CapReached must stop the call, not be logged and ignored
-        run_inline = True  # checked in the calling thread, before the call starts
-
-        def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
-            budget.reserve(caps)
+        def __init__(self) -> None:
+            self.budget, self.caps = budget, caps
 
         def on_llm_end(self, response: Any, **kwargs: Any) -> None:
             tokens = 0
