@@ -69,7 +69,8 @@ def chain_links(q: HotpotQuestion, raw: dict[str, Any]) -> list[tuple[str, int]]
     """(query, index of its gold paragraph in the question's own paragraphs) per written link."""
     titles = [p.title for p in q.paragraphs]
     if "question_decomposition" in raw:  # MuSiQue: sub-questions, #k for earlier answers
-        links, answers = [], []
+        links: list[tuple[str, int]] = []
+        answers: list[str] = []
         for step in raw["question_decomposition"]:
             text = step["question"]
             for n, answer in enumerate(answers, 1):

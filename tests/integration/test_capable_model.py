@@ -13,6 +13,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -125,15 +126,15 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
     assert "A successful run of a question like: " not in left, left
 
 
-def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
-    """enter-text in real chromium through the graph: type the value, then click Submit. Without
-    a plan the default model typed the value again until the repeated-action limit, in all 10
-    enter-text episodes of the online AWM run before it (docs/evaluations/miniwob.md); sampling
-    follows the prompt, whose URL has the server's port: seeds are run in turn until one passes
-(at most three)."""
+def _done(out: dict) -> bool:
+    """A MiniWoB episode planned in both steps and done."""
+    return out["reward"] == 1.0 and len(out["plan"]) >= 2
+
+
+def _enter_text_until_done(home: Path) -> list[dict]:
+    """enter-text episodes in real chromium, seeds 100, 101, 102 in turn until one is done."""
     import asyncio
 
-    pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install miniwob==1.1.0")
     from playwright.async_api import async_playwright
 
     from browser.chromium import launch_browser
@@ -144,10 +145,7 @@ def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
     from evals.miniwob.graph import run_graph_episode
     from evals.miniwob.harness import miniwob_html_dir
 
-    ctx = WebAgentContext(home=str(tmp_path), online_induction="off", trajectories_k=0)
-
-    def done(out: dict) -> bool:  # a plan of both steps, done
-        return out["reward"] == 1.0 and len(out["plan"]) >= 2
+    ctx = WebAgentContext(home=str(home), online_induction="off", trajectories_k=0)
 
     async def main() -> list[dict]:
         outs: list[dict] = []
@@ -155,7 +153,8 @@ def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
             browser = await launch_browser(playwright)
             try:
                 with serve_directory(miniwob_html_dir()) as base_url:
-                    for seed in (100, 101, 102):  # in turn, until one is done
+                    for seed in (100, 101, 102):
+                        config = EnvConfig(limits=Limits(max_steps=5))
                         outs.append(
                             await run_graph_episode(
                                 "enter-text",
@@ -163,20 +162,30 @@ def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
                                 base_url=base_url,
                                 browser=browser,
                                 context=ctx,
-                                config=EnvConfig(limits=Limits(max_steps=5)),
+                                config=config,
                             )
                         )
-                        if done(outs[-1]):
+                        if _done(outs[-1]):
                             break
             finally:
                 await browser.close()
         return outs
 
-    outs = asyncio.run(main())
+    return asyncio.run(main())
+
+
+def test_the_web_agent_plans_and_does_a_miniwob_task(tmp_path):
+    """enter-text in real chromium through the graph: type the value, then click Submit. Without
+    a plan the default model typed the value again until the repeated-action limit, in all 10
+    enter-text episodes of the online AWM run before it (docs/evaluations/miniwob.md); sampling
+    follows the prompt, whose URL has the server's port: seeds are run in turn until one passes
+    (at most three)."""
+    pytest.importorskip("miniwob", reason="MiniWoB++ pages come from pip install miniwob==1.1.0")
+    outs = _enter_text_until_done(tmp_path)
     assert all(out["plan"] for out in outs), outs  # each episode planned before it acted
     # a seed may draw a one-step plan (re-planned once its step is done), so the test asks
     # both steps of one seed
-    finished = [out for out in outs if done(out)]
+    finished = [out for out in outs if _done(out)]
     assert finished, [(out["plan"], [s["action"] for s in out["steps"]]) for out in outs]
     assert finished[0]["steps"][-1]["action"].startswith("click")  # it pressed Submit
 
