@@ -155,14 +155,14 @@ def _with(callbacks: Any, guard: Any) -> Any:
 
 
 _COUNTED: dict[type, type] = {}
-_HELD: ContextVar[bool] = ContextVar("a stream's call already reserved", default=False)
+_HELD: ContextVar[object] = ContextVar("the model whose stream has reserved its call", default=None)
 _END = object()
 
 
 def _reserve(model: Any, calls: int) -> None:
     """Reserve `calls` in the budget of the guard among `model`'s callbacks (CapReached at a
-    cap), unless the stream this call runs inside has reserved it already."""
-    if _HELD.get():
+    cap), unless it is the call this model's own stream falls back to (reserved already)."""
+    if _HELD.get() is model:
         return
     callbacks = model.callbacks
     handlers = callbacks if isinstance(callbacks, list) else getattr(callbacks, "handlers", [])
@@ -191,7 +191,7 @@ def _counted(cls: type) -> type:
 
         def stream(self, *args: Any, **kwargs: Any) -> Any:
             _reserve(self, 1)
-            held = _HELD.set(True)  # the call starts (or falls back to invoke) by the first chunk
+            held = _HELD.set(self)  # the call starts (or falls back to invoke) by the first chunk
             try:
                 chunks = iter(super().stream(*args, **kwargs))
                 first = next(chunks, _END)
@@ -203,7 +203,7 @@ def _counted(cls: type) -> type:
 
         async def astream(self, *args: Any, **kwargs: Any) -> Any:
             _reserve(self, 1)
-            held = _HELD.set(True)
+            held = _HELD.set(self)
             try:
                 chunks = aiter(super().astream(*args, **kwargs))
                 first = await anext(chunks, _END)

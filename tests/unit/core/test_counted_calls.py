@@ -98,3 +98,21 @@ def test_the_hosts_tracer_sees_exactly_the_calls_the_capped_run_made(wire):  # n
     )
     assert out["stopped"] == "max_calls"
     assert host.starts == host.ends == len(wire.model.calls) == 4 and host.errors == 0
+
+
+class _Asking(_NoStream):
+    """A model that, to answer, calls another model (a nested agent's call)."""
+
+    other: object = None
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        self.other.invoke("inner")
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def test_a_call_made_inside_a_streamed_call_is_counted_too():
+    budget = RunBudget()
+    inner = budget.guarded(_NoStream(), Caps(max_calls=5))
+    outer = budget.guarded(_Asking(other=inner), Caps(max_calls=5))
+    list(outer.stream("a"))  # reserved once for the stream, not again for its fallback
+    assert budget.calls == 2
