@@ -14,10 +14,17 @@ and continues with `Command(resume=...)`:
 
 An answer that is neither is asked for again, the reason in the value's "error". The pause is
 in the checkpoint, so it survives a process restart.
+
+The value also carries the Agent Inbox fields (`action_request`, `config`, `description`) that
+Agent Chat UI reads to show the plan with Accept, Edit and Ignore buttons, and the answers that
+page sends are understood: a list of one `{"type": "accept" | "edit" | "ignore", "args": ...}`
+(an edit's tasks arrive as text: a JSON list, or one task per line; ignore cancels).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -53,11 +60,30 @@ def plan_request(state: ReflectiveAgentState, error: str | None = None) -> dict[
     }
     if error:
         request["error"] = error
-    return request
+    return {**request, **_inbox_fields(request)}
+
+
+def _inbox_fields(request: dict[str, Any]) -> dict[str, Any]:
+    """What Agent Chat UI's inbox view reads: the action and its arguments, the buttons it may
+    show, and the plan as Markdown."""
+    steps = "\n".join(f"{n}. {task}" for n, task in enumerate(request["tasks"], 1))
+    error = f"\n\n**Not taken:** {request['error']}" if request.get("error") else ""
+    return {
+        "action_request": {"action": "approve_plan", "args": {"tasks": request["tasks"]}},
+        "config": {
+            "allow_accept": True,
+            "allow_edit": True,
+            "allow_respond": False,
+            "allow_ignore": True,
+        },
+        "description": f"**Plan for:** {request['query']}\n\n{steps}\n\n"
+        f"Accept to run it, edit its tasks, or ignore to cancel the run.{error}",
+    }
 
 
 def decide_plan(answer: Any, state: ReflectiveAgentState) -> dict:
     """The state update for a resume value; ValueError says what is wrong with it."""
+    answer = _from_inbox(answer, state)
     if not isinstance(answer, dict):
         raise ValueError(f"expected an object: {RESUME_WITH}; got {answer!r:.200}")
     if answer.get("cancel") is True:
@@ -84,3 +110,37 @@ def _depends_on(answer: dict, state: ReflectiveAgentState, n: int) -> list[list[
         if not isinstance(deps, list) or not all(isinstance(d, int) and 0 <= d < i for d in deps):
             raise ValueError(f"'depends_on'[{i}] must list earlier tasks' indices (0..{i - 1})")
     return [sorted(set(d)) for d in given]
+
+
+_INBOX_TYPES = ("accept", "edit", "ignore", "response")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+
+
+def _from_inbox(answer: Any, state: ReflectiveAgentState) -> Any:
+    """An Agent Inbox response (a list of one, or the dict alone) as this node's own answer;
+    any other value as it came."""
+    if isinstance(answer, list) and len(answer) == 1 and isinstance(answer[0], dict):
+        answer = answer[0]
+    if not isinstance(answer, dict) or answer.get("type") not in _INBOX_TYPES:
+        return answer
+    kind, args = answer["type"], answer.get("args")
+    if kind == "ignore":
+        return {"cancel": True}
+    if kind == "response":
+        raise ValueError("a reply in words is not a plan: accept, edit its tasks, or ignore")
+    given = args.get("args", {}).get("tasks") if isinstance(args, dict) else None
+    if given is None:  # accepted as shown
+        return {"tasks": list(state.get("tasks") or [])}
+    return {"tasks": _tasks_text(given) if isinstance(given, str) else given}
+
+
+def _tasks_text(text: str) -> list[str]:
+    """Tasks edited as text: a JSON list, else one task per line (list marks dropped)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if isinstance(value, list):
+        return value
+    lines = (_LIST_MARK.sub("", line).strip() for line in text.splitlines())
+    return [line for line in lines if line]
