@@ -8,7 +8,7 @@ the best of its new ones for the link it searched) and continues the reasoning i
 sentences, as IRCoT does (Trivedi et al., 2023), shown a few examples. Its prompt opens as goal
 setting's does and grows only at its end, so a local model reads of each hop only what is new.
 Then, sentence by sentence:
-- a sentence whose names and numbers are all in what the run read is a fact found: it joins the
+- a sentence whose names and numbers are all in one passage read is a fact found: it joins the
   reasoning (a reply may hold several, so a link the passages already give costs no call);
 - the first sentence naming something the run has not read is the model's guess at the next link:
   it is searched (the bridge it names, not the request's words again), the best of its new
@@ -18,7 +18,9 @@ Then, sentence by sentence:
   passage the run has not read, is looked up first: a small model often answers with the bridge
   (the director, where the question asks for his birthplace), and a bridge has a page of its own;
   when its search finds that page, the next hop reads it and says again what the answer is (a
-  name with no page of its own stands at no cost: the search needs no call).
+  name with no page of its own stands at no cost: the search needs no call). An answer not of
+  the kind asked (a name where a date is asked), or a comparison's answer whose facts leave a
+  side out, is searched first: the name, or the side left out (see `hop_checks`).
 A search that brings nothing new is tried once more with the new names alone (a retry changes the
 query, not its wording). After `max_hops` hops, or when nothing new can be found, or when the
 stated answer is no short one, one last reading answers from what was read and the reasoning;
@@ -36,6 +38,7 @@ from langgraph.runtime import Runtime
 from agents import resources
 from agents.research.answer_text import clean_short_answer
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
+from agents.research.hop_checks import asked, holds, lacking
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
 from agents.research.reply import replied
@@ -86,13 +89,18 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
     more = len(chain) + 1 < ctx.max_hops
+    wanted: list[str] = []
     if said.answer and len(said.answer.split()) <= SHORT_WORDS:
-        page = _looked_up(ctx, state, said.answer, passages) if more else []
-        if page:  # a name with a page of its own may be a bridge: the next hop reads it
-            return {"chain": [*chain, {**link, "searched": said.answer}], "read": page}
-        return _ended(state, chain, {**link, "answer": said.answer}, said.answer, ANSWERED)
-    if said.answer is None and more:
-        searched, new = _next_search(ctx, state, chain, said, passages)
+        wanted = lacking(query, said.answer, facts)
+        if not wanted:
+            page = _looked_up(ctx, state, said.answer, passages) if more else []
+            if page:  # a name with a page of its own may be a bridge: the next hop reads it
+                return {"chain": [*chain, {**link, "searched": said.answer}], "read": page}
+            return _ended(state, chain, {**link, "answer": said.answer}, said.answer, ANSWERED)
+    elif said.answer is None:
+        wanted = next_queries(said, query)
+    if wanted and more:
+        searched, new = _next_search(ctx, state, chain, wanted, passages)
         if new:
             chosen = focused(new, " ".join([searched, query, *facts]), FOUND_PER_HOP)
             return {"chain": [*chain, {**link, "searched": searched}], "read": chosen}
@@ -116,7 +124,7 @@ def split_reasoning(
             else:
                 said.guess = said.guess or sentence
             break
-        if unsupported(sentence, read):
+        if not holds(sentence, passages, [*known, *said.facts]):
             said.guess = sentence
             break
         if sentence not in known and sentence not in said.facts:
@@ -185,13 +193,13 @@ def _next_search(
     ctx: Context,
     state: ReflectiveAgentState,
     chain: list[ChainLink],
-    said: Reasoning,
+    queries: list[str],
     passages: list[str],
 ) -> tuple[str, list[str]]:
-    """The query for the next link and the passages it found that the run had not read; a
-    query already searched, or one that found nothing new, gives way to the names alone."""
+    """The first of `queries` not searched yet that finds passages the run had not read, and
+    those passages (a query that finds nothing new gives way to the next)."""
     done = {state["query"].casefold(), *(c["searched"].casefold() for c in chain)}
-    for query in next_queries(said, state["query"]):
+    for query in queries:
         if query.casefold() in done:
             continue
         done.add(query.casefold())
@@ -247,7 +255,8 @@ def next_queries(said: Reasoning, request: str) -> list[str]:
 def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -> str:
     """One reading of what the run read and the reasoning: its answer if the passages hold it,
     else "" (a made-up name never stands)."""
-    query, form = state["query"], state.get("answer_form", "")
+    query = state["query"]
+    form = asked(query) or state.get("answer_form", "")
     prompt = LAST_READING.format(**_shown(state, facts), answer_form=form)
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
     reply = chat.invoke([system_message(ctx), human(prompt)])
