@@ -27,12 +27,14 @@ import json
 import re
 from typing import Any
 
+from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from core.context import Context
 from core.state import MAX_TASKS, ReflectiveAgentState
 
+CANCELLED = "The plan was cancelled: the run ended without an answer."
 RESUME_WITH = '{"tasks": ["...", ...]} to run that plan, or {"cancel": true} to end the run'
 
 
@@ -87,7 +89,8 @@ def decide_plan(answer: Any, state: ReflectiveAgentState) -> dict:
     if not isinstance(answer, dict):
         raise ValueError(f"expected an object: {RESUME_WITH}; got {answer!r:.200}")
     if answer.get("cancel") is True:
-        return {"stopped": "cancelled", "answer": "", "final_output": ""}
+        said = AIMessage(CANCELLED, id=f"answer-{state.get('run_id', '')}", name="research")
+        return {"stopped": "cancelled", "answer": "", "final_output": "", "messages": [said]}
     tasks = answer.get("tasks")
     if not isinstance(tasks, list) or not all(isinstance(t, str) and t.strip() for t in tasks):
         raise ValueError(f"'tasks' must be a list of non-empty strings: {RESUME_WITH}")

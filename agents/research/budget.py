@@ -11,13 +11,14 @@ without a model: aggregate_results). Either way the run makes no more calls than
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import wraps
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from langgraph.runtime import Runtime
 
+from agents.research.reply import no_answer
 from core.context import Context
 from core.run_budget import CapReached
 
@@ -46,8 +47,9 @@ def capped(
 ) -> Node[S]:
     """`node` (one that calls a model) within the run's caps: when one of its calls is refused,
     or `room` (checked first, when given) finds no room for its work, its update is `stopped`
-    and `instead(state)` (what the node can give without a model; nothing by default). A node
-    that makes no call (a check with nothing to check) never stops the run."""
+    and `instead(state)` (what the node can give without a model; nothing by default); a node
+    that would have written the answer and has none says so in the chat. A node that makes no
+    call (a check with nothing to check) never stops the run."""
 
     @wraps(node)
     def run(state: S, runtime: Runtime[Context]) -> dict:
@@ -57,7 +59,10 @@ def capped(
                 return node(state, runtime)
             except CapReached as refused:
                 cap = refused.cap
-        return {**(instead(state) if instead else {}), "stopped": cap}
+        update = {**(instead(state) if instead else {}), "stopped": cap}
+        if instead and not update.get("final_output"):  # an answer's node: the chat hears why
+            update["messages"] = [no_answer(cast(Mapping[str, Any], state), cap)]
+        return update
 
     return run
 

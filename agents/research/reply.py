@@ -10,6 +10,7 @@ none when it was cancelled at plan approval.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
@@ -44,6 +45,12 @@ def replied(state: ReflectiveAgentState, final_output: str, **update: Any) -> di
     read = {**state, "read": [*(state.get("read") or []), *(update.get("read") or [])]}
     _, citations = cite(final_output, passages_read(read))
     return {**update, "final_output": final_output, "messages": [message], "citations": citations}
+
+
+def no_answer(state: Mapping[str, Any], cap: str) -> AIMessage:
+    """The chat's reply when the run stopped at `cap` ("max_calls", ...) before any answer."""
+    text = f"No answer: this run reached its {cap} cap before it found one."
+    return AIMessage(text, id=f"answer-{state.get('run_id', '')}", name="research")
 
 
 def standing(state: ReflectiveAgentState) -> dict[str, Any]:

@@ -84,6 +84,11 @@ def test_a_cap_reached_inside_the_chain_ends_the_run_partial(wire):
     )
     assert len(model.calls) == 2 and state["stopped"] == "max_calls"
     assert nodes[-1] == "reflect_on_answer" and not state["tasks"]
+    # no answer yet: the chat's last message says why, not a blank
+    assert state["messages"][-1].content == (
+        "No answer: this run reached its max_calls cap before it found one."
+    )
+    assert state["final_output"] == ""  # the CLI still says the run has no answer
 
 
 def test_a_run_that_ends_on_its_last_allowed_call_is_not_partial(wire):

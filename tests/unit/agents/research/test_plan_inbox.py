@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from agents.research.approve_plan import decide_plan
+from agents.research.approve_plan import CANCELLED, decide_plan
 from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from tests.unit.research_script import TASKS, Script, wire
@@ -63,6 +63,7 @@ def test_ignore_from_the_page_cancels_the_run(wire):
     resume = [{"type": "ignore", "args": None}]
     out = graph.invoke(Command(resume=resume), config, context=ctx, output_keys=STATE_KEYS)
     assert out["stopped"] == "cancelled" and not script.attempts
+    assert out["messages"][-1].content == CANCELLED  # the chat says so
 
 
 def test_a_reply_in_words_is_asked_again_with_the_reason(wire):
