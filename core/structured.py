@@ -8,6 +8,7 @@ from typing import Any, Literal, TypeVar
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from core.local_seed import sample_round
@@ -30,12 +31,13 @@ def ask_structured(
     Callers always have a fallback, so a small model's odd output never crashes a run and
     never loops: at most `attempts` calls are made. `max_tokens` caps each call's output
     (see core.output_limits.OUTPUT_LIMITS), e.g. `max_tokens=OUTPUT_LIMITS["reflect"]`.
+    The call is tagged `nostream`: a chat page streaming the graph's messages shows no JSON.
     """
     runnable = with_max_tokens(model, max_tokens).with_structured_output(schema)
     for attempt in range(1, attempts + 1):
         try:
             with sample_round(attempt - 1):  # a retry gets a new sample (core.local_seed)
-                out = runnable.invoke(prompt)
+                out = runnable.invoke(prompt, config={"tags": [TAG_NOSTREAM]})
         except (OutputParserException, ValidationError, ValueError) as exc:
             log.warning(
                 "%s: malformed output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc

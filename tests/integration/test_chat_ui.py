@@ -47,8 +47,9 @@ def servers(tmp_path_factory):
         f'[corpora]\nexamples = "{ROOT / "examples" / "corpus"}"\n'
     )
     port = free_port()
+    vite = ROOT / ".chat-ui" / "web" / "node_modules" / ".bin" / "vite"  # one process, no npx
     page = subprocess.Popen(
-        ["npx", "vite", "preview", "--host", "127.0.0.1", "--port", str(port), "--strictPort"],
+        [str(vite), "preview", "--host", "127.0.0.1", "--port", str(port), "--strictPort"],
         cwd=ROOT / ".chat-ui" / "web",
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
@@ -99,10 +100,17 @@ def _ask(page, text: str) -> None:
 
 
 def _settled(page, replies: int) -> str:
-    """Wait until the page shows `replies` AI messages and the run is over (Send is back);
-    the last reply's text."""
-    page.wait_for_function(f"document.querySelectorAll({AI!r}).length >= {replies}", timeout=RUN_S)
-    page.wait_for_selector("form button[type=submit]:has-text('Send')", timeout=RUN_S)
+    """Wait until the page shows `replies` AI messages and the run is over (Send is back),
+    looking at what it streams meanwhile (never a structured call's JSON); the last reply's
+    text."""
+    send = page.locator("form button[type=submit]:has-text('Send')")
+    seen: list[str] = []
+    for _ in range(RUN_S // 250):
+        seen += [t.strip() for t in page.locator(f"{AI} .markdown-content").all_inner_texts()]
+        if send.count() and page.locator(AI).count() >= replies:
+            break
+        page.wait_for_timeout(250)
+    assert not [t for t in seen if t.startswith("{")], "the page streamed a structured call"
     return page.locator(AI).nth(replies - 1).locator(".markdown-content").inner_text()
 
 
