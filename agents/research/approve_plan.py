@@ -27,10 +27,10 @@ import json
 import re
 from typing import Any
 
-from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from agents.research.reply import said
 from core.context import Context
 from core.state import MAX_TASKS, ReflectiveAgentState
 
@@ -89,8 +89,8 @@ def decide_plan(answer: Any, state: ReflectiveAgentState) -> dict:
     if not isinstance(answer, dict):
         raise ValueError(f"expected an object: {RESUME_WITH}; got {answer!r:.200}")
     if answer.get("cancel") is True:
-        said = AIMessage(CANCELLED, id=f"answer-{state.get('run_id', '')}", name="research")
-        return {"stopped": "cancelled", "answer": "", "final_output": "", "messages": [said]}
+        cancelled = said(state, CANCELLED)
+        return {"stopped": "cancelled", "answer": "", "final_output": "", "messages": [cancelled]}
     tasks = answer.get("tasks")
     if not isinstance(tasks, list) or not all(isinstance(t, str) and t.strip() for t in tasks):
         raise ValueError(f"'tasks' must be a list of non-empty strings: {RESUME_WITH}")
@@ -131,7 +131,8 @@ def _from_inbox(answer: Any, state: ReflectiveAgentState) -> Any:
         return {"cancel": True}
     if kind == "response":
         raise ValueError("a reply in words is not a plan: accept, edit its tasks, or ignore")
-    given = args.get("args", {}).get("tasks") if isinstance(args, dict) else None
+    shown = args.get("args") if isinstance(args, dict) else None
+    given = shown.get("tasks") if isinstance(shown, dict) else None
     if given is None:  # accepted as shown
         return {"tasks": list(state.get("tasks") or [])}
     return {"tasks": _tasks_text(given) if isinstance(given, str) else given}

@@ -41,16 +41,20 @@ def request_of(state: ReflectiveAgentState) -> str:
 def replied(state: ReflectiveAgentState, final_output: str, **update: Any) -> dict[str, Any]:
     """`update` with the answer's text as `final_output`, as the run's AI message, and its
     checked citations (of the passages read so far, this update's included)."""
-    message = AIMessage(final_output, id=f"answer-{state.get('run_id', '')}", name="research")
+    message = said(state, final_output)
     read = {**state, "read": [*(state.get("read") or []), *(update.get("read") or [])]}
     _, citations = cite(final_output, passages_read(read))
     return {**update, "final_output": final_output, "messages": [message], "citations": citations}
 
 
+def said(state: Mapping[str, Any], text: str) -> AIMessage:
+    """`text` as the run's AI message in the chat (one per run: a later one replaces it)."""
+    return AIMessage(text, id=f"answer-{state.get('run_id', '')}", name="research")
+
+
 def no_answer(state: Mapping[str, Any], cap: str) -> AIMessage:
     """The chat's reply when the run stopped at `cap` ("max_calls", ...) before any answer."""
-    text = f"No answer: this run reached its {cap} cap before it found one."
-    return AIMessage(text, id=f"answer-{state.get('run_id', '')}", name="research")
+    return said(state, f"No answer: this run reached its {cap} cap before it found one.")
 
 
 def standing(state: ReflectiveAgentState) -> dict[str, Any]:

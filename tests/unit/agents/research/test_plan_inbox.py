@@ -86,3 +86,5 @@ def test_edited_tasks_as_the_page_sends_them(tasks, expected):
     edit = {"type": "edit", "args": {"action": "approve_plan", "args": {"tasks": tasks}}}
     assert decide_plan(edit, STATE)["tasks"] == expected
     assert decide_plan({"type": "accept", "args": None}, STATE)["tasks"] == TASKS
+    bare = {"type": "accept", "args": {"action": "approve_plan", "args": None}}
+    assert decide_plan(bare, STATE)["tasks"] == TASKS  # the action without its arguments
