@@ -205,3 +205,12 @@ def test_a_cap_and_a_refused_run_say_why_in_the_page(browser, servers):
     page.wait_for_selector("form button[type=submit]:has-text('Send')", timeout=RUN_S)
     _shot(page, "refused")
     page.close()
+
+
+def test_the_connect_page_hands_the_token_only_to_a_server_on_this_machine(browser, servers):
+    page = browser.new_page()
+    page.goto(f"{servers[0]}/connect.html#token=stolen-0123456789&apiUrl=http://example.org")
+    page.wait_for_selector("text=Refused")
+    assert page.evaluate("localStorage.getItem('lg:chat:apiKey')") in (None, TOKEN)
+    assert "example.org" not in page.url.split("#")[0]
+    page.close()
