@@ -82,7 +82,7 @@ class ChainLink(TypedDict):
     """One hop along a short answer's chain (agents/research/hop.py): the facts its reading
     found in the passages read, the sentence naming what was not read yet (`guess`), the
     search that followed (`searched`, "" when none did), and for the last hop the answer and
-    how the chain ended (`how`: "answered", "last reading" or "not found")."""
+    how the chain ended (`how`: "answered", "compared", "last reading" or "not found")."""
 
     facts: list[str]
     guess: str

@@ -37,6 +37,7 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_text import clean_short_answer
+from agents.research.compare import chosen, side_of, unvalued
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.hop_checks import asked, holds, lacking
 from agents.research.prompting import human, opening, system_message
@@ -61,7 +62,9 @@ from prompts.research import (
 
 FOUND_PER_HOP = 3  # the new passages a hop's search adds: the best for the link it searched
 SHORT_WORDS = 8  # a stated answer longer than this is read again in the short form
-ANSWERED, LAST, UNANSWERED = "answered", "last reading", "not found"  # how a chain ended
+# how a chain ended
+ANSWERED, COMPARED = "answered", "compared"
+LAST, UNANSWERED = "last reading", "not found"
 _ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
@@ -88,22 +91,26 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
+    picked = chosen(query, facts)
+    if picked:  # two values that order a choice's sides: no reading decides it
+        return _ended(state, chain, {**link, "answer": picked}, picked, COMPARED)
     more = len(chain) + 1 < ctx.max_hops
     wanted: list[str] = []
-    if said.answer and len(said.answer.split()) <= SHORT_WORDS:
-        wanted = lacking(query, said.answer, facts)
+    stated = side_of(said.answer, query, facts) if said.answer else None
+    if stated and len(stated.split()) <= SHORT_WORDS:
+        wanted = lacking(query, stated, facts)
         if not wanted:
-            page = _looked_up(ctx, state, said.answer, passages) if more else []
+            page = _looked_up(ctx, state, stated, passages) if more else []
             if page:  # a name with a page of its own may be a bridge: the next hop reads it
-                return {"chain": [*chain, {**link, "searched": said.answer}], "read": page}
-            return _ended(state, chain, {**link, "answer": said.answer}, said.answer, ANSWERED)
-    elif said.answer is None:
-        wanted = next_queries(said, query)
+                return {"chain": [*chain, {**link, "searched": stated}], "read": page}
+            return _ended(state, chain, {**link, "answer": stated}, stated, ANSWERED)
+    elif not stated:  # none stated, or not one of a choice's sides
+        wanted = unvalued(query, facts) or next_queries(said, query)
     if wanted and more:
         searched, new = _next_search(ctx, state, chain, wanted, passages)
         if new:
-            chosen = focused(new, " ".join([searched, query, *facts]), FOUND_PER_HOP)
-            return {"chain": [*chain, {**link, "searched": searched}], "read": chosen}
+            best = focused(new, " ".join([searched, query, *facts]), FOUND_PER_HOP)
+            return {"chain": [*chain, {**link, "searched": searched}], "read": best}
     last = _last_reading(ctx, state, facts)
     return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
 
@@ -261,6 +268,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
     reply = chat.invoke([system_message(ctx), human(prompt)])
     answer = unless_echoed(clean_short_answer(reply.text), form)
+    answer = side_of(answer, query, facts) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
     return answer if answer and not unsupported(answer, read) else ""
 

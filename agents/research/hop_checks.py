@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from agents.research.compare import options, order, unvalued
 from agents.research.support import normal, unsupported
 
 Asked = Literal["a date", "a number", "yes or no", ""]
@@ -86,10 +87,13 @@ def lacking(question: str, answer: str, facts: Sequence[str]) -> list[str]:
     kind = asked(question)
     if not fits(answer, kind):
         return [answer]
+    pair = options(question)
+    if pair and order(question):  # decided by the sides' values: each side's is wanted
+        return unvalued(question, facts)
     if kind != "yes or no" and not _CHOICE.search(question):
         return []
     said = "\n".join(facts)
-    return [side for side in sides(question) if unsupported(side, said)]
+    return [side for side in pair or sides(question) if unsupported(side, said)]
 
 
 def sides(question: str) -> list[str]:

@@ -1,0 +1,124 @@
+"""A choice between two named sides decided from the facts' values, not by the model: the
+sides each whole, the order the question asks, dates of what it dates, a side's belonging
+reached through a linked name, and a stated answer that is no side counting for none."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.research.compare import chosen, options, order, side_of, unvalued
+from graphs import build_reflective_graph
+from tests.unit.agents.research.test_hop import FIRST, ChainScript
+from tests.unit.agents.research.test_hop_checks import _tools
+from tests.unit.research_script import run, wire
+
+__all__ = ["wire"]
+
+DIRECTOR = "Which film has the director born first, Gniazdo or The Summer Of Massacre?"
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("Who was born first Am Rong or Ava DuVernay ?", ("Am Rong", "Ava DuVernay")),
+        (
+            "Which band, Letters to Cleo or Screaming Trees, had more members?",
+            ("Letters to Cleo", "Screaming Trees"),
+        ),
+        (
+            "Which film has the director who was born first, Who'S Your Brother? or "
+            "The Last Outpost (1951 Film)?",
+            ("Who'S Your Brother", "The Last Outpost (1951 Film)"),
+        ),
+        (
+            "Which film has the director born later, A Demon For Trouble or Now, Voyager?",
+            ("A Demon For Trouble", "Now, Voyager"),
+        ),
+        ("Where was the director of film Kolya born?", None),
+    ],
+)
+def test_a_choices_sides_each_whole(question, sides):
+    assert options(question) == sides
+
+
+def test_the_order_asked_is_the_questions_own_word_not_a_sides():
+    assert order("Which magazine was started first, Arthur's Magazine or First for Women?") == (
+        "earlier"
+    )
+    assert order("Which film came out later, The Last Outpost or Kolya?") == "later"
+    assert order("Which film came out, The Last Outpost or Kolya?") is None
+    assert order("Which band, Letters to Cleo or Screaming Trees, had more members?") == "more"
+    assert order("Which was published more frequently, Popular Science or Girlfriends?") is None
+
+
+def test_two_dates_pick_the_side_the_question_orders_by():
+    born = ["Am Rong was born in 1929.", "Ava DuVernay was born in 1972."]
+    assert chosen("Who was born first Am Rong or Ava DuVernay ?", born) == "Am Rong"
+    assert chosen("Who is younger, Am Rong or Ava DuVernay?", born) == "Ava DuVernay"
+    same_year = ["A Bee was born on 3 May 1929.", "C Dee was born in 1929."]
+    assert chosen("Who was born first, A Bee or C Dee?", same_year) is None
+    months = ["A Bee was born on 3 May 1929.", "C Dee was born on March 9, 1929."]
+    assert chosen("Who was born first, A Bee or C Dee?", months) == "C Dee"
+
+
+def test_a_date_counts_only_for_what_the_question_dates():
+    facts = ["Am Rong died in 2001.", "Ava DuVernay was born in 1972."]
+    assert chosen("Who was born first, Am Rong or Ava DuVernay?", facts) is None
+    assert unvalued("Who was born first, Am Rong or Ava DuVernay?", facts) == ["Am Rong"]
+    span = ["Am Rong (3 March 1912 – 1987) was a singer.", "Ava DuVernay died in 1990."]
+    assert chosen("Who died first, Am Rong or Ava DuVernay?", span) == "Am Rong"
+
+
+def test_a_count_of_what_the_question_counts():
+    facts = ["Letters to Cleo had 6 members.", "Screaming Trees had four members."]
+    question = "Which band, Letters to Cleo or Screaming Trees, had more members?"
+    assert chosen(question, facts) == "Letters to Cleo"
+    assert chosen(question, ["Letters to Cleo had 6 albums.", facts[1]]) is None
+
+
+def test_a_sides_belonging_is_reached_through_its_linked_name():
+    facts = [
+        "Gniazdo was born in 1974.",  # a misreading: the film's year, not its director's
+        "The Summer of Massacre was directed by Joe Castro.",
+        "Joe Castro was born in 1927.",
+    ]
+    assert chosen(DIRECTOR, facts) is None  # Gniazdo's director is not known yet
+    assert unvalued(DIRECTOR, facts) == ["Gniazdo"]
+    assert side_of("Joe Castro", DIRECTOR, facts) == "The Summer Of Massacre"
+    assert side_of("Jan Rybkowski", DIRECTOR, facts) is None  # no side's: no answer
+    facts += ["Gniazdo is a 1974 Polish film directed by Jan Rybkowski."]
+    assert unvalued(DIRECTOR, facts) == ["Jan Rybkowski"]
+    facts += ["Jan Rybkowski (3 March 1912 – 1987) was a Polish film director."]
+    assert chosen(DIRECTOR, facts) == "Gniazdo"
+
+
+FILMS = [  # the question's search finds the films and look-alikes, not the directors
+    ("Gniazdo", "Gniazdo is a 1974 Polish film directed by Jan Rybkowski."),
+    ("The Summer of Massacre", "The Summer of Massacre is a film directed by Joe Castro."),
+    *(
+        (f"{name} ({kind})", f"A {kind} named for the film {name}, its director born first.")
+        for name in ("The Summer of Massacre",)
+        for kind in ("novel", "song", "game")
+    ),
+    ("Jan Rybkowski", "Jan Rybkowski was a Polish screenwriter and director, born in 1912."),
+    ("Joe Castro", "Joe Castro is an American actor, writer and director, born in 1927."),
+]
+
+
+def test_the_chain_answers_a_choice_by_its_values_not_by_the_models_conclusion(wire):
+    """The question's search reads the films, not their directors. Hop 1 names a director as
+    its answer (no side's name): each director is searched in turn, and hop 3, with both
+    birth years found, concludes wrongly: the years decide (4 calls)."""
+    hop1 = (
+        "Gniazdo was directed by Jan Rybkowski. The Summer of Massacre was directed by Joe "
+        "Castro. So the answer is: Joe Castro."
+    )
+    hop2 = "Jan Rybkowski was born in 1912. So the answer is: The Summer Of Massacre."
+    hop3 = "Joe Castro was born in 1927. So the answer is: The Summer Of Massacre."
+    model = wire(ChainScript(hop1, hop2, hop3))
+    ctx = wire.context(**FIRST, tools=_tools(FILMS, k=2))
+    nodes, _, state = run(build_reflective_graph(), ctx, query=DIRECTOR, store=wire.store)
+    assert nodes == ["goal_setting", "hop", "hop", "hop", "reflect_on_answer"]
+    assert state["answer"] == "Gniazdo" and len(model.calls) == 4
+    assert [c["searched"] for c in state["chain"]] == ["Jan Rybkowski", "Joe Castro", ""]
+    assert state["chain"][-1]["how"] == "compared"
