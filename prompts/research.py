@@ -82,7 +82,7 @@ Take the lessons in <past_reflections> into account.
 HOP = """{opening}<examples>
 {examples}
 </examples>
-{found}Question: {query}
+{solved}{found}Question: {query}
 Reasoning so far: {facts}
 Continue the reasoning as the examples do: the next facts from the evidence and passages, one
 short sentence each. When the facts give the answer, end with "So the answer is: <answer>." in
@@ -137,12 +137,21 @@ HOP_EXAMPLES = (
 
 NO_FACTS = "(none yet)"
 
+# questions of the request's very kind answered right before (memory's worked examples: the
+# reasoning of a chain that worked, its names those of its own question)
+SOLVED_BEFORE = """<solved_before>
+{examples}
+</solved_before>
+"""
+SOLVED_EXAMPLE = """Question: {question}
+Reasoning: {reasoning} So the answer is: {answer}."""
+
 # a chain that ended without a short answer the passages hold: the hop's prompt up to its question,
 # then one reading of it (a local model reads only this instruction anew)
 LAST_READING = """{opening}<examples>
 {examples}
 </examples>
-{found}Question: {query}
+{solved}{found}Question: {query}
 Reasoning so far: {facts}
 Answer the question from the evidence and passages. Reply with the answer only: {answer_form};
 no sentence, no explanation."""

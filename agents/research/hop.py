@@ -40,6 +40,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.compare import chosen, side_of, unvalued
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.hop_checks import asked, holds, lacking
+from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
 from agents.research.reply import replied
@@ -82,12 +83,21 @@ class Reasoning:
 def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     """Continue the reasoning over what the run has read: a short answer the passages hold ends
     the chain; else the next link is searched for the next hop, or the answer read one last
-    time."""
-    ctx, query = runtime.context, state["query"]
+    time. A question of a kind solved before is shown that chain's reasoning to follow, and a
+    request answered before its own lessons (a retry's)."""
+    ctx, memory = runtime.context, resources.memory(runtime)
+    solved = solved_before(memory, state["query"])
+    own = memory_block(memory, ctx, state["query"], "aggregator", workflows_k=0, own_lessons=True)
+    shown = solved.text + (own.text if own.ids else "")
+    return {**_next_link(ctx, state, shown), "recalled": [*solved.ids, *own.ids]}
+
+
+def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
+    query = state["query"]
     chain = list(state.get("chain") or [])
     passages = passages_read(state)
     facts = [f for link in chain for f in link["facts"]]
-    reply = _reasoning(ctx, state, facts)
+    reply = _reasoning(ctx, state, facts, solved)
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
@@ -111,7 +121,7 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
         if new:
             best = focused(new, " ".join([searched, query, *facts]), FOUND_PER_HOP)
             return {"chain": [*chain, {**link, "searched": searched}], "read": best}
-    last = _last_reading(ctx, state, facts)
+    last = _last_reading(ctx, state, facts, solved)
     return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
 
 
@@ -163,21 +173,22 @@ def focused(passages: Sequence[str], about: str, n: int) -> list[str]:
     return [p for i, p in enumerate(passages) if i in set(best)]
 
 
-def _reasoning(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -> str:
+def _reasoning(ctx: Context, state: ReflectiveAgentState, facts: list[str], solved: str) -> str:
     """One hop's call: the reasoning's next sentences."""
-    prompt = HOP.format(**_shown(state, facts))
+    prompt = HOP.format(**_shown(state, facts, solved))
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["hop"])
     return chat.invoke([system_message(ctx), human(prompt)]).text
 
 
-def _shown(state: ReflectiveAgentState, facts: list[str]) -> dict[str, str]:
+def _shown(state: ReflectiveAgentState, facts: list[str], solved: str) -> dict[str, str]:
     """What a hop's prompt shows, in an order a local model reads from its cache: the run's
-    opening (as goal setting's), the examples, the passages the hops found (in the order
-    found), the question and the reasoning so far."""
+    opening (as goal setting's), the examples (and questions of its kind solved before), the
+    passages the hops found (in the order found), the question and the reasoning so far."""
     found = state.get("read") or []
     return {
         "opening": opening(state["query"], state.get("evidence") or ""),
         "examples": examples(),
+        "solved": solved,
         "found": FOUND.format(passages=numbered(found)) if found else "",
         "query": data(state["query"]),
         "facts": data(" ".join(facts)) or NO_FACTS,
@@ -259,12 +270,12 @@ def next_queries(said: Reasoning, request: str) -> list[str]:
     return [sentence, " ".join(names)] if names else [sentence]
 
 
-def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str]) -> str:
+def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], solved: str) -> str:
     """One reading of what the run read and the reasoning: its answer if the passages hold it,
     else "" (a made-up name never stands)."""
     query = state["query"]
     form = asked(query) or state.get("answer_form", "")
-    prompt = LAST_READING.format(**_shown(state, facts), answer_form=form)
+    prompt = LAST_READING.format(**_shown(state, facts, solved), answer_form=form)
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
     reply = chat.invoke([system_message(ctx), human(prompt)])
     answer = unless_echoed(clean_short_answer(reply.text), form)

@@ -19,9 +19,9 @@ from memory.reflections.lessons import same_task
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
-from memory.workflows.forms import form_key, form_text
+from memory.workflows.forms import form_key, form_text, question_form
 from memory.workflows.types import Workflow
-from prompts.research import MEMORY_SECTIONS, NO_MEMORY, data
+from prompts.research import MEMORY_SECTIONS, NO_MEMORY, SOLVED_BEFORE, SOLVED_EXAMPLE, data
 
 log = logging.getLogger(__name__)
 # Memory may take 1/8 of the model's context (at most 2,000 tokens): on the embedded 4k-token
@@ -148,3 +148,45 @@ def memory_block(
         workflows="\n\n".join(data(format_workflow(show(w))) for w in flows) or NO_MEMORY,
     )
     return MemoryBlock(text, [r.id for r in lessons] + [workflow_ref(w.name) for w in flows])
+
+
+SOLVED_SHOWN = 1  # worked examples a hop is shown: one chain of the kind is the pattern
+
+
+def solved_before(memory: AgentMemory, query: str, k: int = SOLVED_SHOWN) -> MemoryBlock:
+    """Questions of the request's very kind answered right before (worked examples, the
+    `example:` workflows that training leaves, evals.hotpotqa.expel_memory): each one's
+    question and the reasoning of the chain that answered it, for a hop to follow with its
+    own names. Found by form, not by meaning: a question whose form differs asks for another
+    chain, and one shown to a small model is copied; so nothing is shown for a kind never
+    solved. The shortest chains first (the fewest searches that worked)."""
+    kind = form_key(question_form(query))
+    same = [
+        w
+        for w in memory.workflows(WEBSITE)
+        if w.provenance.template.startswith("example: ")
+        and form_key(question_form(_step(w, "question"))) == kind
+    ]
+    shown = sorted(same, key=lambda w: sum(s.startswith("search: ") for s in w.steps))[:k]
+    if not shown:
+        return MemoryBlock("", [])
+    examples = "\n\n".join(
+        SOLVED_EXAMPLE.format(
+            question=data(_step(w, "question")),
+            reasoning=data(" ".join(_steps(w, "found"))),
+            answer=data(_step(w, "answer")),
+        )
+        for w in shown
+    )
+    return MemoryBlock(
+        SOLVED_BEFORE.format(examples=examples), [workflow_ref(w.name) for w in shown]
+    )
+
+
+def _steps(workflow: Workflow, kind: str) -> list[str]:
+    """The text of a worked example's steps of one kind ("found: …" -> "…")."""
+    return [s[len(kind) + 2 :] for s in workflow.steps if s.startswith(f"{kind}: ")]
+
+
+def _step(workflow: Workflow, kind: str) -> str:
+    return next(iter(_steps(workflow, kind)), "")

@@ -93,6 +93,13 @@ def register_hotpotqa(benchmarks: Any) -> None:
         "once), so the evidence has to be found.",
     )
     hot.add_argument(
+        "--pool",
+        metavar="DIR",
+        default=None,
+        help="With --setting pooled: the corpus pools the paragraphs of every question file in "
+        "DIR (e.g. tests/data/multihop, the corpus of `eval multihop`), not --file's alone.",
+    )
+    hot.add_argument(
         "--memory",
         choices=("fresh", "carry", "off"),
         default="fresh",
@@ -171,6 +178,7 @@ def hotpot_settings(args: argparse.Namespace, name: str | None = None) -> Any:
         workers=args.workers,
         ray_address=args.ray_address,
         memory_url=getattr(args, "memory_url", None) or os.environ.get("AGENT_MEMORY_URL"),
+        pool=Path(args.pool) if getattr(args, "pool", None) else None,
     )
 
 

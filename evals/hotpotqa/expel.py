@@ -70,6 +70,7 @@ class ExpelSettings:
     def training(self) -> ReflexionSettings:
         out = self.base.out / "train"
         pooled = self.base.setting == "pooled"
+        searched = self.base.pooled() if self.base.pool else self.train  # its pool, or its own
         return ReflexionSettings(
             file=self.train,
             out=out,
@@ -82,7 +83,7 @@ class ExpelSettings:
             ray_address=self.base.ray_address,
             runner=self.base.runner,
             embedding_model=self.embedding_model,
-            corpus=pooled_corpus(self.train, out).resolve() if pooled else None,
+            corpus=pooled_corpus(searched, out).resolve() if pooled else None,
         )
 
     def trained(self) -> TrainingRun:

@@ -55,6 +55,9 @@ class HotpotSettings:
     # with `fresh` memory: each question's memory starts as a copy of this memory's home (what
     # a training phase left, evals.hotpotqa.expel), read by the run, never written back
     seed: Path | None = None
+    # pooled: the folder whose question files' paragraphs make the corpus (evals.multihop's
+    # three files); None: the question file's own paragraphs
+    pool: Path | None = None
 
     def __post_init__(self) -> None:
         # resolved here, so the results' identity names the steps the run really took
@@ -81,6 +84,8 @@ class HotpotSettings:
             raise ValueError(f"--verdict must be one of {known}, not {self.verdict!r}")
         if self.seed is not None and (self.memory != "fresh" or self.memory_url):
             raise ValueError("a seeded memory is copied into each question's home: --memory fresh")
+        if self.pool is not None and self.setting != "pooled":
+            raise ValueError("--pool names the files of a pooled corpus: --setting pooled")
         if self.seed is not None and not Path(self.seed).is_dir():
             raise ValueError(f"the memory to start from is no folder: {self.seed}")
         if self.verdict == "gold" and self.memory == "off":
@@ -117,7 +122,13 @@ class HotpotSettings:
             settings["verdict"] = self.verdict
         if self.seed is not None:
             settings["seed"] = str(self.seed)
+        if self.pool is not None:
+            settings["pool"] = str(self.pool)
         return {**settings, "context": self.context} if self.context else settings
+
+    def pooled(self) -> list[Path]:
+        """The files whose paragraphs the pooled setting searches."""
+        return sorted(Path(self.pool).glob("*.json")) if self.pool is not None else [self.file]
 
     def home_for(self, question_id: str) -> str:
         """Where a question's run keeps its memory: its own folder when `fresh`, one folder for
@@ -139,7 +150,7 @@ def run_single(
 ) -> ResultsLog:
     """Answer every question not already in OUT/results.jsonl; one line per answer."""
     log = ResultsLog(s.out / "results.jsonl", s.identity())
-    corpus = str(pooled_corpus(s.file, s.out).resolve()) if s.setting == "pooled" else None
+    corpus = str(pooled_corpus(s.pooled(), s.out).resolve()) if s.setting == "pooled" else None
     jobs = [
         Job(q.id, "evals.hotpotqa.jobs:answer_question", job_payload(s, q.id, corpus))
         for q in questions

@@ -109,5 +109,12 @@ def form_text(text: str) -> str:
 def form_key(template: str) -> str:
     """What decides that two templates are one kind of question: their words and placeholders,
     without case or punctuation ('Who was born first, {name} or {name_2}?' and the same with a
-    colon for the comma are one form)."""
-    return " ".join(re.findall(r"\{[a-z_0-9]+\}|\w+", template.lower()))
+    colon for the comma are one form), and an article before a name aside ("or The {name_2}":
+    a name may open with one, and the form keeps it)."""
+    words = re.findall(r"\{[a-z_0-9]+\}|\w+", template.lower())
+    kept = (w for w, after in zip(words, [*words[1:], ""]) if not _article_of(w, after))
+    return " ".join(kept)
+
+
+def _article_of(word: str, after: str) -> bool:
+    return word in _ARTICLES and after.startswith("{")

@@ -196,3 +196,28 @@ def test_the_command_refuses_bad_settings_in_one_line(tmp_path, capsys, extra, m
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not (tmp_path / "out" / "train" / "results.jsonl").exists()  # nothing ran
+
+
+def test_a_pool_of_files_is_the_corpus_of_training_and_test_alike(settings, tmp_path):
+    """--pool DIR: training and every test arm search the paragraphs of every question file in
+    DIR (the multihop corpus), not the training file's alone; the results say so."""
+    import shutil
+
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    shutil.copy(DEV60, pool / DEV60.name)
+    shutil.copy(DATA / "multihop" / "musique_dev100.json", pool / "musique_dev100.json")
+    settings.base.setting, settings.base.pool = "pooled", pool
+    settings.train_limit, settings.base.limit = 1, 1
+    run_expel(settings, out=io.StringIO(), chat=advice("Read both passages first."))
+    musique = load_hotpotqa(pool / "musique_dev100.json")[0].paragraphs[0].title
+    for phase in ("train", "no-memory", "train-memory"):
+        corpus = (settings.base.out / phase / "corpus" / "passages.jsonl").read_text("utf-8")
+        assert musique in corpus and load_hotpotqa(DEV60)[0].paragraphs[0].title in corpus
+    identity = json.loads(
+        (settings.base.out / "no-memory" / "results.jsonl.settings.json").read_text()
+    )
+    assert identity["pool"] == str(pool)
+    settings.base.setting = "distractor"
+    with pytest.raises(ValueError, match="--setting pooled"):
+        settings.validate()

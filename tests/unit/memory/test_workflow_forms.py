@@ -11,7 +11,7 @@ from agents.research.memory_context import fits_prompt
 from core.context import Context
 from memory.agent_memory import AgentMemory
 from memory.trajectories import trajectory_from_tool_steps
-from memory.workflows.forms import abstract_run, entities, form_text, question_form
+from memory.workflows.forms import abstract_run, entities, form_key, form_text, question_form
 from memory.workflows.online import induce_from_memory, induce_site, rule_workflows
 from memory.workflows.types import Workflow
 from tests.unit.fakes import HashEmbeddings
@@ -191,3 +191,12 @@ def test_forms_that_one_name_would_hide_are_two_workflows_and_punctuation_is_no_
 
     assert planned_with("Who was Charles Babbage?") == ["plan_who_was"]
     assert planned_with("Who was born first; Hopper or Turing?") == ["plan_who_was_born_first_or"]
+
+
+def test_one_kind_whether_or_not_a_name_opens_with_an_article():
+    films = "Which film has the director born first, {name} or The {name_2}?"
+    assert form_key(films) == form_key(
+        "Which film has the director born first, {name} or {name_2}?"
+    )
+    assert form_key("Is the {name} a river?") == form_key("Is {name} a river?")
+    assert form_key("Who wrote the song?") != form_key("Who wrote song?")  # no name after it
