@@ -84,21 +84,7 @@ def graph_options(p: argparse.ArgumentParser) -> None:
 def register_hotpotqa(benchmarks: Any) -> None:
     hot = benchmarks.add_parser("hotpotqa", help="Answer HotpotQA questions with the agent.")
     graph_options(hot)
-    hot.add_argument(
-        "--setting",
-        choices=("distractor", "pooled"),
-        default="distractor",
-        help="distractor (default): each question searches its own 10 paragraphs; pooled: "
-        "every question searches one corpus of all the file's paragraphs (OUT/corpus, built "
-        "once), so the evidence has to be found.",
-    )
-    hot.add_argument(
-        "--pool",
-        metavar="DIR",
-        default=None,
-        help="With --setting pooled: the corpus pools the paragraphs of every question file in "
-        "DIR (e.g. tests/data/multihop, the corpus of `eval multihop`), not --file's alone.",
-    )
+    corpus_options(hot)
     hot.add_argument(
         "--memory",
         choices=("fresh", "carry", "off"),
@@ -132,6 +118,25 @@ def register_hotpotqa(benchmarks: Any) -> None:
     ref.add_argument("--arms", default="reflections,no-reflections")
     ref.add_argument("--max-retries", type=int, default=0, help="Retries inside one trial.")
     ref.set_defaults(func=reflexion_handler)
+
+
+def corpus_options(p: argparse.ArgumentParser) -> None:
+    """What the questions search: their own paragraphs, or a pooled corpus."""
+    p.add_argument(
+        "--setting",
+        choices=("distractor", "pooled"),
+        default="distractor",
+        help="distractor (default): each question searches its own 10 paragraphs; pooled: "
+        "every question searches one corpus of all the file's paragraphs (OUT/corpus, built "
+        "once), so the evidence has to be found.",
+    )
+    p.add_argument(
+        "--pool",
+        metavar="DIR",
+        default=None,
+        help="With --setting pooled: the corpus pools the paragraphs of every question file in "
+        "DIR (e.g. tests/data/multihop, the corpus of `eval multihop`), not --file's alone.",
+    )
 
 
 def train_options(p: argparse.ArgumentParser) -> None:
