@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from agents import resources
 from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, found_something, ground
-from agents.research.memory_context import memory_block
+from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.reply import request_of
 from agents.research.sources import sources_in
@@ -69,18 +69,13 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     with resources.open_tools(ctx) as tools:
         budget = min(EVIDENCE_CHARS, context_window(model, ctx.spec("planner")))
         evidence = ground(query, tools, k=EVIDENCE_HITS, max_chars=budget)
-    # this request's own lessons only: other requests' advice drew a small model's first answer off
-    # the evidence (docs/evaluations/hotpotqa.md, ExpeL's protocol); it reaches the planner instead
-    mem = resources.memory(runtime)
-    memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)
-    prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
-    out, stopped = _ask_goal(model, system_message(ctx), prompt)
-    goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
-    form = out.answer_form if out else DEFAULT_FORM
     # a short answer with evidence to start from is followed along its chain (answer first);
     # a plan to approve is a plan to make: a person asked to see it before the run spends
-    first = ctx.answer_first and not ctx.approve_plan
-    chain = first and form == SHORT_FORM and found_something(evidence)
+    first = ctx.answer_first and not ctx.approve_plan and found_something(evidence)
+    out, stopped, recalled = _set_goal(runtime, query, evidence, chain=first)
+    goal = _usable(out.goal_text() if out else "", fallback=query, topic=query)
+    form = out.answer_form if out else DEFAULT_FORM
+    chain = first and form == SHORT_FORM
     return {
         "query": query,
         "run_id": run_id,
@@ -94,7 +89,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "task_reports": None,
         "task_steps": None,
         "reflection_ids": None,
-        "recalled": Overwrite(memory.ids),  # this run's, not the last run's on the thread
+        "recalled": Overwrite(recalled),  # this run's, not the last run's on the thread
         "sources": None,
         "read": None,
         "current_tasks": [],
@@ -106,6 +101,24 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "research": "chain" if chain else "plan",
         "chain": [],
     }
+
+
+def _set_goal(
+    runtime: Runtime[Context], query: str, evidence: str, *, chain: bool
+) -> tuple[GoalSetting | None, str | None, list[str]]:
+    """The goal (None: a cap refused the call, which it names), and the memories that reached
+    its prompt. This request's own lessons only: other requests' advice drew a small model's
+    first answer off the evidence (docs/evaluations/hotpotqa.md, ExpeL's protocol); it reaches
+    the planner instead. A kind answered right along a `chain` before: its goal is known (a
+    short answer), and no call sets it."""
+    ctx, mem = runtime.context, resources.memory(runtime)
+    kind = solved_before(mem, query).ids if chain else []
+    if kind:
+        return GoalSetting(answer_form=SHORT_FORM, goal=query), None, kind
+    memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)
+    prompt = GOAL_SETTER.format(opening=opening(query, evidence), memory=memory.text)
+    out, stopped = _ask_goal(ctx.chat("planner"), system_message(ctx), prompt)
+    return out, stopped, memory.ids
 
 
 def _ask_goal(

@@ -31,8 +31,9 @@ def _solved(question: str, facts: list[str], answer: str, searches: int = 1):
 
 def test_a_question_of_a_kind_solved_before_is_shown_that_chain_and_no_other(wire):
     """Memory holds two solved questions of the director kind (the shorter chain is shown)
-    and one of another kind (never shown); every hop's prompt carries it, and the run names
-    it among the memories that reached its prompts."""
+    and one of another kind (never shown); goal setting makes no call (the kind's goal is
+    known), every hop's prompt carries the chain, and the run names it among the memories
+    that reached its prompts."""
     kind = "Which film has the director born first, Kolya or Metropolis?"
     reasoning = ["Kolya was directed by Jan Sverak.", "Metropolis was directed by Fritz Lang."]
     short, long_ = _solved(kind, reasoning, "Metropolis"), _solved(kind, ["X."], "Kolya", 3)
@@ -49,7 +50,8 @@ def test_a_question_of_a_kind_solved_before_is_shown_that_chain_and_no_other(wir
     _, _, state = run(build_reflective_graph(), ctx, query=DIRECTOR, store=wire.store)
     assert state["answer"] == "Gniazdo"
     shown = "Question: " + kind + "\nReasoning: " + " ".join(reasoning)
-    hops = [c["prompt"] for c in model.calls[1:]]
+    hops = [c["prompt"] for c in model.calls]
+    assert len(hops) == 3  # its goal known from its kind, no call sets it: three hops
     assert all(shown + " So the answer is: Metropolis." in p for p in hops)
     assert not any("Zlin" in p or "X. So the answer is: Kolya" in p for p in hops)
     assert state["recalled"] == [f"workflow:{short.name}"]
