@@ -112,7 +112,7 @@ def _set_goal(
     the planner instead. A kind answered right along a `chain` before: its goal is known (a
     short answer), and no call sets it."""
     ctx, mem = runtime.context, resources.memory(runtime)
-    kind = solved_before(mem, query).ids if chain else []
+    kind = solved_before(mem, ctx, query).ids if chain else []
     if kind:
         return GoalSetting(answer_form=SHORT_FORM, goal=query), None, kind
     memory = memory_block(mem, ctx, query, "planner", workflows_k=0, own_lessons=True)

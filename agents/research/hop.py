@@ -86,7 +86,7 @@ def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
     time. A question of a kind solved before is shown that chain's reasoning to follow, and a
     request answered before its own lessons (a retry's)."""
     ctx, memory = runtime.context, resources.memory(runtime)
-    solved = solved_before(memory, state["query"])
+    solved = solved_before(memory, ctx, state["query"])
     own = memory_block(memory, ctx, state["query"], "aggregator", workflows_k=0, own_lessons=True)
     shown = solved.text + (own.text if own.ids else "")
     return {**_next_link(ctx, state, shown), "recalled": [*solved.ids, *own.ids]}

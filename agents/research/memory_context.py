@@ -19,7 +19,8 @@ from memory.reflections.lessons import same_task
 from memory.reflections.manager import format_reflections
 from memory.reflections.schema import Reflection
 from memory.workflows.format import format_workflow
-from memory.workflows.forms import form_key, form_text, question_form
+from memory.workflows.forms import form_key, form_text
+from memory.workflows.kinds import KIND_SIMILARITY, kind_similarity
 from memory.workflows.types import Workflow
 from prompts.research import MEMORY_SECTIONS, NO_MEMORY, SOLVED_BEFORE, SOLVED_EXAMPLE, data
 
@@ -153,21 +154,26 @@ def memory_block(
 SOLVED_SHOWN = 1  # worked examples a hop is shown: one chain of the kind is the pattern
 
 
-def solved_before(memory: AgentMemory, query: str, k: int = SOLVED_SHOWN) -> MemoryBlock:
-    """Questions of the request's very kind answered right before (worked examples, the
-    `example:` workflows that training leaves, evals.hotpotqa.expel_memory): each one's
-    question and the reasoning of the chain that answered it, for a hop to follow with its
-    own names. Found by form, not by meaning: a question whose form differs asks for another
-    chain, and one shown to a small model is copied; so nothing is shown for a kind never
-    solved. The shortest chains first (the fewest searches that worked)."""
-    kind = form_key(question_form(query))
-    same = [
-        w
-        for w in memory.workflows(WEBSITE)
-        if w.provenance.template.startswith("example: ")
-        and form_key(question_form(_step(w, "question"))) == kind
-    ]
-    shown = sorted(same, key=lambda w: sum(s.startswith("search: ") for s in w.steps))[:k]
+def solved_before(
+    memory: AgentMemory, ctx: Context, query: str, k: int = SOLVED_SHOWN
+) -> MemoryBlock:
+    """Questions of the request's kind answered right before (worked examples, the `example:`
+    workflows that training leaves, evals.hotpotqa.expel_memory): each one's question and the
+    reasoning of the chain that answered it, for a hop to follow with its own names. Found by
+    form (memory/workflows/kinds.py), not by subject: a question of another kind asks for
+    another chain, and one shown to a small model is copied; so nothing is shown for a kind
+    never solved (and nothing is embedded where memory holds no example). The nearest kind
+    first, then the fewest searches that worked."""
+    solved = [w for w in memory.workflows(WEBSITE) if w.provenance.template.startswith("example: ")]
+    if not solved:
+        return MemoryBlock("", [])
+    embeddings = ctx.models.embeddings(ctx.embedding_model)
+    near = kind_similarity(embeddings, query, [_step(w, "question") for w in solved])
+    searches = [sum(s.startswith("search: ") for s in w.steps) for w in solved]
+    ranked = sorted(
+        zip(near, searches, range(len(solved)), strict=True), key=lambda r: (-r[0], r[1])
+    )
+    shown = [solved[i] for sim, _, i in ranked[:k] if sim >= KIND_SIMILARITY]
     if not shown:
         return MemoryBlock("", [])
     examples = "\n\n".join(

@@ -15,6 +15,7 @@ A run's searches are abstracted with the same names, and entities the request do
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 # A sentence opens with a capital letter whatever the word: these openers name nothing.
 _OPENERS = {
@@ -112,7 +113,7 @@ def form_key(template: str) -> str:
     colon for the comma are one form), and an article before a name aside ("or The {name_2}":
     a name may open with one, and the form keeps it)."""
     words = re.findall(r"\{[a-z_0-9]+\}|\w+", template.lower())
-    kept = (w for w, after in zip(words, [*words[1:], ""]) if not _article_of(w, after))
+    kept = (w for w, after in pairwise([*words, ""]) if not _article_of(w, after))
     return " ".join(kept)
 
 

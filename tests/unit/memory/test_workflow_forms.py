@@ -200,3 +200,26 @@ def test_one_kind_whether_or_not_a_name_opens_with_an_article():
     )
     assert form_key("Is the {name} a river?") == form_key("Is {name} a river?")
     assert form_key("Who wrote the song?") != form_key("Who wrote song?")  # no name after it
+
+
+def test_questions_of_one_kind_are_near_in_form_and_their_forms_embedded_once():
+    from memory.workflows.kinds import KIND_SIMILARITY, kind_similarity
+
+    class Counted(HashEmbeddings):
+        asked: list[str] = []
+
+        def embed_documents(self, texts):
+            Counted.asked += texts
+            return super().embed_documents(texts)
+
+    embeddings = Counted()
+    question = "Which film has the director born first, Kolya or Metropolis?"
+    others = [
+        "Which film has the director born first, Ikiru or Gniazdo?",
+        "Where was the director of film Kolya born?",
+    ]
+    same, other = kind_similarity(embeddings, question, others)
+    assert same >= KIND_SIMILARITY > other
+    asked = len(Counted.asked)
+    kind_similarity(embeddings, others[0], [question])  # both forms known: nothing embedded
+    assert len(Counted.asked) == asked == 2  # the two forms, each once
