@@ -7,7 +7,8 @@ holds a comma), so 150 training questions share a form with only 47 of the other
 cosine of MiniLM embeddings of the forms at KIND_SIMILARITY or more, 77 of those 100 have a
 training question of their kind, each of the same type in 2Wiki's own labels (comparison,
 inference, compositional, bridge comparison); of 100 MuSiQue questions none, of 100 HotpotQA
-questions 4, all of the same type (measured with the first 150 as training questions).
+questions 4, all of the same type (the first 150 as training questions; the checkout's
+`python -m bench.question_kinds` prints these counts).
 """
 
 from __future__ import annotations
