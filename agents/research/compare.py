@@ -21,26 +21,12 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from agents.research.sources import title_and_source
 from agents.research.support import normal, unsupported
+from agents.research.values import Value, comparable, count_in, date_in
 
-Value = tuple[int, ...]
 Order = Literal["earlier", "later", "more", "fewer"]
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATE = re.compile(
-    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\s+"
-    rf"|(?P<m2>{_MONTH})\s+(?:(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?)?"
-    r"\b(?P<y>1\d{3}|20\d{2})\b(?!s)",
-    re.I,
-)
-_COUNT = re.compile(r"\b\d+(?:,\d{3})*(?:\.\d+)?\b")
-_COUNT_WORDS = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty"
-).split()
 _ORDERS: dict[Order, tuple[str, ...]] = {
     "earlier": ("first", "earlier", "earliest", "older", "oldest", "elder", "eldest", "sooner"),
     "later": ("later", "latest", "last", "younger", "youngest", "newer", "newest", "recent"),
@@ -49,11 +35,8 @@ _ORDERS: dict[Order, tuple[str, ...]] = {
 }
 _BIRTH = ("born", "birth", "older", "oldest", "younger", "youngest", "elder", "eldest")
 _DEATH = ("died", "death", "die", "dies")
-_DATED = {
-    "birth": ("born", "birth", "founded", "established", "formed"),
-    "death": ("died", "death", "dies", "killed"),
-}
-_SPAN = re.compile(r"\([^()]*?\d{4}\s*([–—-]|\bto\b)[^()]*?\d{4}\)")
+_LEAD_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z])")  # not after an initial
+_LEAD_CHARS = 400
 _RELATION = re.compile(r"\b(?:has|had|have|with) the (\w+)|\bwhose (\w+)", re.I)
 _NAME = re.compile(r"[\w'’.&-]+")
 _JOINERS = {
@@ -86,10 +69,12 @@ def options(question: str) -> tuple[str, str] | None:
     head, sep, tail = text.rpartition(" or ")
     if not sep:
         return None
-    left = head.rsplit(",", 1)[1] if "," in head else _last_name(head)
+    left = head.rsplit(",", 1)[1] if "," in head else _last_name(head.split(None, 1)[-1])
     right, comma, rest = tail.partition(",")
     if comma and rest.strip()[:1].isupper():  # a title's comma ("Now, Voyager"), not a clause's
         right = tail
+    elif not comma:  # "… or B born first?": the name, not what follows it
+        right = _leading_name(tail)
     left, right = left.strip(" ?\"'"), right.strip(" ?\"'")
     return (left, right) if left and right else None
 
@@ -104,12 +89,14 @@ def order(question: str) -> Order | None:
     return None
 
 
-def chosen(question: str, facts: Sequence[str]) -> str | None:
-    """The side the facts' values pick, or None when they do not order the two."""
+def chosen(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> str | None:
+    """The side the values pick, or None when they do not order the two: what the passages
+    read say first (each one's lead sentence, see `leads`), then the facts the model stated."""
     pair, how = options(question), order(question)
     if not pair or not how:
         return None
-    a, b = (value(question, side, pair, facts) for side in pair)
+    said = [*leads(passages), *facts]
+    a, b = (value(question, side, pair, said) for side in pair)
     if a is None or b is None or not comparable(a, b):
         return None
     if a == b:
@@ -118,21 +105,23 @@ def chosen(question: str, facts: Sequence[str]) -> str | None:
     return pair[0] if first_is_less == (how in ("earlier", "fewer")) else pair[1]
 
 
-def unvalued(question: str, facts: Sequence[str]) -> list[str]:
-    """What to search for a side whose value the facts lack: the name it is linked to where
+def unvalued(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
+    """What to search for a side whose value is not known yet: the name it is linked to where
     the question asks about that (the film's director), else the side itself."""
     pair = options(question)
     if not pair or not order(question):
         return []
-    wanted = []
+    said, wanted = [*leads(passages), *facts], []
     for side in pair:
-        if value(question, side, pair, facts) is None:
-            linked = _linked(question, side, pair, facts)
+        if value(question, side, pair, said) is None:
+            linked = _linked(question, side, pair, said)
             wanted.append(linked[0] if linked else side)
     return wanted
 
 
-def side_of(answer: str, question: str, facts: Sequence[str]) -> str | None:
+def side_of(
+    answer: str, question: str, facts: Sequence[str], passages: Sequence[str] = ()
+) -> str | None:
     """The side a stated answer stands for: itself when it is one, the side it is linked to
     when it names that side's linked name (a director for the film), else None."""
     pair = options(question)
@@ -141,8 +130,9 @@ def side_of(answer: str, question: str, facts: Sequence[str]) -> str | None:
     for side in pair:
         if _same(answer, side):
             return side
+    said = [*leads(passages), *facts]
     for side in pair:
-        if any(_same(answer, name) for name in _linked(question, side, pair, facts)):
+        if any(_same(answer, name) for name in _linked(question, side, pair, said)):
             return side
     return None
 
@@ -161,44 +151,27 @@ def value(question: str, side: str, pair: tuple[str, str], facts: Sequence[str])
     return None
 
 
-def comparable(a: Value, b: Value) -> bool:
-    """Do the two values order their sides: the same length of parts, or a first part that
-    differs (1929 against 12 March 1972)?"""
-    return len(a) == len(b) or a[0] != b[0]
+def leads(passages: Sequence[str]) -> list[str]:
+    """Each passage's lead sentence, naming its title ("Rudolph Cartier (17 April 1904 – 7 June
+    1994) was an Austrian-born director"): an encyclopedic page says there what its subject is,
+    when it was born or made, and who made it, which the model may misread or leave out."""
+    out = []
+    for passage in passages:
+        title = re.sub(r"\s*\([^)]*\)\s*$", "", title_and_source(passage)[0])
+        text = " ".join(passage.split("\n", 1)[1:]).strip()
+        lead = _LEAD_END.split(text, maxsplit=1)[0][:_LEAD_CHARS]
+        out.append(lead if not title or _names(lead, title) else f"{title}: {lead}")
+    return out
 
 
 def _valued(question: str, facts: Sequence[str]) -> Value | None:
     how = order(question)
     for fact in facts:
-        found = _count(question, fact) if how in ("more", "fewer") else _date(question, fact)
+        counted = how in ("more", "fewer")
+        found = count_in(fact, _counted(question)) if counted else date_in(fact, _dates(question))
         if found is not None:
             return found
     return None
-
-
-def _date(question: str, fact: str) -> Value | None:
-    """The date the fact gives for what the question dates (after "born" where it asks for
-    a birth), as (year, month, day) as far as given."""
-    dates = _dates(question)
-    dated = _DATED.get(dates, ())
-    low = fact.casefold()
-    at = min((low.find(w) for w in dated if w in low), default=-1 if dated else 0)
-    span = _SPAN.search(fact)
-    if at < 0 and span:  # "(3 March 1912 – 1987)": born, then died
-        at = span.start() if dates == "birth" else span.start() + span[0].find(span[1]) + 1
-    if at < 0:
-        return None
-    match = _DATE.search(fact, at)
-    if not match:
-        return None
-    month = (match["m1"] or match["m2"] or "")[:3].casefold()
-    day = match["d1"] or match["d2"]
-    parts = [int(match["y"])]
-    if month:
-        parts.append(next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(month)))
-        if day:
-            parts.append(int(day))
-    return tuple(parts)
 
 
 def _dates(question: str) -> str:
@@ -206,17 +179,6 @@ def _dates(question: str) -> str:
     if words & set(_DEATH):
         return "death"
     return "birth" if words & set(_BIRTH) else ""
-
-
-def _count(question: str, fact: str) -> Value | None:
-    """The count the fact gives for what the question counts ("members" after "more")."""
-    if _counted(question)[:5] not in fact.casefold():
-        return None
-    digits = _COUNT.search(fact)
-    if digits:
-        return (int(float(digits[0].replace(",", ""))),)
-    said = [w for w in normal(fact).split() if w in _COUNT_WORDS]
-    return (_COUNT_WORDS.index(said[0]) + 1,) if said else None
 
 
 def _words(question: str) -> set[str]:
@@ -251,9 +213,11 @@ def _linked(question: str, side: str, pair: tuple[str, str], facts: Sequence[str
             continue
         if _names(fact, other):
             continue
-        after = fact.casefold().find(stem)
+        at = fact.casefold().find(stem)
         names = [n for n in _runs(fact) if not _same(n, side) and not _names(side, n)]
-        found += sorted(names, key=lambda n: fact.find(n) < after)  # named by the relation first
+        # the name the relation word is nearest, after it first ("directed by X, starring Y")
+        nearest = sorted(names, key=lambda n: (fact.find(n) < at, abs(fact.find(n) - at)))
+        found += nearest[:1]
     return list(dict.fromkeys(found))
 
 
@@ -274,7 +238,7 @@ def _runs(text: str) -> list[str]:
     runs: list[list[str]] = [[]]
     for word in _NAME.findall(text):
         if word[:1].isupper() or (runs[-1] and word.casefold() in _JOINERS):
-            runs[-1].append(word.rstrip("."))
+            runs[-1].append(word if len(word) <= 2 else word.rstrip("."))  # "S." an initial
         elif runs[-1]:
             runs.append([])
     trimmed = (_trim(run) for run in runs)
@@ -285,6 +249,17 @@ def _trim(run: list[str]) -> list[str]:
     while run and run[-1].casefold() in _JOINERS:
         run = run[:-1]
     return run
+
+
+def _leading_name(text: str) -> str:
+    """The name `text` opens with: its words up to the first lowercase one that joins
+    nothing ("Félix Erviti Barcelona born first": Félix Erviti Barcelona)."""
+    words: list[str] = []
+    for word in text.split():
+        if word[:1].islower() and word.casefold() not in _JOINERS:
+            break
+        words.append(word)
+    return " ".join(_trim(words))
 
 
 def _last_name(text: str) -> str:

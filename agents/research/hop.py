@@ -19,27 +19,25 @@ Then, sentence by sentence:
   (the director, where the question asks for his birthplace), and a bridge has a page of its own;
   when its search finds that page, the next hop reads it and says again what the answer is (a
   name with no page of its own stands at no cost: the search needs no call). An answer not of
-  the kind asked (a name where a date is asked), or a comparison's answer whose facts leave a
-  side out, is searched first: the name, or the side left out (see `hop_checks`).
-A search that brings nothing new is tried once more with the new names alone (a retry changes the
-query, not its wording). After `max_hops` hops, or when nothing new can be found, or when the
-stated answer is no short one, one last reading answers from what was read and the reasoning;
-an answer naming what no passage holds never stands.
+  the kind asked, or a comparison's whose facts leave a side out, is searched first (`hop_checks`);
+  a choice between two sides by a date or a count is decided by their values (`compare`).
+A search that brings nothing new is tried once more with the new names alone. After `max_hops`
+hops, when nothing new can be found, or when the stated answer is no short one, one last reading
+answers from what was read and the reasoning; an answer naming what no passage holds never stands.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_text import clean_short_answer
-from agents.research.compare import chosen, side_of, unvalued
+from agents.research.compare import chosen, options, side_of, unvalued
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.hop_checks import asked, holds, lacking
+from agents.research.hop_checks import Reasoning, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
@@ -66,18 +64,6 @@ SHORT_WORDS = 8  # a stated answer longer than this is read again in the short f
 # how a chain ended
 ANSWERED, COMPARED = "answered", "compared"
 LAST, UNANSWERED = "last reading", "not found"
-_ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-
-
-@dataclass
-class Reasoning:
-    """What one hop's reply gives: the facts the run's passages hold, in order; the sentence
-    that names something not read yet (the next link to search); the answer it stated."""
-
-    facts: list[str] = field(default_factory=list)
-    guess: str = ""
-    answer: str | None = None
 
 
 def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
@@ -97,25 +83,26 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
     chain = list(state.get("chain") or [])
     passages = passages_read(state)
     facts = [f for link in chain for f in link["facts"]]
-    reply = _reasoning(ctx, state, facts, solved)
+    picked = chosen(query, facts, passages)  # what the passages say orders a choice: no call
+    reply = "" if picked else _reasoning(ctx, state, facts, solved)
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
-    picked = chosen(query, facts)
-    if picked:  # two values that order a choice's sides: no reading decides it
+    picked = picked or chosen(query, facts, passages)
+    if picked:  # two values that order a choice's sides decide it, not the model's conclusion
         return _ended(state, chain, {**link, "answer": picked}, picked, COMPARED)
     more = len(chain) + 1 < ctx.max_hops
     wanted: list[str] = []
-    stated = side_of(said.answer, query, facts) if said.answer else None
+    stated = side_of(said.answer, query, facts, passages) if said.answer else None
     if stated and len(stated.split()) <= SHORT_WORDS:
-        wanted = lacking(query, stated, facts)
+        wanted = lacking(query, stated, facts, passages)
         if not wanted:
             page = _looked_up(ctx, state, stated, passages) if more else []
             if page:  # a name with a page of its own may be a bridge: the next hop reads it
                 return {"chain": [*chain, {**link, "searched": stated}], "read": page}
             return _ended(state, chain, {**link, "answer": stated}, stated, ANSWERED)
     elif not stated:  # none stated, or not one of a choice's sides
-        wanted = unvalued(query, facts) or next_queries(said, query)
+        wanted = unvalued(query, facts, passages) or next_queries(said, query)
     if wanted and more:
         searched, new = _next_search(ctx, state, chain, wanted, passages)
         if new:
@@ -123,36 +110,6 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
             return {"chain": [*chain, {**link, "searched": searched}], "read": best}
     last = _last_reading(ctx, state, facts, solved)
     return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
-
-
-def split_reasoning(
-    reply: str, query: str, passages: Sequence[str], known: Sequence[str]
-) -> Reasoning:
-    """A hop's reply taken sentence by sentence (see the module's docstring); an answer that
-    names what no passage holds is no answer, and the sentence before it is the guess."""
-    read = "\n".join([query, *passages])
-    said = Reasoning()
-    for sentence in sentences(reply):
-        stated = _ANSWER.search(sentence)
-        if stated:
-            answer = clean_short_answer(stated.group(1).strip().rstrip("."))
-            if answer and not unsupported(answer, read):
-                said.answer = answer
-            else:
-                said.guess = said.guess or sentence
-            break
-        if not holds(sentence, passages, [*known, *said.facts]):
-            said.guess = sentence
-            break
-        if sentence not in known and sentence not in said.facts:
-            said.facts.append(sentence)
-    return said
-
-
-def sentences(reply: str) -> list[str]:
-    """The reply's sentences, its prefixes ("Reasoning:", "A:") and blank lines dropped."""
-    text = " ".join(re.sub(r"^\s*(reasoning|a)\s*:\s*", "", reply, flags=re.I | re.M).split())
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 def passages_read(state: ReflectiveAgentState) -> list[str]:
@@ -274,12 +231,12 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
     """One reading of what the run read and the reasoning: its answer if the passages hold it,
     else "" (a made-up name never stands)."""
     query = state["query"]
-    form = asked(query) or state.get("answer_form", "")
+    form = asked(query) or " or ".join(options(query) or ()) or state.get("answer_form", "")
     prompt = LAST_READING.format(**_shown(state, facts, solved), answer_form=form)
     chat = with_max_tokens(ctx.chat("aggregator"), OUTPUT_LIMITS["short_answer"])
     reply = chat.invoke([system_message(ctx), human(prompt)])
     answer = unless_echoed(clean_short_answer(reply.text), form)
-    answer = side_of(answer, query, facts) or answer if answer else ""
+    answer = side_of(answer, query, facts, passages_read(state)) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
     return answer if answer and not unsupported(answer, read) else ""
 

@@ -1,4 +1,5 @@
-"""What a hop's reply establishes, judged by the passages and the question, not by the model.
+"""What a hop's reply establishes, read sentence by sentence (`split_reasoning`) and judged
+by the passages and the question, not by the model.
 
 A small model reasons in sentences that sound like facts: on the multihop dev questions the 1.5B
 wrote "Terry Lovejoy is a citizen of the United States" (he is Australian) from one passage
@@ -22,8 +23,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
+from agents.research.answer_text import clean_short_answer
 from agents.research.compare import options, order, unvalued
 from agents.research.support import normal, unsupported
 
@@ -49,11 +52,19 @@ _NUMBER_WORDS = (
     "ninety hundred thousand million billion first second third once twice dozen"
 ).split()
 _WORD = re.compile(r"[\w'’.-]+")
+_ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
+# a sentence ends at a stop (not an initial's: "Judith S. Beck"); a clause after "while" or a
+# semicolon is a sentence of its own ("X was born in 1916, while Y was born in 1958")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z0-9\"'(])|,\s+(?:while|whereas)\s+|;\s+"
+)
 _JOINERS = {"of", "the", "de", "da", "di", "del", "van", "von", "la", "le", "du", "y", "al"}
 
 
 def asked(question: str) -> Asked:
     """The kind of answer `question` asks for, when its words say ("" when any will do)."""
+    if options(question) and order(question):  # a choice: one of its sides, see compare
+        return ""
     if _NUMBER.search(question):
         return "a number"
     if _DATE.search(question):
@@ -80,7 +91,9 @@ def holds(sentence: str, passages: Sequence[str], facts: Sequence[str]) -> bool:
     return any(not unsupported(sentence, p) for p in passages)
 
 
-def lacking(question: str, answer: str, facts: Sequence[str]) -> list[str]:
+def lacking(
+    question: str, answer: str, facts: Sequence[str], passages: Sequence[str] = ()
+) -> list[str]:
     """What to search before `answer` may stand ([] when it may): the answer itself when it is
     not of the kind asked (a bridge), else the names of a comparison's sides the facts do not
     mention, each side on its own."""
@@ -89,7 +102,7 @@ def lacking(question: str, answer: str, facts: Sequence[str]) -> list[str]:
         return [answer]
     pair = options(question)
     if pair and order(question):  # decided by the sides' values: each side's is wanted
-        return unvalued(question, facts)
+        return unvalued(question, facts, passages)
     if kind != "yes or no" and not _CHOICE.search(question):
         return []
     said = "\n".join(facts)
@@ -115,3 +128,44 @@ def _trimmed(run: list[str]) -> list[str]:
     while run and run[-1].casefold() in _JOINERS:
         run = run[:-1]
     return run
+
+
+@dataclass
+class Reasoning:
+    """What one hop's reply gives: the facts the run's passages hold, in order; the sentence
+    that names something not read yet (the next link to search); the answer it stated."""
+
+    facts: list[str] = field(default_factory=list)
+    guess: str = ""
+    answer: str | None = None
+
+
+def split_reasoning(
+    reply: str, query: str, passages: Sequence[str], known: Sequence[str]
+) -> Reasoning:
+    """A hop's reply taken sentence by sentence (see the module's docstring); an answer that
+    names what no passage holds is no answer, and the sentence before it is the guess."""
+    read = "\n".join([query, *passages])
+    said = Reasoning()
+    for sentence in sentences(reply):
+        stated = _ANSWER.search(sentence)
+        if stated:
+            answer = clean_short_answer(stated.group(1).strip().rstrip("."))
+            if answer and not unsupported(answer, read):
+                said.answer = answer
+            else:
+                said.guess = said.guess or sentence
+            break
+        if not holds(sentence, passages, [*known, *said.facts]):
+            said.guess = sentence
+            break
+        if sentence not in known and sentence not in said.facts:
+            said.facts.append(sentence)
+    return said
+
+
+def sentences(reply: str) -> list[str]:
+    """The reply's sentences and clauses, its prefixes ("Reasoning:", "A:") and blank lines
+    dropped."""
+    text = " ".join(re.sub(r"^\s*(reasoning|a)\s*:\s*", "", reply, flags=re.I | re.M).split())
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]

@@ -107,8 +107,9 @@ FILMS = [  # the question's search finds the films and look-alikes, not the dire
 
 def test_the_chain_answers_a_choice_by_its_values_not_by_the_models_conclusion(wire):
     """The question's search reads the films, not their directors. Hop 1 names a director as
-    its answer (no side's name): each director is searched in turn, and hop 3, with both
-    birth years found, concludes wrongly: the years decide (4 calls)."""
+    its answer (no side's name): his rival is searched; hop 2 concludes wrongly with one
+    director's year known: the other is searched; hop 3, both directors' pages read, needs no
+    call: their years decide (3 calls)."""
     hop1 = (
         "Gniazdo was directed by Jan Rybkowski. The Summer of Massacre was directed by Joe "
         "Castro. So the answer is: Joe Castro."
@@ -119,6 +120,51 @@ def test_the_chain_answers_a_choice_by_its_values_not_by_the_models_conclusion(w
     ctx = wire.context(**FIRST, tools=_tools(FILMS, k=2))
     nodes, _, state = run(build_reflective_graph(), ctx, query=DIRECTOR, store=wire.store)
     assert nodes == ["goal_setting", "hop", "hop", "hop", "reflect_on_answer"]
-    assert state["answer"] == "Gniazdo" and len(model.calls) == 4
+    assert state["answer"] == "Gniazdo" and len(model.calls) == 3
     assert [c["searched"] for c in state["chain"]] == ["Jan Rybkowski", "Joe Castro", ""]
-    assert state["chain"][-1]["how"] == "compared"
+    assert state["chain"][-1] == {**state["chain"][-1], "facts": [], "how": "compared"}
+
+
+def test_a_choice_without_commas_takes_each_name_not_what_follows():
+    question = "Was Judith S. Beck or Félix Erviti Barcelona born first?"
+    assert options(question) == ("Judith S. Beck", "Félix Erviti Barcelona")
+
+
+def test_the_pages_read_give_the_values_the_model_misread_or_left_out():
+    """The model stated only a misreading ("born in 1958": the film's year); the films' and
+    directors' lead sentences give the link and both birth dates."""
+    pages = [
+        "Passionate Summer (source: a)\nPassionate Summer is a 1958 British drama film directed "
+        "by Rudolph Cartier and starring Virginia McKenna. It was shot in Jamaica.",
+        "Little Presents (source: b)\nLittle Presents is a 1961 Finnish comedy film directed by "
+        "Jack Witikka.",
+        "Rudolph Cartier (source: c)\nRudolph Cartier (17 April 1904 – 7 June 1994) was an "
+        "Austrian-born television director.",
+        "Jack Witikka (source: d)\nJack Witikka was a Finnish director, born in Helsinki in "
+        "1916. He died in 1996.",
+    ]
+    question = "Which film has the director born later, Passionate Summer or Little Presents?"
+    misread = ["Rudolph Cartier was born in 1958."]
+    assert chosen(question, misread, pages) == "Little Presents"
+    assert chosen(question, misread, pages[:3]) is None  # Witikka's page not read yet
+    assert unvalued(question, misread, pages[:3]) == ["Jack Witikka"]
+    assert side_of("Jack Witikka", question, [], pages) == "Little Presents"
+    died = "Which film has the director who died first, Passionate Summer or Little Presents?"
+    assert chosen(died, [], pages) is None  # the lead gives Witikka's birth, not his death
+    assert chosen(died, ["Jack Witikka died in 1996."], pages) == "Passionate Summer"
+
+
+def test_a_reply_is_read_by_sentence_and_clause_not_at_an_initial():
+    from agents.research.hop_checks import sentences
+
+    reply = (
+        "Judith S. Beck was born on May 5, 1954. Jack Witikka was born in 1916, while Rudolph "
+        "Cartier was born in 1904; Beck is a psychologist. So the answer is: X."
+    )
+    assert sentences(reply) == [
+        "Judith S. Beck was born on May 5, 1954.",
+        "Jack Witikka was born in 1916",
+        "Rudolph Cartier was born in 1904",
+        "Beck is a psychologist.",
+        "So the answer is: X.",
+    ]
