@@ -140,14 +140,33 @@ def side_of(
 def value(question: str, side: str, pair: tuple[str, str], facts: Sequence[str]) -> Value | None:
     """The side's value in the facts: its own, or its linked name's where the question asks
     about something it has."""
+    found = _grounded(question, side, pair, facts)
+    return found[0] if found else None
+
+
+def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
+    """What a choice's values rest on, side by side: the statement giving each side's value
+    (and, where the question asks about what it has, the one linking it to that)."""
+    pair, said, out = options(question), [*leads(passages), *facts], []
+    for side in pair or ():
+        found = _grounded(question, side, pair or (side, side), said)
+        out += found[1] if found else []
+    return list(dict.fromkeys(out))
+
+
+def _grounded(
+    question: str, side: str, pair: tuple[str, str], facts: Sequence[str]
+) -> tuple[Value, list[str]] | None:
     other = pair[1] if side == pair[0] else pair[0]
     if not _relation(question):
-        return _valued(question, [f for f in facts if _names(f, side) and not _names(f, other)])
+        found = _valued(question, [f for f in facts if _names(f, side) and not _names(f, other)])
+        return (found[0], [found[1]]) if found else None
     for name in _linked(question, side, pair, facts):
         about = [f for f in facts if _names(f, name) and not _names(f, side)]
         found = _valued(question, about)
         if found is not None:
-            return found
+            link = next(f for f in facts if _names(f, side) and _names(f, name))
+            return found[0], [link, found[1]]
     return None
 
 
@@ -164,13 +183,13 @@ def leads(passages: Sequence[str]) -> list[str]:
     return out
 
 
-def _valued(question: str, facts: Sequence[str]) -> Value | None:
-    how = order(question)
+def _valued(question: str, facts: Sequence[str]) -> tuple[Value, str] | None:
+    """The first value the facts give of what the question compares, and the fact giving it."""
+    counted = order(question) in ("more", "fewer")
     for fact in facts:
-        counted = how in ("more", "fewer")
         found = count_in(fact, _counted(question)) if counted else date_in(fact, _dates(question))
         if found is not None:
-            return found
+            return found, fact
     return None
 
 

@@ -35,7 +35,7 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_text import clean_short_answer
-from agents.research.compare import chosen, options, side_of, unvalued
+from agents.research.compare import because, chosen, options, side_of, unvalued
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.hop_checks import Reasoning, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
@@ -90,6 +90,8 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
     facts = [*facts, *said.facts]
     picked = picked or chosen(query, facts, passages)
     if picked:  # two values that order a choice's sides decide it, not the model's conclusion
+        grounds = [f for f in because(query, facts, passages) if f not in facts]
+        link["facts"] = [*said.facts, *grounds]  # what it rests on, for the record
         return _ended(state, chain, {**link, "answer": picked}, picked, COMPARED)
     more = len(chain) + 1 < ctx.max_hops
     wanted: list[str] = []

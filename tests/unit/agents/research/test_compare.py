@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.research.compare import chosen, options, order, side_of, unvalued
+from agents.research.compare import because, chosen, options, order, side_of, unvalued
 from graphs import build_reflective_graph
 from tests.unit.agents.research.test_hop import FIRST, ChainScript
 from tests.unit.agents.research.test_hop_checks import _tools
@@ -122,7 +122,13 @@ def test_the_chain_answers_a_choice_by_its_values_not_by_the_models_conclusion(w
     assert nodes == ["goal_setting", "hop", "hop", "hop", "reflect_on_answer"]
     assert state["answer"] == "Gniazdo" and len(model.calls) == 3
     assert [c["searched"] for c in state["chain"]] == ["Jan Rybkowski", "Joe Castro", ""]
-    assert state["chain"][-1] == {**state["chain"][-1], "facts": [], "how": "compared"}
+    last = state["chain"][-1]
+    assert last["how"] == "compared" and last["facts"] == [  # what the choice rests on: pages
+        "Gniazdo is a 1974 Polish film directed by Jan Rybkowski.",
+        "Jan Rybkowski was a Polish screenwriter and director, born in 1912.",
+        "The Summer of Massacre is a film directed by Joe Castro.",
+        "Joe Castro is an American actor, writer and director, born in 1927.",
+    ]
 
 
 def test_a_choice_without_commas_takes_each_name_not_what_follows():
@@ -149,6 +155,11 @@ def test_the_pages_read_give_the_values_the_model_misread_or_left_out():
     assert chosen(question, misread, pages[:3]) is None  # Witikka's page not read yet
     assert unvalued(question, misread, pages[:3]) == ["Jack Witikka"]
     assert side_of("Jack Witikka", question, [], pages) == "Little Presents"
+    assert because(question, misread, pages) == [pages[0].split("\n")[1].split(" It was")[0]] + [
+        "Rudolph Cartier (17 April 1904 – 7 June 1994) was an Austrian-born television director.",
+        "Little Presents is a 1961 Finnish comedy film directed by Jack Witikka.",
+        "Jack Witikka was a Finnish director, born in Helsinki in 1916.",
+    ]
     died = "Which film has the director who died first, Passionate Summer or Little Presents?"
     assert chosen(died, [], pages) is None  # the lead gives Witikka's birth, not his death
     assert chosen(died, ["Jack Witikka died in 1996."], pages) == "Passionate Summer"
