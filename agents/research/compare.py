@@ -37,6 +37,9 @@ _BIRTH = ("born", "birth", "older", "oldest", "younger", "youngest", "elder", "e
 _DEATH = ("died", "death", "die", "dies")
 _LEAD_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z])")  # not after an initial
 _LEAD_CHARS = 400
+_JOINED = re.compile(
+    r"(?<=[a-z)\"])\.(?=[A-Z])"
+)  # "Mitchell.It was": two sentences, one space lost
 _RELATION = re.compile(r"\b(?:has|had|have|with) the (\w+)|\bwhose (\w+)", re.I)
 _NAME = re.compile(r"[\w'’.&-]+")
 _JOINERS = {
@@ -95,8 +98,8 @@ def chosen(question: str, facts: Sequence[str], passages: Sequence[str] = ()) ->
     pair, how = options(question), order(question)
     if not pair or not how:
         return None
-    said = [*leads(passages), *facts]
-    a, b = (value(question, side, pair, said) for side in pair)
+    pages = leads(passages)
+    a, b = (value(question, side, pair, facts, pages) for side in pair)
     if a is None or b is None or not comparable(a, b):
         return None
     if a == b:
@@ -111,9 +114,10 @@ def unvalued(question: str, facts: Sequence[str], passages: Sequence[str] = ()) 
     pair = options(question)
     if not pair or not order(question):
         return []
-    said, wanted = [*leads(passages), *facts], []
+    pages, wanted = leads(passages), []
+    said = [*pages, *facts]
     for side in pair:
-        if value(question, side, pair, said) is None:
+        if value(question, side, pair, facts, pages) is None:
             linked = _linked(question, side, pair, said)
             wanted.append(linked[0] if linked else side)
     return wanted
@@ -137,35 +141,41 @@ def side_of(
     return None
 
 
-def value(question: str, side: str, pair: tuple[str, str], facts: Sequence[str]) -> Value | None:
-    """The side's value in the facts: its own, or its linked name's where the question asks
-    about something it has."""
-    found = _grounded(question, side, pair, facts)
+def value(
+    question: str, side: str, pair: tuple[str, str], facts: Sequence[str], pages: Sequence[str]
+) -> Value | None:
+    """The side's value: its page's, or its linked name's page's where the question asks about
+    something it has (linked by a page or a fact)."""
+    found = _grounded(question, side, pair, [*pages, *facts], pages)
     return found[0] if found else None
 
 
 def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
     """What a choice's values rest on, side by side: the statement giving each side's value
     (and, where the question asks about what it has, the one linking it to that)."""
-    pair, said, out = options(question), [*leads(passages), *facts], []
-    for side in pair or ():
-        found = _grounded(question, side, pair or (side, side), said)
+    pair, pages, out = options(question), leads(passages), []
+    if not pair:
+        return []
+    for side in pair:
+        found = _grounded(question, side, pair, [*pages, *facts], pages)
         out += found[1] if found else []
     return list(dict.fromkeys(out))
 
 
 def _grounded(
-    question: str, side: str, pair: tuple[str, str], facts: Sequence[str]
+    question: str, side: str, pair: tuple[str, str], said: Sequence[str], pages: Sequence[str]
 ) -> tuple[Value, list[str]] | None:
+    """The side's value and what gives it. A value is a page's (its lead sentence): the model
+    states dates it read elsewhere ("Rudolph Cartier was born in 1958", his film's year); a
+    link (the director) may be the model's or a page's."""
     other = pair[1] if side == pair[0] else pair[0]
     if not _relation(question):
-        found = _valued(question, [f for f in facts if _names(f, side) and not _names(f, other)])
+        found = _valued(question, [f for f in pages if _names(f, side) and not _names(f, other)])
         return (found[0], [found[1]]) if found else None
-    for name in _linked(question, side, pair, facts):
-        about = [f for f in facts if _names(f, name) and not _names(f, side)]
-        found = _valued(question, about)
+    for name in _linked(question, side, pair, said):
+        found = _valued(question, [f for f in pages if _names(f, name) and not _names(f, side)])
         if found is not None:
-            link = next(f for f in facts if _names(f, side) and _names(f, name))
+            link = next(f for f in said if _names(f, side) and _names(f, name))
             return found[0], [link, found[1]]
     return None
 
@@ -177,7 +187,7 @@ def leads(passages: Sequence[str]) -> list[str]:
     out = []
     for passage in passages:
         title = re.sub(r"\s*\([^)]*\)\s*$", "", title_and_source(passage)[0])
-        text = " ".join(passage.split("\n", 1)[1:]).strip()
+        text = _JOINED.sub(". ", " ".join(passage.split("\n", 1)[1:]).strip())
         lead = _LEAD_END.split(text, maxsplit=1)[0][:_LEAD_CHARS]
         out.append(lead if not title or _names(lead, title) else f"{title}: {lead}")
     return out

@@ -17,6 +17,11 @@ __all__ = ["wire"]
 DIRECTOR = "Which film has the director born first, Gniazdo or The Summer Of Massacre?"
 
 
+def pages(*texts: str) -> list[str]:
+    """Passages as a run reads them, titled with the name each opens with."""
+    return [f"{' '.join(t.split()[:2])} (source: s)\n{t}" for t in texts]
+
+
 @pytest.mark.parametrize(
     ("question", "sides"),
     [
@@ -52,44 +57,55 @@ def test_the_order_asked_is_the_questions_own_word_not_a_sides():
 
 
 def test_two_dates_pick_the_side_the_question_orders_by():
-    born = ["Am Rong was born in 1929.", "Ava DuVernay was born in 1972."]
-    assert chosen("Who was born first Am Rong or Ava DuVernay ?", born) == "Am Rong"
-    assert chosen("Who is younger, Am Rong or Ava DuVernay?", born) == "Ava DuVernay"
-    same_year = ["A Bee was born on 3 May 1929.", "C Dee was born in 1929."]
-    assert chosen("Who was born first, A Bee or C Dee?", same_year) is None
-    months = ["A Bee was born on 3 May 1929.", "C Dee was born on March 9, 1929."]
-    assert chosen("Who was born first, A Bee or C Dee?", months) == "C Dee"
+    born = pages("Am Rong was born in 1929.", "Ava DuVernay was born in 1972.")
+    assert chosen("Who was born first Am Rong or Ava DuVernay ?", [], born) == "Am Rong"
+    assert chosen("Who is younger, Am Rong or Ava DuVernay?", [], born) == "Ava DuVernay"
+    same_year = pages("A Bee was born on 3 May 1929.", "C Dee was born in 1929.")
+    assert chosen("Who was born first, A Bee or C Dee?", [], same_year) is None
+    months = pages("A Bee was born on 3 May 1929.", "C Dee was born on March 9, 1929.")
+    assert chosen("Who was born first, A Bee or C Dee?", [], months) == "C Dee"
+
+
+def test_a_value_is_a_pages_not_the_models():
+    """The model states dates it read elsewhere: a value counts only from a page read."""
+    said = ["Am Rong was born in 1929.", "Ava DuVernay was born in 1972."]
+    assert chosen("Who was born first, Am Rong or Ava DuVernay?", said) is None
+    assert unvalued("Who was born first, Am Rong or Ava DuVernay?", said) == [
+        "Am Rong",
+        "Ava DuVernay",
+    ]
 
 
 def test_a_date_counts_only_for_what_the_question_dates():
-    facts = ["Am Rong died in 2001.", "Ava DuVernay was born in 1972."]
-    assert chosen("Who was born first, Am Rong or Ava DuVernay?", facts) is None
-    assert unvalued("Who was born first, Am Rong or Ava DuVernay?", facts) == ["Am Rong"]
-    span = ["Am Rong (3 March 1912 – 1987) was a singer.", "Ava DuVernay died in 1990."]
-    assert chosen("Who died first, Am Rong or Ava DuVernay?", span) == "Am Rong"
+    read = pages("Am Rong died in 2001.", "Ava DuVernay was born in 1972.")
+    assert chosen("Who was born first, Am Rong or Ava DuVernay?", [], read) is None
+    assert unvalued("Who was born first, Am Rong or Ava DuVernay?", [], read) == ["Am Rong"]
+    span = pages("Am Rong (3 March 1912 – 1987) was a singer.", "Ava DuVernay died in 1990.")
+    assert chosen("Who died first, Am Rong or Ava DuVernay?", [], span) == "Am Rong"
 
 
 def test_a_count_of_what_the_question_counts():
-    facts = ["Letters to Cleo had 6 members.", "Screaming Trees had four members."]
+    read = pages("Letters to Cleo had 6 members.", "Screaming Trees had four members.")
     question = "Which band, Letters to Cleo or Screaming Trees, had more members?"
-    assert chosen(question, facts) == "Letters to Cleo"
-    assert chosen(question, ["Letters to Cleo had 6 albums.", facts[1]]) is None
+    assert chosen(question, [], read) == "Letters to Cleo"
+    albums = pages("Letters to Cleo had 6 albums.", "Screaming Trees had four members.")
+    assert chosen(question, [], albums) is None
 
 
 def test_a_sides_belonging_is_reached_through_its_linked_name():
     facts = [
         "Gniazdo was born in 1974.",  # a misreading: the film's year, not its director's
         "The Summer of Massacre was directed by Joe Castro.",
-        "Joe Castro was born in 1927.",
     ]
-    assert chosen(DIRECTOR, facts) is None  # Gniazdo's director is not known yet
-    assert unvalued(DIRECTOR, facts) == ["Gniazdo"]
-    assert side_of("Joe Castro", DIRECTOR, facts) == "The Summer Of Massacre"
-    assert side_of("Jan Rybkowski", DIRECTOR, facts) is None  # no side's: no answer
+    read = pages("Joe Castro was born in 1927.")
+    assert chosen(DIRECTOR, facts, read) is None  # Gniazdo's director is not known yet
+    assert unvalued(DIRECTOR, facts, read) == ["Gniazdo"]
+    assert side_of("Joe Castro", DIRECTOR, facts, read) == "The Summer Of Massacre"
+    assert side_of("Jan Rybkowski", DIRECTOR, facts, read) is None  # no side's: no answer
     facts += ["Gniazdo is a 1974 Polish film directed by Jan Rybkowski."]
-    assert unvalued(DIRECTOR, facts) == ["Jan Rybkowski"]
-    facts += ["Jan Rybkowski (3 March 1912 – 1987) was a Polish film director."]
-    assert chosen(DIRECTOR, facts) == "Gniazdo"
+    assert unvalued(DIRECTOR, facts, read) == ["Jan Rybkowski"]
+    read += pages("Jan Rybkowski (3 March 1912 – 1987) was a Polish film director.")
+    assert chosen(DIRECTOR, facts, read) == "Gniazdo"
 
 
 FILMS = [  # the question's search finds the films and look-alikes, not the directors
@@ -141,7 +157,7 @@ def test_the_pages_read_give_the_values_the_model_misread_or_left_out():
     directors' lead sentences give the link and both birth dates."""
     pages = [
         "Passionate Summer (source: a)\nPassionate Summer is a 1958 British drama film directed "
-        "by Rudolph Cartier and starring Virginia McKenna. It was shot in Jamaica.",
+        "by Rudolph Cartier and starring Virginia McKenna.It was shot in Jamaica.",  # no space
         "Little Presents (source: b)\nLittle Presents is a 1961 Finnish comedy film directed by "
         "Jack Witikka.",
         "Rudolph Cartier (source: c)\nRudolph Cartier (17 April 1904 – 7 June 1994) was an "
@@ -155,14 +171,15 @@ def test_the_pages_read_give_the_values_the_model_misread_or_left_out():
     assert chosen(question, misread, pages[:3]) is None  # Witikka's page not read yet
     assert unvalued(question, misread, pages[:3]) == ["Jack Witikka"]
     assert side_of("Jack Witikka", question, [], pages) == "Little Presents"
-    assert because(question, misread, pages) == [pages[0].split("\n")[1].split(" It was")[0]] + [
+    lead = "Passionate Summer is a 1958 British drama film directed by Rudolph Cartier and"
+    assert because(question, misread, pages) == [f"{lead} starring Virginia McKenna."] + [
         "Rudolph Cartier (17 April 1904 – 7 June 1994) was an Austrian-born television director.",
         "Little Presents is a 1961 Finnish comedy film directed by Jack Witikka.",
         "Jack Witikka was a Finnish director, born in Helsinki in 1916.",
     ]
     died = "Which film has the director who died first, Passionate Summer or Little Presents?"
     assert chosen(died, [], pages) is None  # the lead gives Witikka's birth, not his death
-    assert chosen(died, ["Jack Witikka died in 1996."], pages) == "Passionate Summer"
+    assert chosen(died, ["Jack Witikka died in 1996."], pages) is None  # the model's: no value
 
 
 def test_a_reply_is_read_by_sentence_and_clause_not_at_an_initial():
