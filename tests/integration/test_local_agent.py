@@ -102,7 +102,7 @@ def test_a_short_answers_chain_on_the_embedded_model():
     assert out["research"] == "chain" and out["chain"] and not out.get("tasks")
     assert calls.nodes[0] == "goal_setting" and set(calls.nodes[1:]) == {"hop"}, calls.nodes
     assert len(calls.nodes) <= 1 + 2 + 1  # goal, max_hops hops, one last reading
-    assert out["chain"][-1]["how"] in ("answered", "last reading", "not found")
+    assert out["chain"][-1]["how"] in ("answered", "compared", "last reading", "not found")
     assert out["final_output"].strip() and out["messages"][-1].content == out["final_output"]
 
 
