@@ -16,6 +16,11 @@ count ("first", "younger", "more members"):
   otherwise nothing is decided here, a side without a value is what to search next (its linked
   name when the question asks about that), and a stated answer counts only as one of the sides
   (a linked name stands for its side).
+Asked whether two sides are from one country ("Are A and B both from the same country?", "Do
+director of film A and director of film B have the same nationality?"), the model's yes or no
+leaned to no; each side's value is where its page's lead says it is from (its people's
+adjective, `countries_in`), reached the same way, and a country in common is yes. A film's
+director is linked also by a later sentence of the film's page ("It was directed by …").
 Measured: docs/results/multihop-tune-2wiki (2Wiki's tune questions, EM 0.15 -> 0.50).
 """
 
@@ -25,9 +30,19 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from agents.research.sources import title_and_source
-from agents.research.support import normal, unsupported
-from agents.research.values import Value, comparable, count_in, date_in
+from agents.research.names import (
+    about,
+    distance,
+    last_name,
+    leading_name,
+    leads,
+    names,
+    runs,
+    same,
+    titled_sentences,
+)
+from agents.research.support import normal
+from agents.research.values import Countries, Value, comparable, count_in, countries_in, date_in
 
 Order = Literal["earlier", "later", "more", "fewer"]
 
@@ -39,34 +54,13 @@ _ORDERS: dict[Order, tuple[str, ...]] = {
 }
 _BIRTH = ("born", "birth", "older", "oldest", "younger", "youngest", "elder", "eldest")
 _DEATH = ("died", "death", "die", "dies")
-_LEAD_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z])")  # not after an initial
-_LEAD_CHARS = 400
-_JOINED = re.compile(
-    r"(?<=[a-z)\"])\.(?=[A-Z])"
-)  # "Mitchell.It was": two sentences, one space lost
-_RELATION = re.compile(r"\b(?:has|had|have|with) the (\w+)|\bwhose (\w+)", re.I)
-_NAME = re.compile(r"[\w'’.&-]+")
-_JOINERS = {
-    "of",
-    "the",
-    "de",
-    "da",
-    "di",
-    "del",
-    "van",
-    "von",
-    "la",
-    "le",
-    "du",
-    "y",
-    "al",
-    "to",
-    "and",
-    "for",
-    "in",
-    "on",
-    "a",
-}
+_RELATION = re.compile(
+    r"\b(?:has|had|have|with) the (\w+)|\bwhose (\w+)|\b(\w+?)s? of (?:the )?(?:film|movie)s?\b",
+    re.I,
+)
+_COUNTED = ("more", "fewer")
+_ALIKE = re.compile(r"\bthe same (?:country|nationality)\b", re.I)
+_ASKS = re.compile(r"\s*(?:is|are|was|were|do|does|did)\b", re.I)
 
 
 def options(question: str) -> tuple[str, str] | None:
@@ -76,14 +70,39 @@ def options(question: str) -> tuple[str, str] | None:
     head, sep, tail = text.rpartition(" or ")
     if not sep:
         return None
-    left = head.rsplit(",", 1)[1] if "," in head else _last_name(head.split(None, 1)[-1])
+    left = head.rsplit(",", 1)[1] if "," in head else last_name(head.split(None, 1)[-1])
     right, comma, rest = tail.partition(",")
     if comma and rest.strip()[:1].isupper():  # a title's comma ("Now, Voyager"), not a clause's
         right = tail
     elif not comma:  # "… or B born first?": the name, not what follows it
-        right = _leading_name(tail)
+        right = leading_name(tail)
     left, right = left.strip(" ?\"'"), right.strip(" ?\"'")
     return (left, right) if left and right else None
+
+
+def alike(question: str) -> tuple[str, str] | None:
+    """The two sides of a question asking whether they are from one country ("Are A and B both
+    from the same country?", "Do director of film A and director of film B have the same
+    nationality?"), each whole; None for any other question."""
+    found = _ALIKE.search(question)
+    if not found or not _ASKS.match(question):
+        return None
+    words = question[: found.start()].split()[1:]
+    while words and words[0][:1].islower():  # "both churches,", "the directors of films"
+        words.pop(0)
+    while words and words[-1][:1].islower():  # "both from", "have the directors that share"
+        words.pop()
+    text = " ".join(words)
+    splits = [m.start() for m in re.finditer(" and ", text)]
+    pairs = [(text[:at], text[at + 5 :]) for at in splits]
+    # "director of film A and director of film B": the split before the repeated kind first
+    pairs.sort(key=lambda p: not p[1][:1].islower())
+    for left, right in pairs:
+        right = re.sub(r"^(?:[a-z]\S*\s+)+", "", right)  # "director of film B": B
+        left, right = left.strip(" ,:"), right.strip(" ,:")
+        if left and right:
+            return left, right
+    return None
 
 
 def order(question: str) -> Order | None:
@@ -97,31 +116,40 @@ def order(question: str) -> Order | None:
 
 
 def chosen(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> str | None:
-    """The side the values pick, or None when they do not order the two: what the passages
+    """The side the values pick, or None when they do not order the two (asked whether the two
+    are alike: "yes" or "no" by their values, None while one is unknown): what the passages
     read say first (each one's lead sentence, see `leads`), then the facts the model stated."""
-    pair, how = options(question), order(question)
-    if not pair or not how:
+    pair = sides(question)
+    if not pair:
         return None
-    pages = leads(passages)
-    a, b = (value(question, side, pair, facts, pages) for side in pair)
-    if a is None or b is None or not comparable(a, b):
+    pages, said = _read(question, facts, passages)
+    a, b = (_value(question, side, pair, pages, said) for side in pair)
+    if a is None or b is None:
         return None
-    if a == b:
+    if isinstance(a, frozenset) or isinstance(b, frozenset):
+        return "yes" if set(a) & set(b) else "no"  # one country in common, as citizenships
+    if a == b or not comparable(a, b):
         return None
     first_is_less = a < b
-    return pair[0] if first_is_less == (how in ("earlier", "fewer")) else pair[1]
+    return pair[0] if first_is_less == (order(question) in ("earlier", "fewer")) else pair[1]
+
+
+def sides(question: str) -> tuple[str, str] | None:
+    """The two sides whose values decide the question: a choice's by an order, or two asked
+    about whether they are alike; None when the question is neither."""
+    pair = options(question)
+    return pair if pair and order(question) else alike(question)
 
 
 def unvalued(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
     """What to search for a side whose value is not known yet: the name it is linked to where
     the question asks about that (the film's director), else the side itself."""
-    pair = options(question)
-    if not pair or not order(question):
+    pair = sides(question)
+    if not pair:
         return []
-    pages, wanted = leads(passages), []
-    said = [*pages, *facts]
+    (pages, said), wanted = _read(question, facts, passages), []
     for side in pair:
-        if value(question, side, pair, facts, pages) is None:
+        if _value(question, side, pair, pages, said) is None:
             linked = _linked(question, side, pair, said)
             wanted.append(linked[0] if linked else side)
     return wanted
@@ -136,72 +164,79 @@ def side_of(
     if not pair:
         return answer
     for side in pair:
-        if _same(answer, side):
+        if same(answer, side):
             return side
-    said = [*leads(passages), *facts]
+    said = _read(question, facts, passages)[1]
     for side in pair:
-        if any(_same(answer, name) for name in _linked(question, side, pair, said)):
+        if any(same(answer, name) for name in _linked(question, side, pair, said)):
             return side
     return None
 
 
-def value(
-    question: str, side: str, pair: tuple[str, str], facts: Sequence[str], pages: Sequence[str]
-) -> Value | None:
+def _value(
+    question: str, side: str, pair: tuple[str, str], pages: Sequence[str], said: Sequence[str]
+) -> Value | Countries | None:
     """The side's value: its page's, or its linked name's page's where the question asks about
     something it has (linked by a page or a fact)."""
-    found = _grounded(question, side, pair, [*pages, *facts], pages)
+    found = _grounded(question, side, pair, said, pages)
     return found[0] if found else None
+
+
+def _read(
+    question: str, facts: Sequence[str], passages: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """What the values are read from: each passage's lead; and what may link a side to what
+    it has: the leads, the facts, and each page's sentences naming the relation, under its
+    title ("Laila Majnu (1976 film): The film was directed by H. S. Rawail.")."""
+    pages, stem = leads(passages), _relation(question)[:5]
+    relating = [
+        f"{title}: {sentence}"
+        for title, sentence in titled_sentences(passages)
+        if stem and stem in sentence.casefold() and not names(sentence, title)
+    ]
+    return pages, [*pages, *facts, *relating]
 
 
 def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
     """What a choice's values rest on, side by side: the statement giving each side's value
     (and, where the question asks about what it has, the one linking it to that)."""
-    pair, pages, out = options(question), leads(passages), []
+    pair, (pages, said), out = sides(question), _read(question, facts, passages), []
     if not pair:
         return []
     for side in pair:
-        found = _grounded(question, side, pair, [*pages, *facts], pages)
+        found = _grounded(question, side, pair, said, pages)
         out += found[1] if found else []
     return list(dict.fromkeys(out))
 
 
 def _grounded(
     question: str, side: str, pair: tuple[str, str], said: Sequence[str], pages: Sequence[str]
-) -> tuple[Value, list[str]] | None:
+) -> tuple[Value | Countries, list[str]] | None:
     """The side's value and what gives it. A value is a page's (its lead sentence): the model
     states dates it read elsewhere ("Rudolph Cartier was born in 1958", his film's year); a
     link (the director) may be the model's or a page's."""
     other = pair[1] if side == pair[0] else pair[0]
     if not _relation(question):
-        found = _valued(question, [f for f in pages if _names(f, side) and not _names(f, other)])
+        found = _valued(question, [f for f in pages if names(f, side) and not names(f, other)])
         return (found[0], [found[1]]) if found else None
     for name in _linked(question, side, pair, said):
-        found = _valued(question, [f for f in pages if _names(f, name) and not _names(f, side)])
+        found = _valued(question, [f for f in pages if about(f, name, side)])
         if found is not None:
-            link = next(f for f in said if _names(f, side) and _names(f, name))
+            link = next(f for f in said if names(f, side) and names(f, name))
             return found[0], [link, found[1]]
     return None
 
 
-def leads(passages: Sequence[str]) -> list[str]:
-    """Each passage's lead sentence, naming its title ("Rudolph Cartier (17 April 1904 – 7 June
-    1994) was an Austrian-born director"): an encyclopedic page says there what its subject is,
-    when it was born or made, and who made it, which the model may misread or leave out."""
-    out = []
-    for passage in passages:
-        title = re.sub(r"\s*\([^)]*\)\s*$", "", title_and_source(passage)[0])
-        text = _JOINED.sub(". ", " ".join(passage.split("\n", 1)[1:]).strip())
-        lead = _LEAD_END.split(text, maxsplit=1)[0][:_LEAD_CHARS]
-        out.append(lead if not title or _names(lead, title) else f"{title}: {lead}")
-    return out
-
-
-def _valued(question: str, facts: Sequence[str]) -> tuple[Value, str] | None:
+def _valued(question: str, facts: Sequence[str]) -> tuple[Value | Countries, str] | None:
     """The first value the facts give of what the question compares, and the fact giving it."""
-    counted = order(question) in ("more", "fewer")
+    counted, dates = _counted(question), _dates(question)
+    where = alike(question) is not None
     for fact in facts:
-        found = count_in(fact, _counted(question)) if counted else date_in(fact, _dates(question))
+        found: Value | Countries | None
+        if where:
+            found = countries_in(fact)
+        else:
+            found = count_in(fact, counted) if order(question) in _COUNTED else date_in(fact, dates)
         if found is not None:
             return found, fact
     return None
@@ -232,7 +267,7 @@ def _relation(question: str) -> str:
     """What the question asks about its sides' belongings ("director" in "the film whose
     director is younger"); "" when it compares the sides themselves."""
     found = _RELATION.search(question)
-    return (found[1] or found[2]).casefold() if found else ""
+    return next(g for g in found.groups() if g).casefold() if found else ""
 
 
 def _linked(question: str, side: str, pair: tuple[str, str], facts: Sequence[str]) -> list[str]:
@@ -242,59 +277,13 @@ def _linked(question: str, side: str, pair: tuple[str, str], facts: Sequence[str
     other = pair[1] if side == pair[0] else pair[0]
     found: list[str] = []
     for fact in facts:
-        if not stem or stem not in fact.casefold() or not _names(fact, side):
+        if not stem or stem not in fact.casefold() or not names(fact, side):
             continue
-        if _names(fact, other):
+        if names(fact, other):
             continue
         at = fact.casefold().find(stem)
-        names = [n for n in _runs(fact) if not _same(n, side) and not _names(side, n)]
+        named = [n for n in runs(fact) if not same(n, side) and not names(side, n)]
         # the name the relation word is nearest, after it first ("directed by X, starring Y")
-        nearest = sorted(names, key=lambda n: (fact.find(n) < at, abs(fact.find(n) - at)))
-        found += nearest[:1]
+        nearest = sorted(named, key=lambda n: distance(fact, n, at))
+        found += [*nearest[:1], *nearest[0].split(" and ")[1:]] if nearest else []
     return list(dict.fromkeys(found))
-
-
-def _names(text: str, name: str) -> bool:
-    """Does `text` name `name` (its words and numbers, a parenthesised kind aside)?"""
-    core = re.sub(r"\s*\([^)]*\)", "", name).strip() or name
-    if not any(c.isupper() or c.isdigit() for c in core):  # no name to match: the words
-        return normal(core).strip() in normal(text)
-    return not unsupported(core, text)
-
-
-def _same(a: str, b: str) -> bool:
-    return _names(a, b) and _names(b, a)
-
-
-def _runs(text: str) -> list[str]:
-    """The names in a sentence: runs of capitalized words (joined by "of", "the" and the like)."""
-    runs: list[list[str]] = [[]]
-    for word in _NAME.findall(text):
-        if word[:1].isupper() or (runs[-1] and word.casefold() in _JOINERS):
-            runs[-1].append(word if len(word) <= 2 else word.rstrip("."))  # "S." an initial
-        elif runs[-1]:
-            runs.append([])
-    trimmed = (_trim(run) for run in runs)
-    return [" ".join(run) for run in trimmed if run]
-
-
-def _trim(run: list[str]) -> list[str]:
-    while run and run[-1].casefold() in _JOINERS:
-        run = run[:-1]
-    return run
-
-
-def _leading_name(text: str) -> str:
-    """The name `text` opens with: its words up to the first lowercase one that joins
-    nothing ("Félix Erviti Barcelona born first": Félix Erviti Barcelona)."""
-    words: list[str] = []
-    for word in text.split():
-        if word[:1].islower() and word.casefold() not in _JOINERS:
-            break
-        words.append(word)
-    return " ".join(_trim(words))
-
-
-def _last_name(text: str) -> str:
-    runs = _runs(text)
-    return runs[-1] if runs else ""

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.research.answer_text import clean_short_answer
-from agents.research.compare import options, order, unvalued
+from agents.research.compare import alike, options, order, unvalued
 from agents.research.support import normal, unsupported
 
 Asked = Literal["a date", "a number", "yes or no", ""]
@@ -101,7 +101,7 @@ def lacking(
     if not fits(answer, kind):
         return [answer]
     pair = options(question)
-    if pair and order(question):  # decided by the sides' values: each side's is wanted
+    if (pair and order(question)) or alike(question):  # decided by the sides' values
         return unvalued(question, facts, passages)
     if kind != "yes or no" and not _CHOICE.search(question):
         return []

@@ -1,14 +1,17 @@
 """What a sentence or a page says a thing's date or count is, as a value to compare: dates as
 (year, month, day) as far as given ("12 March 1972", "March 12, 1972", "1972", a life span
-"(3 March 1912 – 1987)"), counts as digits or number words."""
+"(3 March 1912 – 1987)"), counts as digits or number words; where a thing is from as the
+countries a lead sentence says ("a Hungarian-American film director")."""
 
 from __future__ import annotations
 
 import re
 
+from agents.research.countries import ADJECTIVES, NAMES
 from agents.research.support import normal
 
 Value = tuple[int, ...]
+Countries = frozenset[str]
 
 _MONTHS = (
     "january february march april may june july august september october november december"
@@ -29,7 +32,19 @@ _DATED = {
     "birth": ("born", "birth", "founded", "established", "formed"),
     "death": ("died", "death", "dies", "killed"),
 }
-_SPAN = re.compile(r"\([^()]*?\d{4}\s*([–—-]|\bto\b)[^()]*?\d{4}\)")
+_COUNTRY = re.compile(  # not a continent's people: "the South American country of Venezuela"
+    r"(?<![\w-])(?<!South )(?<!North )(?<!Central )(?<!Latin )(?<!Native )(?:"
+    + "|".join(re.escape(w) for w in sorted({*ADJECTIVES, *NAMES}, key=len, reverse=True))
+    + r")(?![\w])"
+)
+# said together: "Hungarian- American", "French/ Tunisian", "Soviet and Russian"
+_TOGETHER = re.compile(r"\s*(?:[-–/]|\band\b|\bor\b)\s*")
+_ASIDE = re.compile(r"\s*-\s*(?:born|language|speaking|based|raised|descended)\b")
+_PLACED = re.compile(r"(?:\bin|\bat|,|\bcountry of)\s+(?:the\s+)?$")
+# a life span: "(3 March 1912 – 1987)", and "(May 25, 1902 December 5, 1981)" its dash lost
+_SPAN = re.compile(
+    rf"\([^()]*?\b\d{{4}}\s*([–—-]|\bto\b|\s(?=(?:{_MONTH}\s|\d)))[^()]*?\d{{4}}\)", re.I
+)
 
 
 def comparable(a: Value, b: Value) -> bool:
@@ -47,7 +62,7 @@ def date_in(fact: str, dates: str = "") -> Value | None:
     at = min((low.find(w) for w in dated if w in low), default=-1 if dated else 0)
     span = _SPAN.search(fact)
     if dates and span and (at < 0 or span.start() < at):  # "(3 March 1912 – 1987)": born, died
-        at = span.start() if dates == "birth" else span.start() + span[0].find(span[1]) + 1
+        at = span.start() if dates == "birth" else span.end(1)
     if at < 0:
         return None
     match = _DATE.search(fact, at)
@@ -72,3 +87,29 @@ def count_in(fact: str, counted: str) -> Value | None:
         return (int(float(digits[0].replace(",", ""))),)
     said = [w for w in normal(fact).split() if w in _COUNT_WORDS]
     return (_COUNT_WORDS.index(said[0]) + 1,) if said else None
+
+
+def countries_in(lead: str) -> Countries | None:
+    """Where a lead sentence says its subject is from: the first countries its people's
+    adjectives say together ("a Hungarian- American film director": Hungary and the United
+    States; "a 1994 French/ Tunisian film"); where it names none, the first country it names
+    as where a thing is ("situated at Muzaffargarh, Pakistan", "in the United States").
+    Brackets are aside (a birthplace: "(born 1964 in Beirut, Lebanon)"), and so is where it
+    was born or what language it speaks ("Canadian-born", "English-language") unless nothing
+    else is said. None: no country."""
+    text = re.sub(r"\([^()]*\)", " ", lead)
+    groups: list[tuple[set[str], int]] = []  # (countries, rank: 0 a people's, 1 aside, 2 a name)
+    end = -1
+    for match in _COUNTRY.finditer(text):
+        word = match[0]
+        if word not in ADJECTIVES and not _PLACED.search(text, 0, match.start()):
+            continue  # a name counts as where a thing is ("in Pakistan"), not in another name
+        rank = 2 if word not in ADJECTIVES else int(bool(_ASIDE.match(text, match.end())))
+        country = ADJECTIVES.get(word) or NAMES[word]
+        if end >= 0 and _TOGETHER.fullmatch(text, end, match.start()) and groups[-1][1] == rank:
+            groups[-1][0].add(country)
+        else:
+            groups.append(({country}, rank))
+        end = match.end()
+    ranked = sorted(range(len(groups)), key=lambda i: (groups[i][1], i))
+    return frozenset(groups[ranked[0]][0]) if groups else None
