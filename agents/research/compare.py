@@ -119,7 +119,7 @@ def chosen(question: str, facts: Sequence[str], passages: Sequence[str] = ()) ->
     """The side the values pick, or None when they do not order the two (asked whether the two
     are alike: "yes" or "no" by their values, None while one is unknown): what the passages
     read say first (each one's lead sentence, see `leads`), then the facts the model stated."""
-    pair = sides(question)
+    pair = valued_sides(question)
     if not pair:
         return None
     pages, said = _read(question, facts, passages)
@@ -134,7 +134,7 @@ def chosen(question: str, facts: Sequence[str], passages: Sequence[str] = ()) ->
     return pair[0] if first_is_less == (order(question) in ("earlier", "fewer")) else pair[1]
 
 
-def sides(question: str) -> tuple[str, str] | None:
+def valued_sides(question: str) -> tuple[str, str] | None:
     """The two sides whose values decide the question: a choice's by an order, or two asked
     about whether they are alike; None when the question is neither."""
     pair = options(question)
@@ -144,7 +144,7 @@ def sides(question: str) -> tuple[str, str] | None:
 def unvalued(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
     """What to search for a side whose value is not known yet: the name it is linked to where
     the question asks about that (the film's director), else the side itself."""
-    pair = sides(question)
+    pair = valued_sides(question)
     if not pair:
         return []
     (pages, said), wanted = _read(question, facts, passages), []
@@ -200,7 +200,7 @@ def _read(
 def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
     """What a choice's values rest on, side by side: the statement giving each side's value
     (and, where the question asks about what it has, the one linking it to that)."""
-    pair, (pages, said), out = sides(question), _read(question, facts, passages), []
+    pair, (pages, said), out = valued_sides(question), _read(question, facts, passages), []
     if not pair:
         return []
     for side in pair:

@@ -28,6 +28,7 @@ from typing import Literal
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.compare import alike, options, order, unvalued
+from agents.research.names import runs
 from agents.research.support import normal, unsupported
 
 Asked = Literal["a date", "a number", "yes or no", ""]
@@ -51,7 +52,6 @@ _NUMBER_WORDS = (
     "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
     "ninety hundred thousand million billion first second third once twice dozen"
 ).split()
-_WORD = re.compile(r"[\w'’.-]+")
 _ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
 # a sentence ends at a stop (not an initial's: "Judith S. Beck"); a clause after "while" or a
 # semicolon is a sentence of its own ("X was born in 1916, while Y was born in 1958")
@@ -111,23 +111,8 @@ def lacking(
 
 def sides(question: str) -> list[str]:
     """The names `question` gives, each whole: runs of capitalized words and numbers (joined
-    by "of", "the", "de" and the like), its opening word aside."""
-    words = _WORD.findall(question.rstrip("?"))[1:]
-    runs: list[list[str]] = [[]]
-    for word in words:
-        named = word[:1].isupper() or word[:1].isdigit()
-        if named or (runs[-1] and word.casefold() in _JOINERS):
-            runs[-1].append(word)
-        elif runs[-1]:
-            runs.append([])
-    names = (_trimmed(run) for run in runs)
-    return [" ".join(run) for run in names if run]
-
-
-def _trimmed(run: list[str]) -> list[str]:
-    while run and run[-1].casefold() in _JOINERS:
-        run = run[:-1]
-    return run
+    by "of", "the", "de" and the like, not "and"), its opening word aside."""
+    return runs(question.rstrip("?").split(None, 1)[-1], _JOINERS, numbers=True)
 
 
 @dataclass

@@ -6,7 +6,7 @@ it is from)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from agents.research.sources import title_and_source
 from agents.research.support import normal, unsupported
@@ -94,21 +94,23 @@ def same(a: str, b: str) -> bool:
     return names(a, b) and names(b, a)
 
 
-def runs(text: str) -> list[str]:
-    """The names in a sentence: runs of capitalized words (joined by "of", "the" and the like)."""
+def runs(text: str, joiners: Set[str] = JOINERS, *, numbers: bool = False) -> list[str]:
+    """The names in a sentence: runs of capitalized words (and numbers, `numbers`) joined by
+    `joiners` ("of", "the" and the like)."""
     found: list[list[str]] = [[]]
     for word in _NAME.findall(text):
-        if word[:1].isupper() or (found[-1] and word.casefold() in JOINERS):
+        named = word[:1].isupper() or (numbers and word[:1].isdigit())
+        if named or (found[-1] and word.casefold() in joiners):
             found[-1].append(word if len(word) <= 2 else word.rstrip("."))  # "S." an initial
         elif found[-1]:
             found.append([])
-    trimmed = (trim(run) for run in found)
+    trimmed = (trim(run, joiners) for run in found)
     return [" ".join(run) for run in trimmed if run]
 
 
-def trim(run: list[str]) -> list[str]:
+def trim(run: list[str], joiners: Set[str] = JOINERS) -> list[str]:
     """A run of words without the joiners it ends with ("Song of the" -> "Song")."""
-    while run and run[-1].casefold() in JOINERS:
+    while run and run[-1].casefold() in joiners:
         run = run[:-1]
     return run
 
