@@ -32,14 +32,13 @@ from typing import Literal
 
 from agents.research.names import (
     about,
-    distance,
     last_name,
     leading_name,
     leads,
+    linked,
     names,
-    runs,
+    relating,
     same,
-    titled_sentences,
 )
 from agents.research.support import normal
 from agents.research.values import Countries, Value, comparable, count_in, countries_in, date_in
@@ -188,13 +187,8 @@ def _read(
     """What the values are read from: each passage's lead; and what may link a side to what
     it has: the leads, the facts, and each page's sentences naming the relation, under its
     title ("Laila Majnu (1976 film): The film was directed by H. S. Rawail.")."""
-    pages, stem = leads(passages), _relation(question)[:5]
-    relating = [
-        f"{title}: {sentence}"
-        for title, sentence in titled_sentences(passages)
-        if stem and stem in sentence.casefold() and not names(sentence, title)
-    ]
-    return pages, [*pages, *facts, *relating]
+    pages = leads(passages)
+    return pages, [*pages, *facts, *relating(passages, _relation(question)[:5])]
 
 
 def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:
@@ -273,17 +267,5 @@ def _relation(question: str) -> str:
 def _linked(question: str, side: str, pair: tuple[str, str], facts: Sequence[str]) -> list[str]:
     """The names a fact links to the side by the question's relation ("The Summer of Massacre
     was directed by Joe Castro": Joe Castro), in the order found."""
-    stem = _relation(question)[:5]
     other = pair[1] if side == pair[0] else pair[0]
-    found: list[str] = []
-    for fact in facts:
-        if not stem or stem not in fact.casefold() or not names(fact, side):
-            continue
-        if names(fact, other):
-            continue
-        at = fact.casefold().find(stem)
-        named = [n for n in runs(fact) if not same(n, side) and not names(side, n)]
-        # the name the relation word is nearest, after it first ("directed by X, starring Y")
-        nearest = sorted(named, key=lambda n: distance(fact, n, at))
-        found += [*nearest[:1], *nearest[0].split(" and ")[1:]] if nearest else []
-    return list(dict.fromkeys(found))
+    return linked(_relation(question)[:5], side, facts, besides=other)

@@ -21,6 +21,8 @@ Then, sentence by sentence:
   name with no page of its own stands at no cost: the search needs no call). An answer not of
   the kind asked, or a comparison's whose facts leave a side out, is searched first (`hop_checks`);
   a choice between two sides by a date or a count is decided by their values (`compare`).
+A link the question asks through that a page read already names ("the director of film X": X's
+page says "directed by D") is taken as a fact and D searched, with no call (`bridge`).
 A search that brings nothing new is tried once more with the new names alone. After `max_hops`
 hops, when nothing new can be found, or when the stated answer is no short one, one last reading
 answers from what was read and the reasoning; an answer naming what no passage holds never stands.
@@ -35,7 +37,8 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_text import clean_short_answer
-from agents.research.compare import because, chosen, options, side_of, unvalued
+from agents.research.bridge import bridge
+from agents.research.compare import because, chosen, options, side_of, unvalued, valued_sides
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.hop_checks import Reasoning, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
@@ -84,6 +87,9 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
     passages = passages_read(state)
     facts = [f for link in chain for f in link["facts"]]
     picked = chosen(query, facts, passages)  # what the passages say orders a choice: no call
+    bridged = None if picked else _bridged(ctx, state, chain, passages)
+    if bridged:  # a page read says who the question asks through: searched, no call
+        return bridged
     reply = "" if picked else _reasoning(ctx, state, facts, solved)
     said = split_reasoning(reply, query, passages, facts)
     link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
@@ -112,6 +118,24 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
             return {"chain": [*chain, {**link, "searched": searched}], "read": best}
     last = _last_reading(ctx, state, facts, solved)
     return _ended(state, chain, {**link, "answer": last}, last, LAST if last else UNANSWERED)
+
+
+def _bridged(
+    ctx: Context, state: ReflectiveAgentState, chain: list[ChainLink], passages: list[str]
+) -> dict | None:
+    """The next hop when a page read names who the question asks through (`bridge`: "the
+    director of film X", X's page: "directed by D") and D's own page is not read yet: that
+    sentence is a fact found and D is searched, with no call; None otherwise."""
+    query = state["query"]
+    found = None if valued_sides(query) else bridge(query, passages)
+    if not found or any(_titled(found[1], title_and_source(p)[0]) for p in passages):
+        return None
+    fact, name = found
+    searched, new = _next_search(ctx, state, chain, [name], passages)
+    if not new:
+        return None
+    link: ChainLink = {"facts": [fact], "guess": "", "searched": searched}
+    return {"chain": [*chain, link], "read": focused(new, name, FOUND_PER_HOP)}
 
 
 def passages_read(state: ReflectiveAgentState) -> list[str]:

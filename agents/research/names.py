@@ -149,3 +149,33 @@ def about(text: str, name: str, side: str) -> bool:
     core = (re.sub(r"\s*\([^)]*\)", "", n).casefold() for n in (name, side))
     at_name, at_side = (text.casefold().find(c) for c in core)
     return not names(text, side) or 0 <= at_name < at_side
+
+
+def linked(stem: str, thing: str, facts: Sequence[str], besides: str = "") -> list[str]:
+    """The names a fact links to `thing` by a relation (`stem`: "direc" for "The Summer of
+    Massacre was directed by Joe Castro": Joe Castro), in the order found: in each fact naming
+    the thing (and not `besides`), the name the relation word is nearest, after it first
+    ("directed by X, starring Y"); names joined by "and" each on its own too."""
+    found: list[str] = []
+    for fact in facts:
+        if not stem or stem not in fact.casefold() or not names(fact, thing):
+            continue
+        if besides and names(fact, besides):
+            continue
+        at = fact.casefold().find(stem)
+        named = [n for n in runs(fact) if not same(n, thing) and not names(thing, n)]
+        nearest = sorted(named, key=lambda n: distance(fact, n, at))
+        found += [*nearest[:1], *nearest[0].split(" and ")[1:]] if nearest else []
+    return list(dict.fromkeys(found))
+
+
+def relating(passages: Sequence[str], stem: str) -> list[str]:
+    """Each page's sentences naming a relation (`stem`), under its title where the sentence
+    does not name it ("Laila Majnu (1976 film): The film was directed by H. S. Rawail.")."""
+    if not stem:
+        return []
+    return [
+        f"{title}: {sentence}"
+        for title, sentence in titled_sentences(passages)
+        if stem in sentence.casefold() and not names(sentence, title)
+    ]
