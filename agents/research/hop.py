@@ -40,7 +40,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.bridge import bridge
 from agents.research.compare import because, chosen, options, side_of, unvalued, valued_sides
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.hop_checks import Reasoning, asked, lacking, split_reasoning
+from agents.research.hop_checks import Reasoning, answers, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
@@ -101,6 +101,7 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
         return _ended(state, chain, {**link, "answer": picked}, picked, COMPARED)
     more = len(chain) + 1 < ctx.max_hops
     wanted: list[str] = []
+    said.answer = said.answer if said.answer and answers(query, said.answer) else None
     stated = side_of(said.answer, query, facts, passages) if said.answer else None
     if stated and len(stated.split()) <= SHORT_WORDS:
         wanted = lacking(query, stated, facts, passages)
@@ -264,7 +265,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
     answer = unless_echoed(clean_short_answer(reply.text), form)
     answer = side_of(answer, query, facts, passages_read(state)) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
-    return answer if answer and not unsupported(answer, read) else ""
+    return answer if answer and answers(query, answer) and not unsupported(answer, read) else ""
 
 
 def _ended(

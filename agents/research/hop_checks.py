@@ -82,6 +82,12 @@ def fits(answer: str, kind: Asked) -> bool:
     return True
 
 
+def answers(question: str, answer: str) -> bool:
+    """Can `answer` answer `question` at all: a bare yes or no answers only a yes-or-no
+    question (the 1.5B's last reading said "no" to "Where was the director … born?")."""
+    return normal(answer).strip() not in ("yes", "no") or asked(question) == "yes or no"
+
+
 def holds(sentence: str, passages: Sequence[str], facts: Sequence[str]) -> bool:
     """Does one passage hold every name and number of `sentence`, or do the facts found so far
     (a sentence relating them)? Not a passage and the facts together: "Lovejoy" found in one

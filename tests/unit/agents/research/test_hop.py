@@ -233,3 +233,14 @@ def test_a_reading_sees_the_passages_that_best_match_the_chain_in_the_order_read
     shown = focused(passages, "Where was Jan Svěrák born?", 3)
     assert len(shown) == 3 and shown[-1] == passages[-1]
     assert focused(passages[:2], "anything", 3) == passages[:2]
+
+
+def test_a_bare_yes_or_no_answers_only_a_yes_or_no_question(wire):
+    """The hop says "no" and so does the last reading, to a question asking when: neither
+    stands, and the run says nothing read states the answer."""
+    model = wire(ChainScript("So the answer is: no.", last="No"))
+    nodes, _, state = run(
+        build_reflective_graph(), wire.context(**FIRST, max_hops=2), store=wire.store
+    )
+    assert state["answer"] == "" and state["chain"][-1]["how"] == "not found"
+    assert LAST in model.calls[-1]["prompt"]

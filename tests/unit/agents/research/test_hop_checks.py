@@ -141,3 +141,12 @@ def test_a_comparison_answered_from_one_side_searches_the_other(wire):
     assert state["chain"][0]["searched"] == "Aladdin"
     assert "1992 film by Walt Disney Pictures" in model.calls[2]["prompt"]
     assert "1992 film by" not in model.calls[1]["prompt"]
+
+
+def test_a_bare_yes_or_no_answers_only_a_question_asking_yes_or_no():
+    from agents.research.hop_checks import answers
+
+    assert not answers("Where was the director of film Herra Lahtinen Lähtee Lipettiin born?", "no")
+    assert not answers("Who was born first, Am Rong or Ava DuVernay?", "Yes")
+    assert answers("Are Aladdin and Song of the South produced by the same company?", "no")
+    assert answers("Where was he born?", "Norway")
