@@ -39,6 +39,9 @@ JOINERS = {
     "in",
     "on",
     "a",
+    "mac",  # "Amlaíb mac Gofraid"
+    "ibn",
+    "bin",
 }
 
 

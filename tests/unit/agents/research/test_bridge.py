@@ -33,7 +33,18 @@ __all__ = ["wire"]
             ("composer", "I Am The World"),
         ),
         ("Which country the director of film Desire Inc. is from?", ("director", "Desire Inc.")),
-        ("Who is the paternal grandfather of Duke Xuan Of Qin?", None),
+        ("Who is the paternal grandfather of Duke Xuan Of Qin?", ("father", "Duke Xuan Of Qin")),
+        (
+            "What nationality is Gevherhan Sultan (Daughter Of Selim Ii)'s father?",
+            ("father", "Gevherhan Sultan (Daughter Of Selim Ii)"),
+        ),
+        (
+            "Where was the place of death of Alessandro Ruspoli, 2Nd Prince Of Cerveteri's "
+            "father?",
+            ("father", "Alessandro Ruspoli, 2Nd Prince Of Cerveteri"),
+        ),
+        ("Who is Agnes Of Austria (1281–1364)'s father-in-law?", None),
+        ("Who is the spouse of Agnes Of Austria?", None),
     ],
 )  # fmt: skip
 def test_the_role_asked_about_and_its_work_each_whole(question, asked):
@@ -85,6 +96,28 @@ def test_the_name_after_by_on_the_works_page(question, text, name):
     assert (found[1] if found else None) == name
     if found:
         assert found[0] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "father"),
+    [
+        ("Samsu-iluna was the seventh king of Babylon. He was the son and successor of "
+         "Hammurabi by an unknown mother.", "Hammurabi"),
+        ("Emily Eavis is the youngest daughter of the festival's founder and organiser Michael "
+         "Eavis and his second wife Jean.", "Michael Eavis"),
+        ("Cammán mac Amlaíb is thought a son of Amlaíb mac Gofraid (d.941).",
+         "Amlaíb mac Gofraid"),
+        ("Duke Xuan was the eldest of the three sons of his father Duke De of Qin.",
+         "Duke De of Qin"),
+        ("Henry James FitzRoy was an MP. His mother was the daughter of MP James Balfour.",
+         None),  # his mother's father
+    ],
+)  # fmt: skip
+def test_the_father_a_persons_page_names(text, father):
+    question = f"Who is the father of {text.split(' was')[0].split(' is')[0]}?"
+    title = role_of(question)[1]
+    found = bridge(question, [page(title, text)])
+    assert (found[1] if found else None) == father
 
 
 DIRECTED = [
