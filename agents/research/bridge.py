@@ -33,7 +33,7 @@ _SAID_BY = {
 }
 _SAID_BY["author"] = _SAID_BY["writer"]
 _ANY_ROLE = {w for said in _SAID_BY.values() for w in said} | {"based", "adapt", "lyric"}
-_BY = re.compile(r"\w*((?:\s+[\w'’,-]+){0,4}?)\s+by\s+")
+_BY = re.compile(r"\w*((?:\s+[\w'’,-]+){0,4}?)\s+by(?:\s+|(?=[A-Z]))")  # "byAmerican": glued
 _DESCRIBED = 5  # words that may describe a name: "American singer-songwriter", "the festival's
 # founder and organiser"
 _FATHER_OF = re.compile(r"\b(?:paternal grandfather|father)(?![-\w]) of ")

@@ -14,10 +14,10 @@ from agents.research.support import normal, unsupported
 _STOP = re.compile(r"(\S+)[.!?]\s+(?=[A-Z])")
 # words a stop ends that end no sentence: an initial, a title, "lit." ("Adiós, Sabata( lit.")
 _ABBREVIATIONS = set("mr mrs ms dr st jr sr mt prof gen col lt capt no vs co inc ltd lit".split())
+_OPENER = re.compile(r"(?:The|It|He|She|His|Her|They|Their|In|This|Its)\b")  # a sentence's
 _LEAD_CHARS = 400
-_JOINED = re.compile(
-    r"(?<=[a-z)\"])\.(?=[A-Z])"
-)  # "Mitchell.It was": two sentences, one space lost
+# two sentences, one space lost: "Mitchell.It was", "in Washington, D.C.The picture"
+_JOINED = re.compile(r"(?:(?<=[a-z0-9)\"\]])|(?<=\.[A-Z]))\.(?=[A-Z][a-z])")
 _NAME = re.compile(r"[\w'’.&-]+")
 JOINERS = {
     "of",
@@ -63,7 +63,7 @@ def titled_sentences(passages: Sequence[str]) -> list[tuple[str, str]]:
     out = []
     for passage in passages:
         title = title_and_source(passage)[0]
-        text = " ".join(passage.split("\n", 1)[1:]).strip()
+        text = _JOINED.sub(". ", " ".join(passage.split("\n", 1)[1:]).strip())
         while text:
             sentence = first_sentence(text)
             out.append((title, sentence))
@@ -76,7 +76,8 @@ def first_sentence(text: str) -> str:
     Arkadin"), nor one inside brackets."""
     for stop in _STOP.finditer(text):
         word = stop[1].rsplit("(", 1)[-1].rstrip(".")
-        if len(word) == 1 or "." in word or word.casefold() in _ABBREVIATIONS:  # "C.Ss."
+        dotted = "." in word and not _OPENER.match(text, stop.end())  # "C.Ss. is", "D.C. The"
+        if len(word) == 1 or dotted or word.casefold() in _ABBREVIATIONS:
             continue
         if text.count("(", 0, stop.end()) > text.count(")", 0, stop.end()):
             continue

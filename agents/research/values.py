@@ -18,9 +18,9 @@ _MONTHS = (
 ).split()
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
-    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\s+"
-    rf"|(?P<m2>{_MONTH})\s+(?:(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?)?"
-    r"\b(?P<y>1\d{3}|20\d{2})\b(?!s)",
+    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\s*"  # "26 April1897": glued
+    rf"|(?P<m2>{_MONTH})\s*(?:(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?)?"
+    r"(?:\b|(?<=[a-z]))(?P<y>1\d{3}|20\d{2})\b(?!s)",
     re.I,
 )
 _COUNT = re.compile(r"\b\d+(?:,\d{3})*(?:\.\d+)?\b")
@@ -43,7 +43,9 @@ _ASIDE = re.compile(r"\s*-\s*(?:born|language|speaking|based|raised|descended)\b
 _PLACED = re.compile(r"(?:\bin|\bat|,|\bcountry of)\s+(?:the\s+)?$")
 # a life span: "(3 March 1912 – 1987)", and "(May 25, 1902 December 5, 1981)" its dash lost
 _SPAN = re.compile(
-    rf"\([^()]*?\b\d{{4}}\s*([–—-]|\bto\b|\s(?=(?:{_MONTH}\s|\d)))[^()]*?\d{{4}}\)", re.I
+    r"\([^()]*?(?:\b|(?<=[a-z]))\d{4}\s*"  # "April1897": glued
+    rf"([–—-]|\bto\b|\s(?=(?:{_MONTH}\s|\d)))[^()]*?\d{{4}}\)",
+    re.I,
 )
 
 

@@ -155,3 +155,12 @@ def test_a_life_span_whose_dash_was_lost_still_gives_both_dates():
     assert date_in(lead, "death") == (1981, 12, 5)
     glued = "Éric Rohmer (21 March 192011 January 2010), was a French film director."
     assert date_in(glued, "birth") is None  # two dates run together: no birth to trust
+
+
+def test_text_glued_where_the_corpus_lost_a_space_is_read_apart():
+    """The 2Wiki corpus joins sentences without a space ("D.C.The picture"), and dates too
+    ("26 April1897")."""
+    read = leads(["F (source: s)\nF is a film made in Washington, D.C.The picture stars G."])
+    assert read == ["F is a film made in Washington, D.C."]
+    sirk = "Douglas Sirk( born Hans Detlef Sierck; 26 April1897 – 14 January 1987) was a director."
+    assert date_in(sirk, "birth") == (1897, 4, 26) and date_in(sirk, "death") == (1987, 1, 14)

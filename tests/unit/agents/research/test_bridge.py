@@ -80,6 +80,11 @@ def page(title: str, text: str) -> str:
             "Robin Gibb",  # recorded by: the performers
         ),
         (
+            "Where was the performer of song Greatest Love (Ciara Song) born?",
+            '"Greatest Love" is a song byAmerican singer-songwriter Ciara.',  # glued
+            "Ciara",
+        ),
+        (
             "Where was the director of film Sad Song Of Yellow Skin born?",
             "Sad Song of Yellow Skin is a 1970 direct cinema-style documentary film on the "
             "effects of the Vietnam War.",
