@@ -214,3 +214,43 @@ def test_the_connect_page_hands_the_token_only_to_a_server_on_this_machine(brows
     assert page.evaluate("localStorage.getItem('lg:chat:apiKey')") in (None, TOKEN)
     assert "example.org" not in page.url.split("#")[0]
     page.close()
+
+
+def _thread(api: str) -> dict:
+    client = caller(api, TOKEN)
+    (thread,) = client.threads.search(limit=1, sort_by="updated_at", sort_order="desc")
+    return thread
+
+
+def test_cancel_and_mark_as_resolved_say_so_in_the_page(browser, servers):
+    """The page's Cancel button stops the run on the server (the SDK cancels a stream it
+    leaves) and says so (our patch, chat_ui/page-says-so.patch); the inbox's Mark as
+    Resolved (its goto to END would leave the run waiting; the patch answers the plan as
+    ignored) ends the plan's run without running it, and the page says so."""
+    page = _open(browser, servers)
+    _ask(page, QUESTION)
+    page.locator("form button:has-text('Cancel')").click(timeout=30_000)
+    notice = page.wait_for_selector("[data-sonner-toast]", timeout=30_000)
+    assert "stopped before it answered" in notice.inner_text()
+    page.wait_for_selector("form button[type=submit]:has-text('Send')", timeout=30_000)
+    _shot(page, "cancelled")
+    client, thread = caller(servers[1], TOKEN), _thread(servers[1])
+    for _ in range(60):  # the server ends the run it was streaming
+        runs = client.runs.list(thread["thread_id"])
+        if runs and runs[0]["status"] not in ("pending", "running"):
+            break
+        page.wait_for_timeout(500)
+    assert runs[0]["status"] in ("interrupted", "error"), runs[0]["status"]
+    page.close()
+
+    planned = _assistant(servers[1], approve_plan=True, answer_first=False, max_retries=0)
+    page = _open(browser, servers, planned)
+    _ask(page, QUESTION)
+    _plan_shown(page)
+    page.get_by_role("button", name="Mark as Resolved").click()
+    assert page.wait_for_selector("text=Marked thread as resolved", timeout=30_000)
+    assert "The plan was cancelled" in _settled(page, 1)  # the run ends, the plan not run
+    state = client.threads.get_state(_thread(servers[1])["thread_id"])
+    assert not state["next"]  # nothing left waiting on the plan
+    _shot(page, "resolved")
+    page.close()
