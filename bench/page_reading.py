@@ -5,9 +5,9 @@ corpus holds them), how many
 - choices by a date or a count ("Who was born first, A or B?") the sides' values decide, and
   how many of those rightly (agents/research/compare.py);
 - questions whether two sides are from one country the leads decide, and rightly;
-- questions through a role or a father ("the director of film X", "X's father") bridge from
-  the work's or person's page to a name whose gold page the chain runs through
-  (agents/research/bridge.py).
+- questions through a role or a relative ("the director of film X", "X's paternal
+  grandfather") bridge from the work's or person's page to a name whose gold page the chain
+  runs through, or to the answer itself (agents/research/bridge.py, kin.py).
 
     python -m bench.page_reading [--show]
 
@@ -22,6 +22,7 @@ import argparse
 
 from agents.research.bridge import bridge, role_of
 from agents.research.compare import alike, chosen, options, order
+from agents.research.kin import kin_of
 from agents.research.names import names
 from evals.hotpotqa.dataset import HotpotQuestion, load_hotpotqa
 from evals.report.tables import format_table
@@ -60,11 +61,11 @@ def _read(q: HotpotQuestion) -> tuple[str, str | None, bool]:
         got = chosen(q.question, [], passages)
         kind = "choice" if order(q.question) else "same country"
         return kind, got, got is not None and _same(got, q.answer)
-    asked = role_of(q.question)
+    asked = role_of(q.question) or kin_of(q.question)
     if asked:
         found = bridge(q.question, passages)
         pages = [p.title for p in gold if not _same(p.title, asked[1])]
-        right = found is not None and any(_same(found[1], t) for t in pages)
+        right = found is not None and any(_same(found[1], t) for t in [*pages, q.answer])
         return "bridge", found[1] if found else None, right
     return "", None, False
 

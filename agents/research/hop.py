@@ -87,12 +87,13 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
     passages = passages_read(state)
     facts = [f for link in chain for f in link["facts"]]
     picked = chosen(query, facts, passages)  # what the passages say orders a choice: no call
-    bridged = None if picked else _bridged(ctx, state, chain, passages)
+    bridged, linked = (None, []) if picked else _bridged(ctx, state, chain, facts, passages)
     if bridged:  # a page read says who the question asks through: searched, no call
         return bridged
+    facts = [*facts, *linked]  # the link's page already read: facts the hop continues from
     reply = "" if picked else _reasoning(ctx, state, facts, solved)
     said = split_reasoning(reply, query, passages, facts)
-    link: ChainLink = {"facts": said.facts, "guess": said.guess, "searched": ""}
+    link: ChainLink = {"facts": [*linked, *said.facts], "guess": said.guess, "searched": ""}
     facts = [*facts, *said.facts]
     picked = picked or chosen(query, facts, passages)
     if picked:  # two values that order a choice's sides decide it, not the model's conclusion
@@ -122,21 +123,26 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
 
 
 def _bridged(
-    ctx: Context, state: ReflectiveAgentState, chain: list[ChainLink], passages: list[str]
-) -> dict | None:
-    """The next hop when a page read names who the question asks through (`bridge`: "the
-    director of film X", X's page: "directed by D") and D's own page is not read yet: that
-    sentence is a fact found and D is searched, with no call; None otherwise."""
+    ctx: Context,
+    state: ReflectiveAgentState,
+    chain: list[ChainLink],
+    facts: list[str],
+    passages: list[str],
+) -> tuple[dict | None, list[str]]:
+    """What the pages read say of who the question asks through (`bridge`: "the director of
+    film X", X's page: "directed by D"): the next hop, when D's own page is not read yet (those
+    sentences are facts found and D is searched, with no call), and the sentences not among
+    the facts yet (for the hop to continue from, when D's page is read or finds nothing new)."""
     query = state["query"]
     found = None if valued_sides(query) else bridge(query, passages)
-    if not found or any(_titled(found[1], title_and_source(p)[0]) for p in passages):
-        return None
-    fact, name = found
-    searched, new = _next_search(ctx, state, chain, [name], passages)
+    linked = [f for f in found[0] if f not in facts] if found else []
+    if not found or not linked or any(_titled(found[1], title_and_source(p)[0]) for p in passages):
+        return None, linked
+    searched, new = _next_search(ctx, state, chain, [found[1]], passages)
     if not new:
-        return None
-    link: ChainLink = {"facts": [fact], "guess": "", "searched": searched}
-    return {"chain": [*chain, link], "read": focused(new, name, FOUND_PER_HOP)}
+        return None, linked
+    link: ChainLink = {"facts": linked, "guess": "", "searched": searched}
+    return {"chain": [*chain, link], "read": focused(new, found[1], FOUND_PER_HOP)}, []
 
 
 def passages_read(state: ReflectiveAgentState) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 
+from agents.research.countries import ADJECTIVES
 from agents.research.sources import title_and_source
 from agents.research.support import normal, unsupported
 
@@ -104,7 +105,7 @@ def runs(text: str, joiners: Set[str] = JOINERS, *, numbers: bool = False) -> li
     found: list[list[str]] = [[]]
     for word in _NAME.findall(text):
         named = word[:1].isupper() or (numbers and word[:1].isdigit())
-        if named or (found[-1] and word.casefold() in joiners):
+        if named or (found[-1] and word.casefold().rstrip("'’") in joiners):  # "de'"
             found[-1].append(word if len(word) <= 2 else word.rstrip("."))  # "S." an initial
         elif found[-1]:
             found.append([])
@@ -183,3 +184,20 @@ def relating(passages: Sequence[str], stem: str) -> list[str]:
         for title, sentence in titled_sentences(passages)
         if stem in sentence.casefold() and not names(sentence, title)
     ]
+
+
+_DESCRIBED = 5  # words that may describe a name: "the festival's founder and organiser"
+
+
+def named_after(text: str) -> str:
+    """The name `text` opens with, past a few words describing it ("American singer Selena":
+    Selena; "former Oregon state representative Hector Macpherson": a name of two words or
+    more before one of one); "" when none comes soon."""
+    near = []
+    for run in runs(text):
+        before = text[: text.find(run.split()[0])]  # a run drops a stop: "Macpherson, Sr."
+        if len(before.split()) > _DESCRIBED or re.search(r"[,;.(]", before):
+            break
+        if not all(w in ADJECTIVES for w in run.split()):
+            near.append(run)
+    return next((r for r in near if " " in r), near[0] if near else "")
