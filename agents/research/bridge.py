@@ -98,6 +98,7 @@ def _had(role: str, sentence: str) -> str:
 
 
 def _titled(title: str, work: str) -> bool:
-    """Is `title` the work's page ("Le trio en si bémol" for "Le Trio En Si Bémol")?"""
+    """Is `title` the work's or person's page ("Le trio en si bémol" for "Le Trio En Si
+    Bémol", "Adolph II of the Marck" for "Count Adolph II of the Marck")?"""
     bare = [re.sub(r"\s*\([^)]*\)", "", t).casefold().strip() for t in (title, work)]
-    return bare[0] == bare[1] or names(title.casefold(), work.casefold())
+    return bare[0] == bare[1] or names(title.casefold(), work.casefold()) or names(work, title)

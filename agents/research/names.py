@@ -18,7 +18,7 @@ _ABBREVIATIONS = set("mr mrs ms dr st jr sr mt prof gen col lt capt no vs co inc
 _OPENER = re.compile(r"(?:The|It|He|She|His|Her|They|Their|In|This|Its)\b")  # a sentence's
 _LEAD_CHARS = 400
 # two sentences, one space lost: "Mitchell.It was", "in Washington, D.C.The picture"
-_JOINED = re.compile(r"(?:(?<=[a-z0-9)\"\]])|(?<=\.[A-Z]))\.(?=[A-Z][a-z])")
+_JOINED = re.compile(r"(?<=[\w)\"\]])\.(?=[A-Z][a-z])")  # "Pope Leo X.His" too
 _NAME = re.compile(r"[\w'’.&-]+")
 JOINERS = {
     "of",

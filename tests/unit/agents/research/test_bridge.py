@@ -178,3 +178,11 @@ def test_the_hop_searches_the_named_director_without_a_call(wire):
     assert DIRECTED[0][1] in model.calls[1]["prompt"]  # the fact the hop continues from
     assert "Toivo Särkkä( 20 November 1890" in model.calls[1]["prompt"]  # his page, found
     assert second["how"] == "answered"
+
+
+def test_a_parents_page_is_his_though_the_sentence_gives_his_title():
+    """ "Count Adolph II of the Marck" is the page titled "Adolph II of the Marck"."""
+    question = "Who is the paternal grandfather of Engelbert Iii Of The Mark?"
+    own = page("Engelbert III of the Mark", "He was the son of Count Adolph II of the Marck.")
+    father = page("Adolph II of the Marck", "Adolph II was the son of Engelbert II of the Mark.")
+    assert bridge(question, [own, father])[1] == "Engelbert II of the Mark"
