@@ -62,7 +62,7 @@ def bridge(question: str, passages: Sequence[str]) -> tuple[list[str], str] | No
             break
         facts.append(found[0])
         who = found[1]
-        if not any(_titled(title_and_source(p)[0], who) for p in passages):
+        if not page_read(who, passages):
             break  # the next step is read from a page not read yet: searched first
     return (facts, who) if facts else None
 
@@ -95,6 +95,11 @@ def _had(role: str, sentence: str) -> str:
         if name:
             return name
     return ""
+
+
+def page_read(who: str, passages: Sequence[str]) -> bool:
+    """Is `who`'s own page among the passages read?"""
+    return any(_titled(title_and_source(p)[0], who) for p in passages)
 
 
 def _titled(title: str, work: str) -> bool:

@@ -37,7 +37,7 @@ from langgraph.runtime import Runtime
 
 from agents import resources
 from agents.research.answer_text import clean_short_answer
-from agents.research.bridge import bridge
+from agents.research.bridge import bridge, page_read
 from agents.research.compare import because, chosen, options, side_of, unvalued, valued_sides
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
 from agents.research.hop_checks import Reasoning, answers, asked, lacking, split_reasoning
@@ -136,7 +136,7 @@ def _bridged(
     query = state["query"]
     found = None if valued_sides(query) else bridge(query, passages)
     linked = [f for f in found[0] if f not in facts] if found else []
-    if not found or not linked or any(_titled(found[1], title_and_source(p)[0]) for p in passages):
+    if not found or not linked or page_read(found[1], passages):
         return None, linked
     searched, new = _next_search(ctx, state, chain, [found[1]], passages)
     if not new:
