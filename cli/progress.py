@@ -11,6 +11,8 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
+from agents.research.progress import checked, hopped
+from agents.research.progress import short as _short
 from cli.outcome import CAPS
 
 
@@ -58,11 +60,6 @@ class CallCounter(BaseCallbackHandler):
                             "seconds": round(time.perf_counter() - started, 2),
                         }
                     )
-
-
-def _short(text: str, n: int = 110) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 class Progress:
@@ -133,7 +130,7 @@ class Progress:
         if node == "aggregate_results":
             return "[aggregate_results] final answer written"
         if node == "check_answer":
-            return _checked(update)
+            return f"[check_answer] {checked(update)}"
         if node == "hop":
             return _hopped(update)
         if node == "reflect_on_answer":  # silent unless the readings disagreed
@@ -152,33 +149,10 @@ class Progress:
         return "\n".join(lines) or "[run_task] done"
 
 
-def _checked(update: dict[str, Any] | None) -> str:
-    """check_answer's line: not checked (not a short answer), kept, or replaced."""
-    check = (update or {}).get("answer_check")
-    if not check:
-        return "[check_answer] not checked (the answer is not a short one)"
-    if check["chosen"] == check["research"]:
-        return f"[check_answer] kept {_short(check['chosen'], 60)!r} ({check['how']})"
-    return (
-        f"[check_answer] {_short(check['research'], 60)!r} -> {_short(check['chosen'], 60)!r} "
-        f"({check['how']}; a direct reading of the evidence)"
-    )
-
-
 def _hopped(update: dict[str, Any] | None) -> str:
-    """hop's line: the fact its reading found, then the link it searches next, or the chain's
-    end (the answer the passages hold, or none)."""
+    """hop's line: its number along the chain, then what it found and did."""
     chain = (update or {}).get("chain") or []
-    if not chain:
-        return "[hop] done"
-    link, n = chain[-1], len(chain)
-    facts = " ".join(link.get("facts") or [])
-    found = f"found {_short(facts, 60)!r}; " if facts else ""
-    if link.get("searched"):
-        return f"[hop {n}] {found}searching {_short(link['searched'], 50)!r}"
-    if link.get("answer"):
-        return f"[hop {n}] {found}answer {_short(link['answer'], 50)!r} ({link.get('how')})"
-    return f"[hop {n}] {found}no passage read states the answer"
+    return f"[hop {len(chain)}] {hopped(update or {})}" if chain else "[hop] done"
 
 
 class TaskReporter(BaseCallbackHandler):

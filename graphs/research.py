@@ -9,6 +9,8 @@ with no plan (a lookup costs about one retrieval and two calls); readings that d
 one, take one hop (a second search with the answers, its new passages read on their own); only
 what the hop does not settle is researched. Each node is a function of the same name in
 agents/research/, its prompt under the node's heading in prompts/research.py.
+The nodes a person waits on are `reported`: each writes a line as it starts and ends to the run's
+`custom` stream, which a chat page shows while the run works (agents/research/progress.py).
 
 A node whose model call is refused at the run's cap ends with `stopped` instead of its work
 (agents/research/budget.py `capped`), and the run drains to its end without another call. A run
@@ -33,6 +35,7 @@ from agents.research.decompose import decompose_query
 from agents.research.execute import execute_task
 from agents.research.goal import goal_setting
 from agents.research.hop import hop
+from agents.research.progress import reported
 from agents.research.reflect import reflect_on_task
 from agents.research.reflect_answer import reflect_on_answer
 from agents.research.reply import standing
@@ -154,16 +157,20 @@ def build_research_graph(task_graph: TaskBuilder, *, check: bool = False) -> Res
         output_schema=OutputState,
     )
     # search for the request, then its goal, what must be found and the answer's form
-    builder.add_node("goal_setting", goal_setting, retry_policy=TRANSIENT)
+    builder.add_node("goal_setting", reported(goal_setting), retry_policy=TRANSIENT)
     # the tasks (planning is new work: it needs room for the answer's call after it)
     builder.add_node(
-        "decompose_query", capped(decompose_query, room=budget_stop), retry_policy=TRANSIENT
+        "decompose_query",
+        reported(capped(decompose_query, room=budget_stop)),
+        retry_policy=TRANSIENT,
     )
     builder.add_node("approve_plan", approve_plan)  # a person may accept, edit or cancel it
     builder.add_node("schedule_tasks", schedule_tasks)  # the tasks whose inputs are ready
-    builder.add_node("run_task", run_task_node(task_graph))  # one task's subgraph
+    builder.add_node("run_task", reported(run_task_node(task_graph)))  # one task's subgraph
     builder.add_node(  # the answer; with no call left, the one the run has (partial_answer)
-        "aggregate_results", capped(aggregate_results, partial_answer), retry_policy=TRANSIENT
+        "aggregate_results",
+        reported(capped(aggregate_results, partial_answer)),
+        retry_policy=TRANSIENT,
     )
     builder.add_edge(START, "goal_setting")  # the request becomes a goal first
     if check:  # a short answer is followed along its chain before anything is planned
@@ -189,11 +196,15 @@ def add_answer_check(builder: ResearchBuilder) -> None:
     """The reflective graph's short answers: hop ⟲ (one link of the chain a hop) →
     reflect_on_answer → END; after research, aggregate_results → check_answer (a short answer
     against one direct reading) → reflect_on_answer → END."""
-    builder.add_node("hop", capped(hop, standing), retry_policy=TRANSIENT)  # one link a hop
+    builder.add_node(
+        "hop", reported(capped(hop, standing)), retry_policy=TRANSIENT
+    )  # one link a hop
     builder.add_conditional_edges(  # the next link, or the chain's end
         "hop", route_hop, ["hop", "reflect_on_answer"]
     )
-    builder.add_node("check_answer", capped(check_answer, standing), retry_policy=TRANSIENT)
+    builder.add_node(
+        "check_answer", reported(capped(check_answer, standing)), retry_policy=TRANSIENT
+    )
     # readings that disagreed: the run failed, and the reflector says what to do instead
     builder.add_node("reflect_on_answer", reflect_on_answer, retry_policy=TRANSIENT)
     builder.add_edge("aggregate_results", "check_answer")  # a short answer is checked

@@ -35,6 +35,7 @@ QUESTION = (  # the README's question
 RUN_S = 600_000  # ms a run may take on 2 busy cores
 INPUT = 'textarea[placeholder="Type your message..."]'
 AI = "div.group.mr-auto"
+PROGRESS = "[data-testid=run-progress]"  # the line saying what the run is doing (our patch)
 
 
 @pytest.fixture(scope="module")
@@ -99,14 +100,16 @@ def _ask(page, text: str) -> None:
     page.keyboard.press("Enter")
 
 
-def _settled(page, replies: int) -> str:
+def _settled(page, replies: int, told: list[str] | None = None) -> str:
     """Wait until the page shows `replies` AI messages and the run is over (Send is back),
-    looking at what it streams meanwhile (never a structured call's JSON); the last reply's
-    text."""
+    looking at what it streams meanwhile (never a structured call's JSON; each progress line
+    it shows joins `told`); the last reply's text."""
     send = page.locator("form button[type=submit]:has-text('Send')")
     seen: list[str] = []
+    told = [] if told is None else told
     for _ in range(RUN_S // 250):
         seen += [t.strip() for t in page.locator(f"{AI} .markdown-content").all_inner_texts()]
+        told += [t for t in page.locator(PROGRESS).all_inner_texts() if t not in told]
         if send.count() and page.locator(AI).count() >= replies:
             break
         page.wait_for_timeout(250)
@@ -134,16 +137,21 @@ def _thread_answer(api: str) -> tuple[str, int]:
 
 
 def test_a_question_typed_in_the_page_is_answered_with_its_sources(browser, servers):
-    """The page shows the run at work, then the thread's answer, sources included; a follow-up
-    on the same thread gets its own answer below the first."""
+    """The page shows the run at work, node by node, then the thread's answer, sources
+    included; a follow-up on the same thread gets its own answer below the first."""
     page = _open(browser, servers)
     _ask(page, QUESTION)
     page.wait_for_selector("form button:has-text('Cancel')", timeout=30_000)  # at work
+    page.wait_for_selector(PROGRESS, timeout=60_000)
     _shot(page, "working")
-    shown = _settled(page, 1)
+    told: list[str] = []
+    shown = _settled(page, 1, told)
     answer, count = _thread_answer(servers[1])
     assert count == 2 and _words(shown) == _words(answer)  # the page shows the thread's answer
     assert "Sources:" in shown
+    assert told[0] == "Searching for the question and reading what comes back", told
+    assert len(told) >= 2, told  # node by node, not a frozen page
+    assert not page.locator(PROGRESS).count()  # gone with the run
     _shot(page, "answer")
     _ask(page, "Who created Wallace and Gromit?")
     followed = _settled(page, 2)

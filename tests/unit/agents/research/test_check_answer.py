@@ -131,15 +131,13 @@ def test_a_run_stopped_by_its_budget_is_not_checked(wire):
 
 
 def test_progress_says_what_the_check_did():
-    from cli.progress import _checked
+    from agents.research.progress import checked
 
-    assert _checked({}) == "[check_answer] not checked (the answer is not a short one)"
+    assert checked({}) == "not checked (the answer is not a short one)"
     kept = {"research": "Jonny Craig", "direct": "Pete", "chosen": "Jonny Craig", "how": "chosen"}
-    assert _checked({"answer_check": kept}) == "[check_answer] kept 'Jonny Craig' (chosen)"
+    assert checked({"answer_check": kept}) == "kept 'Jonny Craig' (chosen)"
     swapped = {**kept, "chosen": "Pete", "how": "order-bound"}
-    assert _checked({"answer_check": swapped}).startswith(
-        "[check_answer] 'Jonny Craig' -> 'Pete' (order-bound;"
-    )
+    assert checked({"answer_check": swapped}).startswith("'Jonny Craig' -> 'Pete' (order-bound;")
 
 
 def test_progress_says_what_each_hop_did():
