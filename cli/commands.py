@@ -53,6 +53,9 @@ COMMANDS: dict[str, Command] = {
 
 RESERVED = ("--home", "-v", "--verbose")
 LAB = "evals"  # the benchmarks' package: in the checkout, not in the wheel (pyproject.toml)
+# what the product's modules are named under: "" in the checkout, "reflective_agent." installed
+# (the wheel holds the product in that one package: setup.py)
+WITHIN = __name__.removesuffix("cli.commands")
 PROGRAM = "reflective-agent"  # the installed command (pyproject.toml, [project.scripts])
 
 
@@ -199,9 +202,9 @@ def _register(subparsers: Any, name: str) -> None:
     import importlib
 
     try:
-        module = importlib.import_module(COMMANDS[name].module)
+        module = importlib.import_module(WITHIN + COMMANDS[name].module)
     except ModuleNotFoundError as missing:  # the benchmarks are not part of the package
-        if missing.name != LAB or not COMMANDS[name].module.startswith(f"{LAB}."):
+        if missing.name != WITHIN + LAB or not COMMANDS[name].module.startswith(f"{LAB}."):
             raise
         raise UsageError(
             f"`{name}` runs the benchmarks, which come with the source checkout, not with the "

@@ -31,6 +31,7 @@ SOURCES = [
     "graphs",
     "memory",
     "prompts",
+    "reflective_agent",
 ]  # all: the build picks
 
 
@@ -38,7 +39,7 @@ def _wheel(tmp_path: Path) -> Path:
     src = tmp_path / "src"
     for name in SOURCES:
         shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("main.py", "pyproject.toml", "README.md"):
+    for name in ("main.py", "setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     pip = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
     subprocess.run([*pip, "--no-index", "-w", str(tmp_path / "dist"), str(src)], check=True)
@@ -97,10 +98,38 @@ def test_the_wheel_holds_the_product_not_the_lab(installed, tmp_path):
     """evals/ and bench/ stay in the checkout: the installed package has neither, nothing it
     imports needs them, and `eval` says where the benchmarks are instead of a traceback."""
     site = next((installed.parent.parent / "lib").glob("python*/site-packages"))
-    assert (site / "agents").is_dir() and (site / "graphs").is_dir()
-    assert not (site / "evals").exists() and not (site / "bench").exists()
+    assert (site / "reflective_agent" / "agents").is_dir()
+    assert not (site / "reflective_agent" / "evals").exists() and not (site / "evals").exists()
+    assert not (site / "bench").exists()
     usage = _agent(installed, tmp_path, "eval", "hotpotqa", "--help")
     assert usage.returncode == 2, usage.stdout
     assert "come with the source checkout" in usage.stderr and "Traceback" not in usage.stderr
     listed = _agent(installed, tmp_path, "--help")
     assert listed.returncode == 0 and "eval" in listed.stdout  # still listed, with its note
+
+
+def test_the_wheel_takes_one_top_level_name_and_an_app_keeps_its_own(installed, tmp_path):
+    """Installed, the product is `reflective_agent` alone: an app with its own `core/` and
+    `agents/` packages imports them and the research graph side by side, neither shadowing the
+    other."""
+    site = next((installed.parent.parent / "lib").glob("python*/site-packages"))
+    product = ("agents", "browser", "cli", "core", "graphs", "memory", "prompts", "main.py")
+    assert not [name for name in product if (site / name).exists()]
+    app = tmp_path / "app"
+    for own in ("core", "agents"):
+        (app / own).mkdir(parents=True)
+        (app / own / "__init__.py").write_text("WHOSE = 'the app'\n")
+    script = (
+        "import core, agents\n"
+        "from reflective_agent.graphs import Context, build_reflective_graph\n"
+        "from reflective_agent.core.context import Context as Same\n"
+        "graph = build_reflective_graph().compile()\n"
+        "assert core.WHOSE == agents.WHOSE == 'the app' and Context is Same\n"
+        "print(' '.join(sorted(graph.nodes)))\n"
+    )
+    python = installed.parent / "python"
+    done = subprocess.run(
+        [str(python), "-c", script], cwd=app, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "goal_setting" in done.stdout.split() and "hop" in done.stdout.split()

@@ -135,10 +135,10 @@ def test_the_paths_and_links_shown_exist():
 
 
 def test_the_embedding_example_imports_what_graphs_exports():
-    import graphs
+    import reflective_agent.graphs as graphs
 
     text = README.read_text(encoding="utf-8")
-    imports = re.findall(r"^from graphs import (.+)$", text, flags=re.MULTILINE)
+    imports = re.findall(r"^from reflective_agent.graphs import (.+)$", text, flags=re.MULTILINE)
     names = {name.strip() for line in imports for name in line.split(",")}
     assert names and names <= set(graphs.__all__), f"not exported by graphs: {names}"
 
