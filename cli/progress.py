@@ -11,8 +11,7 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from agents.research.progress import checked, hopped
-from agents.research.progress import short as _short
+from agents.research.progress import checked, hopped, short
 from cli.outcome import CAPS
 
 
@@ -113,18 +112,18 @@ class Progress:
                 return f"[{node}] no call left ({CAPS[cap]}): the answer is what the run found"
             return f"[{node}] not done: the run reached its {CAPS[cap]} cap"
         if node == "goal_setting":
-            return f"[goal_setting] goal: {_short(update.get('optimized_goal', ''))}"
+            return f"[goal_setting] goal: {short(update.get('optimized_goal', ''))}"
         if node == "decompose_query":
             tasks = update.get("tasks") or []
             lines = [f"[decompose_query] {len(tasks)} task(s):"]
-            lines += [f"  {i + 1}. {_short(t, 100)}" for i, t in enumerate(tasks)]
+            lines += [f"  {i + 1}. {short(t, 100)}" for i, t in enumerate(tasks)]
             return "\n".join(lines)
         if node == "schedule_tasks" and update.get("current_tasks"):
             running = ", ".join(str(i + 1) for i in update["current_tasks"])
             return f"[schedule_tasks] running task(s) {running}"
         if node == "execute_task":
             where = self._where(update, max(0, update.get("attempt", 1) - 1))
-            return f"[execute_task] {where}: {_short(update.get('result', ''))}"
+            return f"[execute_task] {where}: {short(update.get('result', ''))}"
         if node == "reflect_on_task":
             return f"[reflect_on_task] {self._verdict(update)}"
         if node == "aggregate_results":

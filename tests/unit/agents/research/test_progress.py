@@ -32,7 +32,7 @@ def _streamed(wire, script, **context):
 
 def test_each_node_a_person_waits_on_says_when_it_starts_and_what_it_did(wire):
     lines, nodes = _streamed(wire, Script())
-    told = [n for n in nodes if n in STARTS or n == "check_answer"]
+    told = [n for n in nodes if n in STARTS]
     assert [n for n, _ in lines[0::2]] == [n for n, _ in lines[1::2]] == told  # start, end
     texts = [text for _, text in lines]
     assert texts[:4] == [
