@@ -24,7 +24,10 @@ import threading
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # core.state loads LangChain; the CLI's parser imports this module
+    from core.state import Cap
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ class CapReached(RuntimeError):
     """A model call refused: the run has reached `cap` ("max_calls", "max_tokens",
     "max_seconds"). A RuntimeError, so LangGraph's retry policies do not retry it."""
 
-    def __init__(self, cap: str) -> None:
+    def __init__(self, cap: Cap) -> None:
         super().__init__(f"the run reached its {cap} cap")
         self.cap = cap
 
@@ -88,7 +91,7 @@ class RunBudget:
             self.calls += calls
             self.tokens += tokens
 
-    def over(self, caps: Caps) -> str | None:
+    def over(self, caps: Caps) -> Cap | None:
         """The first of `caps` reached ("max_calls", "max_tokens", "max_seconds"), else None."""
         if caps.max_calls is not None and self.calls >= caps.max_calls:
             return "max_calls"

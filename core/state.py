@@ -15,8 +15,23 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 MAX_TASKS = 5  # the tasks of one plan, at most (the planner's and a person's edits alike)
+# The values a router, a report or a reader branches on, one type each.
 # how a run researches its request: a short answer along its chain of facts, or by a plan
 Research = Literal["chain", "plan"]
+# how a short answer's chain ended (agents/research/hop.py): the passages held the answer, a
+# comparison was worked out, the last reading's answer stood, or nothing was found
+ChainEnd = Literal["answered", "compared", "last reading", "not found"]
+# how an answer check ended (agents/research/readings.py): both readings gave one answer, the
+# direct reading gave none, a choice between two held in both orders, or it flipped with them
+CheckHow = Literal["agreed", "no direct answer", "chosen", "order-bound"]
+DISAGREED: tuple[CheckHow, ...] = ("chosen", "order-bound")  # the two readings differed
+# the budget cap a run reached (agents/research/budget.py); its answer is then partial
+Cap = Literal["max_calls", "max_tokens", "max_seconds"]
+# why a run ended early: cancelled at plan approval (no answer), or a cap
+Stopped = Cap | Literal["cancelled"]
+# a task's last verdict: passed, retries ran out, no usable verdict, not judged, or not run
+# (its search found nothing the run had not read)
+TaskVerdict = Literal["pass", "fail", "unjudged", "done", "skipped"]
 
 
 def put_slots(current: list[Any] | None, update: dict[Any, Any] | list[Any] | None) -> list[Any]:
@@ -64,31 +79,39 @@ class OutputState(InputState):
     answer: NotRequired[str]
     final_output: NotRequired[str]
     citations: NotRequired[list[dict[str, Any]]]
-    stopped: NotRequired[str | None]
+    stopped: NotRequired[Stopped | None]
 
 
 class TaskReport(TypedDict):
-    """How one task went: attempts made, retries granted and the last attempt's verdict
-    ('pass', 'fail' = retries ran out, 'unjudged' = no usable verdict, 'done' = not judged,
-    'skipped' = its search found nothing the run had not read, so it was not run)."""
+    """How one task went: attempts made, retries granted and the last attempt's verdict."""
 
     task: str
     attempts: int
     retries: int
-    verdict: str
+    verdict: TaskVerdict
 
 
 class ChainLink(TypedDict):
     """One hop along a short answer's chain (agents/research/hop.py): the facts its reading
     found in the passages read, the sentence naming what was not read yet (`guess`), the
     search that followed (`searched`, "" when none did), and for the last hop the answer and
-    how the chain ended (`how`: "answered", "compared", "last reading" or "not found")."""
+    how the chain ended."""
 
     facts: list[str]
     guess: str
     searched: str
     answer: NotRequired[str]
-    how: NotRequired[str]
+    how: NotRequired[ChainEnd]
+
+
+class AnswerCheck(TypedDict):
+    """What check_answer compared (agents/research/check_answer.py): the research's answer, one
+    direct reading's, the one chosen, and how the choice was made."""
+
+    research: str
+    direct: str
+    chosen: str
+    how: CheckHow
 
 
 class ReflectiveAgentState(OutputState):
@@ -134,7 +157,7 @@ class ReflectiveAgentState(OutputState):
     task_steps: NotRequired[Annotated[list[list[dict[str, Any]] | None], put_slots]]
     reflection_ids: NotRequired[Annotated[list[str], add_new]]
     recalled: NotRequired[Annotated[list[str], add_new]]
-    answer_check: NotRequired[dict[str, str]]
+    answer_check: NotRequired[AnswerCheck | None]
     research: NotRequired[Research]
     chain: NotRequired[list[ChainLink]]
 

@@ -19,16 +19,10 @@ from langgraph.runtime import Runtime
 
 from agents.research.answer_text import SHORT_FORM
 from agents.research.prompting import system_message
-from agents.research.readings import (
-    AGREED,
-    agreed,
-    checked_evidence,
-    choose,
-    direct_reading,
-)
+from agents.research.readings import agreed, checked_evidence, choose, direct_reading
 from agents.research.reply import replied
 from core.context import Context
-from core.state import ReflectiveAgentState
+from core.state import AnswerCheck, CheckHow, ReflectiveAgentState
 from prompts.research import data
 
 
@@ -44,10 +38,11 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     start, request = checked_evidence(state), data(state["query"])
     system = system_message(ctx)
     direct = direct_reading(model, system, start, form, request)
-    chosen, how = agreed(research, direct), AGREED if direct else "no direct answer"
+    how: CheckHow = "agreed" if direct else "no direct answer"
+    chosen = agreed(research, direct)
     if chosen is None:
         chosen, how = choose(model, system, start, request, direct, research)
-    check = {"research": research, "direct": direct, "chosen": chosen, "how": how}
+    check: AnswerCheck = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}
     final = _replaced(state.get("final_output", ""), research, chosen)

@@ -96,7 +96,7 @@ def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
         "tasks": [],
         "answer": "",
         "final_output": "",
-        "answer_check": {},
+        "answer_check": None,
         "citations": [],
         "research": "chain" if chain else "plan",
         "chain": [],

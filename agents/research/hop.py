@@ -50,7 +50,7 @@ from agents.research.support import normal, unsupported
 from agents.tools.bm25 import BM25, tokenize
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
-from core.state import ChainLink, ReflectiveAgentState
+from core.state import ChainEnd, ChainLink, ReflectiveAgentState
 from memory.reflections.lessons import particulars
 from prompts.research import (
     FOUND,
@@ -64,9 +64,11 @@ from prompts.research import (
 
 FOUND_PER_HOP = 3  # the new passages a hop's search adds: the best for the link it searched
 SHORT_WORDS = 8  # a stated answer longer than this is read again in the short form
-# how a chain ended
-ANSWERED, COMPARED = "answered", "compared"
-LAST, UNANSWERED = "last reading", "not found"
+# how a chain ended (core.state.ChainEnd)
+ANSWERED: ChainEnd = "answered"
+COMPARED: ChainEnd = "compared"
+LAST: ChainEnd = "last reading"
+UNANSWERED: ChainEnd = "not found"
 
 
 def hop(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:
@@ -275,7 +277,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
 
 
 def _ended(
-    state: ReflectiveAgentState, chain: list[ChainLink], link: ChainLink, answer: str, how: str
+    state: ReflectiveAgentState, chain: list[ChainLink], link: ChainLink, answer: str, how: ChainEnd
 ) -> dict:
     """The chain's end: its answer (cited with the passages that hold it) as the run's reply,
     or, none found, a reply that says so and what was found."""

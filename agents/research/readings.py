@@ -14,13 +14,11 @@ from agents.research.evidence import EVIDENCE_CHARS
 from agents.research.prompting import human, opening
 from agents.research.sources import headers
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
-from core.state import ReflectiveAgentState
+from core.state import CheckHow, ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
 from prompts.research import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE, data
 
 _ARTICLES = {"a", "an", "the"}
-AGREED = "agreed"  # the `how` of a check whose two readings gave the same answer
-DISAGREED = ("chosen", "order-bound")  # the `how` of a check whose two readings differed
 
 
 def direct_reading(model: Any, system: SystemMessage, start: str, form: str, request: str) -> str:
@@ -32,14 +30,14 @@ def direct_reading(model: Any, system: SystemMessage, start: str, form: str, req
 
 def choose(
     model: Any, system: SystemMessage, start: str, request: str, direct: str, research: str
-) -> tuple[str, str]:
+) -> tuple[str, CheckHow]:
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
     direct reading stands (the research's answer lost to one call more often than it won)."""
     # as a choice grammar can hold them (core.structured.choice_text), each mapped back
     shown = {choice_text(direct): direct, choice_text(research): research}
     if len(shown) < 2:  # the same line: nothing to choose between
-        return direct, AGREED
+        return direct, "agreed"
     picks = []
     for options in (list(shown), list(shown)[::-1]):
         prompt = CHOOSE_ANSWER.format(

@@ -24,12 +24,12 @@ from agents import resources
 from agents.research.budget import side_job
 from agents.research.learning import WEBSITE, record_run
 from agents.research.prompting import human, system_message
-from agents.research.readings import AGREED, DISAGREED, answers_block, checked_evidence
+from agents.research.readings import answers_block, checked_evidence
 from agents.research.records import FailureLesson, lesson_text, memory_id
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
-from core.state import ReflectiveAgentState
+from core.state import DISAGREED, AnswerCheck, ReflectiveAgentState
 from core.structured import ask_structured, choice_text
 from memory.reflections.lessons import NO_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
@@ -44,7 +44,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
     if state.get("stopped"):  # a run cut short at a cap is no trajectory to learn from
         return {}
     ctx = runtime.context
-    check = state.get("answer_check") or {}
+    check = state.get("answer_check")
     info = runtime.execution_info
     run_id = state.get("run_id", "")
     rid = run_record_id(info.thread_id if info else None, run_id)
@@ -57,7 +57,7 @@ def reflect_on_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         agreed=_agreed(check),
         trajectory_id=rid,
     )
-    if check.get("how") not in DISAGREED:  # the research and the reading agreed
+    if not check or check["how"] not in DISAGREED:  # the research and the reading agreed
         return {}
     model = ctx.chat("reflector")
     try:
@@ -88,17 +88,17 @@ def recorded_run(
     return next((i for i in ids if memory.trajectory(WEBSITE, i) is not None), None)
 
 
-def _agreed(check: dict[str, str]) -> bool | None:
+def _agreed(check: AnswerCheck | None) -> bool | None:
     """Whether the check's two readings agreed; None when it compared nothing."""
-    how = check.get("how")
-    return True if how == AGREED else False if how in DISAGREED else None
+    how = check["how"] if check else None
+    return True if how == "agreed" else False if how in DISAGREED else None
 
 
 def ask_lesson(
     model: BaseChatModel,
     system: SystemMessage,
     state: ReflectiveAgentState,
-    check: dict[str, str],
+    check: AnswerCheck,
 ) -> FailureLesson | None:
     """The reflector's lesson on the disagreement in `check` (None when its output is unusable),
     over the evidence check_answer read."""
@@ -115,7 +115,7 @@ def ask_lesson(
 
 
 def disagreement(
-    request: str, check: dict[str, str], out: FailureLesson | None, reflection_id: str
+    request: str, check: AnswerCheck, out: FailureLesson | None, reflection_id: str
 ) -> Reflection:
     """The failure record of a run whose readings disagreed: the reflector's lesson (none when
     its output is unusable: then it is kept as the run's judgment and never retrieved)."""

@@ -9,7 +9,10 @@ from langgraph.runtime import Runtime
 from agents.research.budget import budget_stop
 from agents.research.sources import hits
 from core.context import Context
-from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState
+from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState, TaskVerdict
+
+# an attempt's verdict -> the task's, when it was the last attempt
+_FINAL_VERDICTS: dict[str, TaskVerdict] = {"pass": "pass", "retry": "fail", "unjudged": "unjudged"}
 
 
 def finished(state: ReflectiveAgentState) -> set[int]:
@@ -62,9 +65,7 @@ def finish_task(state: TaskState) -> dict:
         "task": state["task"],
         "attempts": state.get("attempt", 0),
         "retries": max(0, state.get("attempt", 0) - 1),
-        "verdict": "skipped"
-        if state.get("skipped")
-        else _final_verdict(state.get("verdict", "done")),
+        "verdict": "skipped" if state.get("skipped") else _final_verdict(state.get("verdict")),
     }
     return {
         "results": {index: state.get("result") or "(no result)"},
@@ -74,6 +75,7 @@ def finish_task(state: TaskState) -> dict:
     }
 
 
-def _final_verdict(verdict: str) -> str:
-    # the last attempt asked for a retry that was not granted: the retries ran out
-    return "fail" if verdict == "retry" else verdict
+def _final_verdict(verdict: str | None) -> TaskVerdict:
+    """The task's verdict from its last attempt's: a retry asked for and not granted means the
+    retries ran out; an attempt not judged is done."""
+    return _FINAL_VERDICTS.get(verdict or "", "done")

@@ -41,8 +41,8 @@ def seen_kind_calls(
 
 
 def write_expel_report(folder: str | Path, result: dict[str, Any], s: ExpelSettings) -> Path:
-    """The report page: results.jsonl (every test answer), summary.json (`by_arm`, `training`,
-    `reached`, `seen_kind`, `moved`), index.html; returns the page."""
+    """The report page: results.jsonl (every test answer), summary.json (`arms` keyed by name,
+    `training`, `reached`, `seen_kind`, `moved`), index.html; returns the page."""
     from evals.hotpotqa.stream import arm_summaries, moved
     from evals.report.page import ReportSpec, write_report_dir
 
@@ -52,7 +52,7 @@ def write_expel_report(folder: str | Path, result: dict[str, Any], s: ExpelSetti
     solved = {r["id"] for r in training if r["em"]}
     train_ids = {r["id"] for r in training}
     extra = {
-        "by_arm": arm_summaries(by_arm),
+        "arms": arm_summaries(by_arm),  # keyed by name, in place of the page's list
         "training": {
             "questions": len(train_ids),
             "solved": len(solved),

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 from core.model_defaults import default_tool_steps
 from evals.hotpotqa.dataset import HotpotQuestion
 from evals.hotpotqa.single import HotpotSettings, run_single
-from evals.report.stats import running_success, wilson
+from evals.report.stats import p95, running_success, wilson
 
 ARMS: dict[str, dict[str, Any]] = {
     "fresh": {"memory": "fresh"},
@@ -97,7 +97,8 @@ def run_stream(
 
 
 def arm_summaries(by_arm: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
-    """Per arm: em (with its 95% Wilson interval), n, f1, calls and seconds per question,
+    """Per arm: em (with its 95% Wilson interval), n, f1, calls and seconds per question (mean
+    and 95th percentile),
     and the memories of earlier questions that reached its prompts (`recalled`, a mean;
     `reached`, the questions with any; runs that did not record it count as none)."""
     out: dict[str, dict[str, Any]] = {}
@@ -112,7 +113,9 @@ def arm_summaries(by_arm: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str
             "em_high": high,
             "f1": _mean(rows, "f1"),
             "calls": _mean(rows, "calls"),
+            "calls_p95": p95([float(r["calls"]) for r in rows]),
             "seconds": _mean(rows, "seconds"),
+            "seconds_p95": p95([float(r["seconds"]) for r in rows]),
             "recalled": sum(len(r.get("recalled") or []) for r in rows) / n if n else 0.0,
             "reached": sum(bool(r.get("recalled")) for r in rows),
         }

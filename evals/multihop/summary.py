@@ -5,22 +5,13 @@ per arm the questions it got right that rag did not and the reverse."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
-from evals.report.stats import wilson
+from evals.report.stats import p95, wilson
 from evals.report.tables import format_table
 
 PAIRED_WITH = "rag"  # the one-retrieval baseline every other arm is paired with
-
-
-def p95(values: Sequence[float]) -> float:
-    """The 95th percentile by nearest rank (the value 95% of the questions stay at or under)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return float(ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)])
 
 
 def recall(record: dict[str, Any], gold: Sequence[str]) -> float:

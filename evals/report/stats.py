@@ -20,6 +20,14 @@ _T95 = {
 }  # fmt: skip
 
 
+def p95(values: Sequence[float]) -> float:
+    """The 95th percentile by nearest rank (the value 95% of the questions stay at or under)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return float(ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)])
+
+
 def t95(df: int) -> float:
     """The two-sided 95% critical value of t with `df` degrees of freedom (df >= 1)."""
     if df < 1:

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from agents.research.readings import DISAGREED
 from core.model_catalogue import TEST_MODEL
+from core.state import DISAGREED
 from evals.common.static_server import serve_directory
 from prompts.research import ROLE
 from tests.conftest import ROOT

@@ -134,10 +134,11 @@ def test_the_report_keys_arms_by_name_and_says_what_reached_which_question(setti
     result = run_expel(settings, out=io.StringIO(), chat=advice("Read both passages first."))
     page = write_expel_report(tmp_path / "report", result, settings)
     summary = json.loads((page.parent / "summary.json").read_text())
-    arms = summary["by_arm"]
+    arms = summary["arms"]
     assert set(arms) == {"no-memory", "train-memory"}
     assert (arms["no-memory"]["em"], arms["train-memory"]["em"]) == (0.0, 1.0)
     assert arms["train-memory"]["n"] == 2 and arms["no-memory"]["calls"] == 0.0
+    assert arms["no-memory"]["calls_p95"] == 0.0
     assert summary["training"]["solved"] == 2 and summary["training"]["insights"] == 2
     assert summary["split"] == {"train": sorted(q.id for q in QS[:3]), "test": [QS[3].id, QS[4].id]}
     froms = {m["from"] for r in summary["reached"] for m in r["memories"]}

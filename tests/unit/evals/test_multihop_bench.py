@@ -21,7 +21,8 @@ from evals.multihop.dataset import (
     load_multihop,
     part_of,
 )
-from evals.multihop.summary import p95, recall, summarize
+from evals.multihop.summary import recall, summarize
+from evals.report.stats import p95
 from tests.conftest import DATA
 from tests.unit.evals.eval_command import run_cli
 from tests.unit.fakes import ScriptedChatModel
