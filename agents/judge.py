@@ -19,6 +19,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from core.models import Models
+from core.structured import told
+from prompts.web import JUDGMENT_SCHEMA
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -52,8 +54,9 @@ def clip(text: str) -> str:
 class EpisodeJudgment(BaseModel):
     """Whether a run achieved its task; gates online workflow induction."""
 
-    reasons: list[str] = Field(description="Up to three short reasons.", max_length=3)
-    success: bool = Field(description="True only if the task's goal was met.")
+    model_config = told(JUDGMENT_SCHEMA)
+    reasons: list[str] = Field(description=JUDGMENT_SCHEMA["reasons"], max_length=3)
+    success: bool = Field(description=JUDGMENT_SCHEMA["success"])
 
     @field_validator("reasons")
     @classmethod

@@ -66,7 +66,8 @@ def by_model(sentences: list[str], chat: Any) -> np.ndarray:
 
     from agents.research.prompting import human
     from core.structured import ask_structured, choice_schema
-    from prompts.research import ROLE, data, preamble
+    from prompts.research import ROLE, preamble
+    from prompts.untrusted import data
 
     schema, system = choice_schema(KINDS), SystemMessage(preamble(ROLE))
     kinds = []

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langgraph.constants import TAG_NOSTREAM
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from core.local_seed import sample_round
 from core.output_limits import with_max_tokens
@@ -52,6 +53,12 @@ def ask_structured(
                 "%s: invalid output (attempt %d/%d): %s", schema.__name__, attempt, attempts, exc
             )
     return None
+
+
+def told(texts: Mapping[str, str]) -> ConfigDict:
+    """A schema's own description as a model reads it (`texts["description"]`, from prompts/),
+    in place of its class's docstring, which is written for readers of the code."""
+    return ConfigDict(json_schema_extra={"description": texts["description"]})
 
 
 def choice_schema(

@@ -20,17 +20,21 @@ from agents.research.sources import unique
 from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.state import ReflectiveAgentState
-from core.structured import ask_structured
+from core.structured import ask_structured, told
 from memory.reflections.manager import format_reflections
 from prompts.research import (
     AGGREGATOR,
+    ANSWER_SCHEMA,
     EXECUTOR_TASK,
     GOAL_SETTER,
     GROUNDED_ANSWER,
+    NO_RESULT,
+    NO_RUN_REFLECTIONS,
     REFLECTOR,
     RETRY_NOTE,
-    data,
+    TASK_RESULT,
 )
+from prompts.untrusted import data
 
 # the prompts whose fixed text may come back in an answer: this one, and those whose wording
 # reaches it through the goal, the results and the reflections
@@ -47,8 +51,9 @@ ECHOED_PROMPTS = (
 class FinalAnswer(BaseModel):
     """The answer first: output cut at its budget loses the end, not the answer."""
 
-    answer: str = Field(description="The answer itself, in the requested form.")
-    explanation: str = Field(default="", description="1-3 sentences with the supporting facts.")
+    model_config = told(ANSWER_SCHEMA)
+    answer: str = Field(description=ANSWER_SCHEMA["answer"])
+    explanation: str = Field(default="", description=ANSWER_SCHEMA["explanation"])
     sources: list[str] = Field(default_factory=list, max_length=8)
 
 
@@ -97,7 +102,7 @@ def _parts(
     answer = clean_answer(out.answer, prompts=echoed) if out else ""
     explanation = clean_answer(out.explanation, prompts=echoed) if out else ""
     if not answer:
-        found = "\n\n".join(r for r in results if r and r != "(no result)")
+        found = "\n\n".join(r for r in results if r and r != NO_RESULT)
         answer = clean_answer(found, prompts=echoed) or strip_debris(found)
     return answer, explanation, [strip_debris(s) for s in (out.sources if out else [])]
 
@@ -109,7 +114,7 @@ def _final_text(answer: str, explanation: str, sources: list[str]) -> str:
 
 def _results_block(tasks: list[str], results: list[str | None]) -> str:
     return "\n".join(
-        f'<result task="{i + 1}">\n<task>{data(t)}</task>\n{data(r or "(no result)")}\n</result>'
+        TASK_RESULT.format(n=i + 1, task=data(t), result=data(r or NO_RESULT))
         for i, (t, r) in enumerate(zip(tasks, results, strict=False))
     )
 
@@ -120,4 +125,4 @@ def _run_reflections(memory, state: ReflectiveAgentState) -> str:
         for i in state.get("reflection_ids") or []
         if (r := memory.get_reflection(i)) and r.judgment.verdict != "unjudged"
     ]
-    return format_reflections(as_data(judged)) or "(none)"
+    return format_reflections(as_data(judged)) or NO_RUN_REFLECTIONS

@@ -14,18 +14,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Literal
-
-# the form of a run's answer, chosen by goal setting (a choice, not free text: asked to describe
-# a form, a model describes an essay's sections)
-AnswerForm = Literal[
-    "a name, date, number, yes or no, or a short phrase",
-    "a list",
-    "a paragraph",
-    "a report with sections",
-]
-DEFAULT_FORM = "a paragraph"
-SHORT_FORM: AnswerForm = "a name, date, number, yes or no, or a short phrase"  # one fact
 
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -40,7 +28,7 @@ _SECTION_TAG = re.compile(
     r"""</?[a-z][\w-]*(?:\s+[\w-]+=(?:"[^"<>]*"|'[^'<>]*'))*\s*/?(?:>|&gt;)"""
 )
 # half an escaped bracket: `&lt'1983: …`; whole ones are the evidence's `<` and `>`, escaped by
-# prompts.research.data
+# prompts.untrusted.data
 _BROKEN_ENTITY = re.compile(r"&(?:lt|gt)'")
 # a quoted JSON key and its colon left by a cut structured output: `{"answer": "`
 _JSON_KEY = re.compile(r'^\s*[{\[]?\s*"\w+"\s*:\s*"?')
@@ -49,7 +37,7 @@ _TRAILING_DEBRIS = " \t\n{[(;:,|\\"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 SHINGLE = 5  # words per run compared with the prompts' fixed text
 ECHO_SHARE = 0.75  # a sentence whose words are mostly runs copied from a prompt echoes it
-# a prompt's section tags arrive escaped (prompts.research.data); copied back, they are prompt text
+# a prompt's section tags arrive escaped (prompts.untrusted.data); copied back, they are prompt text
 _ESCAPED_TAG = re.compile(r"&lt;/?[a-z_]+|&#\d+")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 _NUMBER_LINE = re.compile(r"[\d\s.,/:-]*")  # a date or a number is an answer

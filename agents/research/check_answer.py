@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from agents.research.answer_text import SHORT_FORM
 from agents.research.prompting import system_message
 from agents.research.readings import agreed, checked_evidence, choose, direct_reading
 from agents.research.reply import replied
 from core.context import Context
 from core.state import AnswerCheck, CheckHow, ReflectiveAgentState
-from prompts.research import data
+from prompts.research import SHORT_FORM
+from prompts.untrusted import data
 
 
 def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:

@@ -21,7 +21,6 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, field_validator
 
 from agents import resources
-from agents.research.answer_text import SHORT_FORM
 from agents.research.memory_context import memory_block
 from agents.research.prompting import human, opening, system_message
 from agents.research.topic import copies_placeholder
@@ -29,24 +28,29 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.state import MAX_TASKS, ReflectiveAgentState
 from core.structured import ask_structured
-from prompts.research import DECOMPOSER, PLANNER_INSTRUCTIONS, data
+from prompts.research import (
+    DECOMPOSER,
+    PLAN_SCHEMA,
+    PLANNED_TASK_SCHEMA,
+    PLANNER_INSTRUCTIONS,
+    SHORT_FORM,
+)
+from prompts.untrusted import data
 
 SHORT_STEPS = 2  # steps planned for a short answer: the hops of a two-hop question, or the sides
 log = logging.getLogger(__name__)
 
 
 class PlannedTask(BaseModel):
-    task: str = Field(description="One sentence starting with a verb: what to find.")
+    task: str = Field(description=PLANNED_TASK_SCHEMA["task"])
     depends_on: list[int] = Field(
-        default_factory=list,
-        description="Numbers of EARLIER tasks whose results this task needs; [] if none.",
-        max_length=4,
+        default_factory=list, description=PLANNED_TASK_SCHEMA["depends_on"], max_length=4
     )
 
 
 class DecomposedTasks(BaseModel):
     tasks: list[PlannedTask] = Field(
-        default_factory=list, description="0 to 4 steps, in order.", max_length=MAX_TASKS - 1
+        default_factory=list, description=PLAN_SCHEMA["tasks"], max_length=MAX_TASKS - 1
     )
 
     @field_validator("tasks", mode="before")

@@ -21,7 +21,8 @@ from agents.tools.browser_tools import page_opened
 from agents.tools.search_tool import SearchTool
 from core.context import Context
 from memory.packing import context_window
-from prompts.research import data
+from prompts.research import SEARCH_FAILED, SEARCH_SECTION, TRUNCATED
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_OBSERVATION = 2000
@@ -47,10 +48,10 @@ def ground(query: str, tools: Sequence[BaseTool], *, k: int = 3, max_chars: int 
             text = tool.search(query, k)
         except Exception as exc:  # a tool's own failure must not stop the executor's fallback
             log.warning("grounding with %s failed: %s", tool.name, exc)
-            text = f"Error: {tool.name} failed: {exc}"
+            text = SEARCH_FAILED.format(tool=tool.name, error=exc)
         if len(text) > share:
-            text = text[:share].rstrip() + " …[truncated]"
-        sections.append(f"<{tool.name}>\n{data(text)}\n</{tool.name}>")  # found text is data
+            text = text[:share].rstrip() + TRUNCATED
+        sections.append(SEARCH_SECTION.format(tool=tool.name, text=data(text)))  # found: data
     return "\n".join(sections)
 
 

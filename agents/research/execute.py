@@ -44,14 +44,17 @@ from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import TaskState
 from prompts.research import (
     DEPENDENCIES_SECTION,
+    DEPENDENCY_RESULT,
     EVIDENCE_SECTION,
     EXECUTOR_TASK,
     GROUNDED_ANSWER,
+    NO_RESULT,
+    NOTHING_NEW,
     RETRY_NOTE,
     RETRY_SECTION,
-    data,
     preamble,
 )
+from prompts.untrusted import data
 
 DEPENDENCY_CHARS = 200  # of each earlier result, added to the task's search
 
@@ -85,16 +88,13 @@ def execute_task(state: TaskState, runtime: Runtime[Context]) -> dict:
             answer = _answer_from(ctx, state, head, evidence)
     return {
         "task_index": state["task_index"],  # so each update says which task it is about
-        "result": answer.strip() or "(no result)",
+        "result": answer.strip() or NO_RESULT,
         "task_evidence": evidence,
         "trajectory": steps,
         "sources": unique(sources_in(found) + step_sources(later)),
         "attempt": state.get("attempt", 0) + 1,
         "recalled": memory.ids,
     }
-
-
-NOTHING_NEW = "(not run: its search found only passages the run had already read)"
 
 
 def nothing_new(state: TaskState, found: str, shown: str) -> bool:
@@ -186,6 +186,6 @@ def _dependencies_section(state: TaskState) -> str:
     if not deps:
         return ""
     blocks = [
-        f"<result>\n<task>{data(d['task'])}</task>\n{data(d['result'])}\n</result>" for d in deps
+        DEPENDENCY_RESULT.format(task=data(d["task"]), result=data(d["result"])) for d in deps
     ]
     return DEPENDENCIES_SECTION.format(results="\n".join(blocks))

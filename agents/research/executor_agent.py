@@ -51,7 +51,8 @@ from agents.research.topic import on_topic_query
 from agents.tools.bm25 import STOPWORDS
 from agents.tools.browser_tools import PAGE_TOOLS, page_opened
 from agents.tools.search_tool import SearchTool
-from prompts.research import data
+from prompts.research import NO_SUCH_TOOL
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +205,7 @@ class RunModelAndTools(AgentMiddleware):
         if tool is None:
             known = ", ".join(run.by_name) or "none"
             return ToolMessage(
-                f"Error: there is no tool {request.tool_call['name']!r} (tools: {known}).",
+                NO_SUCH_TOOL.format(name=request.tool_call["name"], known=known),
                 tool_call_id=request.tool_call["id"] or "",
                 name=request.tool_call["name"],
                 status="error",
@@ -230,7 +231,7 @@ class StopAtBudget(AgentMiddleware):
 
 
 def as_data(result: Any) -> Any:
-    """A tool's text output escaped (prompts.research.data): a page or document cannot fake the
+    """A tool's text output escaped (prompts.untrusted.data): a page or document cannot fake the
     end of its tool message or start a new instruction; other results pass unchanged."""
     if isinstance(result, ToolMessage) and isinstance(result.content, str):
         return result.model_copy(update={"content": data(result.content)})

@@ -18,7 +18,6 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from agents import resources
-from agents.research.answer_text import DEFAULT_FORM, SHORT_FORM, AnswerForm
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, found_something, ground
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
@@ -29,9 +28,16 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
 from core.state import ReflectiveAgentState
-from core.structured import ask_structured
+from core.structured import ask_structured, told
 from memory.packing import context_window
-from prompts.research import GOAL_SETTER
+from prompts.research import (
+    DEFAULT_FORM,
+    GOAL_SCHEMA,
+    GOAL_SETTER,
+    GOAL_WITH_CRITERIA,
+    SHORT_FORM,
+    AnswerForm,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +50,17 @@ class GoalSetting(BaseModel):
     for here: a small model named a step's bridge entity (the creator, not his film) as often
     as the answer, so the chain's hops find it (agents/research/hop.py)."""
 
-    answer_form: AnswerForm = Field(description="The form of the final answer.")
-    goal: str = Field(description="What a complete answer must establish, in one sentence.")
+    model_config = told(GOAL_SCHEMA)
+    answer_form: AnswerForm = Field(description=GOAL_SCHEMA["answer_form"])
+    goal: str = Field(description=GOAL_SCHEMA["goal"])
     criteria: list[str] = Field(
-        default_factory=list, description="1-3 checks that the answer is complete.", max_length=3
+        default_factory=list, description=GOAL_SCHEMA["criteria"], max_length=3
     )
 
     def goal_text(self) -> str:
         # a criterion says something in words ("#1" or "-3.5" is a small model's filler)
         checks = "\n".join(f"- {c}" for c in self.criteria if len(keywords(c)) >= 2)
-        return f"{self.goal}\nSuccess criteria:\n{checks}" if checks else self.goal
+        return GOAL_WITH_CRITERIA.format(goal=self.goal, checks=checks) if checks else self.goal
 
 
 def goal_setting(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict:

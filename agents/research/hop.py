@@ -52,15 +52,8 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ChainEnd, ChainLink, ReflectiveAgentState
 from memory.reflections.lessons import particulars
-from prompts.research import (
-    FOUND,
-    HOP,
-    HOP_EXAMPLE,
-    HOP_EXAMPLES,
-    LAST_READING,
-    NO_FACTS,
-    data,
-)
+from prompts.research import FOUND, HOP, HOP_EXAMPLE, HOP_EXAMPLES, LAST_READING, NO_FACTS
+from prompts.untrusted import data
 
 FOUND_PER_HOP = 3  # the new passages a hop's search adds: the best for the link it searched
 SHORT_WORDS = 8  # a stated answer longer than this is read again in the short form

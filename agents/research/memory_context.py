@@ -22,7 +22,8 @@ from memory.workflows.format import format_workflow
 from memory.workflows.forms import form_key, form_text
 from memory.workflows.kinds import KIND_SIMILARITY, kind_similarity
 from memory.workflows.types import Workflow
-from prompts.research import MEMORY_SECTIONS, NO_MEMORY, SOLVED_BEFORE, SOLVED_EXAMPLE, data
+from prompts.research import MEMORY_SECTIONS, NO_MEMORY, SOLVED_BEFORE, SOLVED_EXAMPLE
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 # Memory may take 1/8 of the model's context (at most 2,000 tokens): on the embedded 4k-token
@@ -31,7 +32,7 @@ MEMORY_SHARE, MEMORY_MAX_TOKENS = 8, 2000
 
 
 def as_data(reflections: list[Reflection]) -> list[Reflection]:
-    """Copies whose task and lesson are escaped for a prompt (prompts.research.data)."""
+    """Copies whose task and lesson are escaped for a prompt (prompts.untrusted.data)."""
     return [
         r.model_copy(update={"task": data(r.task), "reflection": data(r.reflection)})
         for r in reflections

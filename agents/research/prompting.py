@@ -7,7 +7,8 @@ from __future__ import annotations
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from core.context import Context
-from prompts.research import NO_EVIDENCE, RUN_OPENING, data, preamble
+from prompts.research import NO_EVIDENCE, RUN_OPENING, preamble
+from prompts.untrusted import data
 
 
 def system_message(ctx: Context) -> SystemMessage:

@@ -16,7 +16,14 @@ from agents.research.sources import headers
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import CheckHow, ReflectiveAgentState
 from core.structured import ask_structured, choice_schema, choice_text
-from prompts.research import CHOOSE_ANSWER, EVIDENCE_ANSWER, MORE_EVIDENCE, data
+from prompts.research import (
+    ANSWER_CHOICE,
+    ANSWER_OPTION,
+    CHOOSE_ANSWER,
+    EVIDENCE_ANSWER,
+    MORE_EVIDENCE,
+)
+from prompts.untrusted import data
 
 _ARTICLES = {"a", "an", "the"}
 
@@ -43,7 +50,7 @@ def choose(
         prompt = CHOOSE_ANSWER.format(
             opening=start, answers=answers_block(options), request=request
         )
-        schema, budget = choice_schema(options), OUTPUT_LIMITS["short_answer"]
+        schema, budget = choice_schema(options, ANSWER_CHOICE), OUTPUT_LIMITS["short_answer"]
         out = ask_structured(model, schema, [system, human(prompt)], max_tokens=budget)
         picks.append(str(getattr(out, "answer", "")))
     if picks[0] in shown and picks[0] == picks[1]:
@@ -81,7 +88,7 @@ def checked_evidence(state: ReflectiveAgentState) -> str:
 
 def answers_block(options: list[str]) -> str:
     """The answers as a prompt shows them, one `<answer>` each, in the order given."""
-    return "\n".join(f"<answer>{data(o)}</answer>" for o in options)
+    return "\n".join(ANSWER_OPTION.format(answer=data(o)) for o in options)
 
 
 def more_evidence(read: list[str], evidence: str) -> str:

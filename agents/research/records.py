@@ -7,6 +7,9 @@ import uuid
 
 from pydantic import BaseModel, Field
 
+from core.structured import told
+from prompts.research import FAILURE_LESSON_SCHEMA
+
 
 def memory_id(thread_id: str | None, run_id: str, task_index: int, attempt: int) -> str:
     """The id of what one attempt leaves in memory (its reflection, its trajectory).
@@ -21,10 +24,9 @@ def memory_id(thread_id: str | None, run_id: str, task_index: int, attempt: int)
 class FailureLesson(BaseModel):
     """What the reflector says after the evidence overruled its verdict."""
 
-    reflection: str = Field(description="1-2 sentences: the mistake to avoid, the step instead.")
-    strategy: str = Field(
-        default="", description="One sentence for any task of this kind: 'When <kind>, <do>.'"
-    )
+    model_config = told(FAILURE_LESSON_SCHEMA)
+    reflection: str = Field(description=FAILURE_LESSON_SCHEMA["reflection"])
+    strategy: str = Field(default="", description=FAILURE_LESSON_SCHEMA["strategy"])
 
 
 def lesson_text(reflection: str, strategy: str) -> str:

@@ -31,10 +31,18 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS
 from core.run_budget import CapReached
 from core.state import TaskState
-from core.structured import ask_structured
+from core.structured import ask_structured, told
 from memory.reflections.lessons import NO_LESSON, UNJUDGED_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.research import EVIDENCE_SECTION, REFLECTOR, RETRY_WORKED, UNSUPPORTED, data
+from prompts.research import (
+    EVIDENCE_SECTION,
+    NO_RESULT,
+    REFLECTION_SCHEMA,
+    REFLECTOR,
+    RETRY_WORKED,
+    UNSUPPORTED,
+)
+from prompts.untrusted import data
 
 MAX_REASONS = 5
 
@@ -47,17 +55,11 @@ class ReflectionOutput(BaseModel):
     second call (a small reflector often runs on past its budget).
     """
 
-    needs_retry: bool = Field(description="True if the result is NOT good enough.")
+    model_config = told(REFLECTION_SCHEMA)
+    needs_retry: bool = Field(description=REFLECTION_SCHEMA["needs_retry"])
     confidence: float = Field(ge=0.0, le=1.0)
-    reflection: str = Field(
-        description="1-2 sentences about this task: what to do differently (after a failure) or "
-        "the step that made it work; empty if there is no lesson."
-    )
-    strategy: str = Field(
-        default="",
-        description="One sentence for any task of this kind: 'When <kind of task>, <what to "
-        "do>.' Names nothing particular.",
-    )
+    reflection: str = Field(description=REFLECTION_SCHEMA["reflection"])
+    strategy: str = Field(default="", description=REFLECTION_SCHEMA["strategy"])
     reasons: list[str] = Field(default_factory=list, max_length=MAX_REASONS)
 
     @field_validator("confidence", mode="before")
@@ -105,7 +107,7 @@ def overruled(
 
 def unjudged(task: str, result: str, reflection_id: str) -> Reflection:
     """The record of an attempt nobody could judge; a plainly empty result is retried."""
-    empty = not result.strip() or result.strip() == "(no result)"
+    empty = not result.strip() or result.strip() == NO_RESULT
     return Reflection(
         id=reflection_id,
         task=task,
@@ -195,7 +197,7 @@ def by_evidence(
     any other passes (with a lesson only when it passed on a retry: what made it work)."""
     if names:
         return overruled(model, system, sections, names, None)
-    if not result.strip() or result.strip() == "(no result)":
+    if not result.strip() or result.strip() == NO_RESULT:
         return ReflectionOutput(
             needs_retry=True, confidence=1.0, reflection="", reasons=["empty result"]
         )

@@ -33,7 +33,8 @@ from core.state import DISAGREED, AnswerCheck, ReflectiveAgentState
 from core.structured import ask_structured, choice_text
 from memory.reflections.lessons import NO_LESSON, states_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.research import ANSWERS_DISAGREED, data
+from prompts.research import ANSWERS_DISAGREED
+from prompts.untrusted import data
 
 ANSWER_INDEX = -1  # the run's answer, in the ids of what the run's tasks leave in memory
 

@@ -12,13 +12,13 @@ import re
 from collections.abc import Iterable
 
 from agents.research.support import unsupported
+from prompts.research import SAME_AS_EVIDENCE
 
 _HIT_START = re.compile(r"\n\n(?=\[\d+\] )")
 _NUMBER = re.compile(r"^\[\d+\] ")
 _HEADER = re.compile(r"^\[\d+\] (.+)$", re.M)
 _SOURCE = re.compile(r"\((?:source: )?([^()\s]+)\)\s*$")
 _SECTION = re.compile(r"(<([\w-]+)>\n)(.*?)(\n</\2>)", re.S)
-SAME_AS_EVIDENCE = "(the same passages as the evidence above)"
 
 
 def headers(text: str) -> list[str]:

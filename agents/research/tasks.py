@@ -10,6 +10,7 @@ from agents.research.budget import budget_stop
 from agents.research.sources import hits
 from core.context import Context
 from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState, TaskVerdict
+from prompts.research import NO_RESULT
 
 # an attempt's verdict -> the task's, when it was the last attempt
 _FINAL_VERDICTS: dict[str, TaskVerdict] = {"pass": "pass", "retry": "fail", "unjudged": "unjudged"}
@@ -68,7 +69,7 @@ def finish_task(state: TaskState) -> dict:
         "verdict": "skipped" if state.get("skipped") else _final_verdict(state.get("verdict")),
     }
     return {
-        "results": {index: state.get("result") or "(no result)"},
+        "results": {index: state.get("result") or NO_RESULT},
         "task_reports": {index: report},
         "task_steps": {index: state.get("trajectory") or []},
         "read": hits(state.get("task_evidence", "")),

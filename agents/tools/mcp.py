@@ -12,7 +12,7 @@ fails is one error naming it before any model loads) and keeps the list in its c
 attempt gets tools that start the servers on their first call and end them when the attempt
 ends, as the browser tools do (agents.tools.mcp_sessions; a stdio server's processes are killed
 at exit if the attempt could not end them). What a tool returns is untrusted text: cut to
-MAX_RESULT_CHARS with the cut said, escaped (prompts.research.data) like every other tool's
+MAX_RESULT_CHARS with the cut said, escaped (prompts.untrusted.data) like every other tool's
 output, and a failure comes back as "Error: ..." text.
 """
 
@@ -31,7 +31,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from agents.tools.mcp_sessions import McpServerUnavailable, McpSessions
 from core.context import RunCache
 from core.jsonfile import JsonFileError, read_json_file
-from prompts.research import data
+from prompts.untrusted import data
 
 __all__ = [
     "MAX_RESULT_CHARS",

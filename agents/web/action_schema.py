@@ -10,6 +10,7 @@ from collections.abc import Collection
 from typing import Any
 
 from browser.actions import Action, ActionParseError, ActionType, parse_action
+from prompts.web import ACTION_SCHEMA_TEXT
 
 FALLBACK_ACTION = "noop"
 MAX_IDS = 400  # a bigger enum makes the grammar slow; beyond it any id string is allowed
@@ -65,7 +66,7 @@ def action_schema(
             branches.append(_branch([kind], fields))
     branches.append(_branch(sorted(_WITH_TEXT - _ON_ELEMENT), {"text": text}))
     branches.append(_branch(sorted(set(ActionType) - _ON_ELEMENT - _WITH_TEXT), {}))
-    return {"title": "WebAction", "description": "The next browser action.", "oneOf": branches}
+    return {"title": "WebAction", "description": ACTION_SCHEMA_TEXT, "oneOf": branches}
 
 
 def _element(ids: list[str]) -> dict[str, Any]:

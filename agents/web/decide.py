@@ -42,7 +42,7 @@ from agents.web.action_schema import (
 from agents.web.feedback import feedback_section, spent_actions
 from agents.web.plan import plan_section, plan_turn, steps_done
 from agents.web.screenshot import page_text, turn_message, turn_png, wants_tree
-from agents.web.tokens import TokenTally, estimate_tokens
+from agents.web.tokens import TokenTally, estimate_tokens, tallied
 from agents.web.workflow_actions import WorkflowAction, prompt_actions
 from agents.web.workflow_choice import (
     Options,
@@ -55,7 +55,7 @@ from browser.trajectory import TrajectoryStep, format_trajectory
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from prompts.research import data
+from prompts.untrusted import data
 from prompts.web import (
     ACTION_CLOSING,
     CHOICE_CLOSING,
@@ -138,7 +138,7 @@ def build_messages(
     history again (to stop, or to answer).
 
     Every inserted value is untrusted (page text, memories and workflows shaped by past pages, the
-    model's own earlier output) and goes in escaped (prompts.research.data), so none can close its
+    model's own earlier output) and goes in escaped (prompts.untrusted.data), so none can close its
     section; memory sections are escaped whole, their inner `<ref_i>`/`<run_i>` tags included.
     Only the prompt text is escaped: ids and enums are read from the raw observation. A
     `screenshot` follows the text as an image content part; without `show_tree` the page
@@ -238,7 +238,7 @@ async def _ask(
     for attempt in range(attempts):
         try:
             with sample_round(attempt):  # asked again: a new sample, not the same answer
-                answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
+                answer = await runnable.ainvoke(messages, config=tallied(tally))
         except (OutputParserException, ValidationError, ValueError) as err:
             problems.append(str(err).splitlines()[0][:160])
             continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from browser.actions import Action, parse_action
 from browser.trajectory import TrajectoryStep, same_page
-from prompts.research import data
+from prompts.untrusted import data
 from prompts.web import FEEDBACK, UNCHANGED
 
 

@@ -16,7 +16,7 @@ from agents.web import session as web_session
 from agents.web.memory import record_run
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from prompts.research import data
+from prompts.untrusted import data
 from prompts.web import EPISODE_SUCCESS
 
 log = logging.getLogger(__name__)

@@ -25,17 +25,18 @@ from pydantic import ValidationError
 
 from agents.web import session as web_session
 from agents.web.screenshot import page_text, turn_message, turn_png, wants_tree
-from agents.web.tokens import TokenTally, estimate_tokens
+from agents.web.tokens import TokenTally, estimate_tokens, tallied
 from browser.trajectory import TrajectoryStep, format_trajectory, same_page
 from core.local_seed import sample_round
 from core.state import WebAgentState
 from core.web_context import WebAgentContext
-from prompts.research import data
+from prompts.untrusted import data
 from prompts.web import (
     FIRST_STEP,
     LAST_STEP_DONE,
     NEXT_STEP,
     NO_MEMORY,
+    PLAN_SCHEMA_TEXT,
     PLAN_SECTION,
     PLAN_SYSTEM,
     PLAN_TASK,
@@ -48,7 +49,7 @@ MAX_PLANS = 2  # the first plan and one more; then the agent acts on the task an
 STEP_CHARS = 160
 PLAN_SCHEMA: dict[str, Any] = {
     "title": "WebPlan",
-    "description": "The task's steps, in order, one browser action each.",
+    "description": PLAN_SCHEMA_TEXT,
     "type": "object",
     "properties": {
         "steps": {
@@ -132,7 +133,7 @@ async def make_plan(
     for attempt in range(attempts):
         try:
             with sample_round(attempt):  # asked again: a new sample, not the same answer
-                answer = await runnable.ainvoke(messages, config={"callbacks": [tally]})
+                answer = await runnable.ainvoke(messages, config=tallied(tally))
                 spent += tally.total or estimate_tokens(model, messages, str(answer))
                 tally.total = 0
         except (OutputParserException, ValidationError, ValueError) as err:

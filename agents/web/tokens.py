@@ -8,6 +8,8 @@ from typing import Any
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatGeneration, LLMResult
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import ensure_config, merge_configs
 
 from memory.packing import approximate_tokens
 
@@ -24,6 +26,13 @@ class TokenTally(BaseCallbackHandler):
                 usage = getattr(getattr(gen, "message", None), "usage_metadata", None)
                 if isinstance(gen, ChatGeneration) and usage:
                     self.total += int(usage.get("total_tokens", 0))
+
+
+def tallied(tally: TokenTally) -> RunnableConfig:
+    """The running node's config with `tally` added to its callbacks: a call made with it is
+    counted and still reaches the run's own callbacks (a trace, the `messages` stream), which a
+    config of `{"callbacks": [tally]}` alone would replace."""
+    return merge_configs(ensure_config(), {"callbacks": [tally]})
 
 
 def estimate_tokens(model: BaseChatModel, messages: list[Any], output: str) -> int:

@@ -27,7 +27,7 @@ from evals.common.episode_reflection import (
 )
 from memory.reflections.lessons import same_lesson
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.research import data
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPT_CHARS = 1500  # actions or an answer, not page dumps
@@ -75,7 +75,7 @@ def reflect_on_attempt(
     `concrete` names the things a lesson should name (evals/common/episode_reflection.py)."""
     text = attempt if isinstance(attempt, str) else "\n".join(a for a in attempt if a)
     outcome = ("success" if success else "failure") + (f": {feedback}" if feedback else "")
-    # Escaped (prompts.research.data): a page's or an answer's text cannot close <attempt>.
+    # Escaped (prompts.untrusted.data): a page's or an answer's text cannot close <attempt>.
     shown = CONTEXT_SECTION.format(context=data(context[:MAX_CONTEXT_CHARS])) if context else ""
     before = "\n".join(f"- {data(lesson)}" for lesson in earlier)
     prompt = EPISODE_REFLECTION.format(

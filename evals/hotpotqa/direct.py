@@ -26,7 +26,7 @@ from evals.hotpotqa.short_answer import chosen_answer
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection
 from memory.stores.shared_store import SharedMemory
-from prompts.research import data
+from prompts.untrusted import data
 
 DIRECT_SYSTEM = """Answer the question from the paragraphs. Reply with the answer only: a name, a
 date, a number, yes or no, or a short phrase; no sentence, no explanation."""

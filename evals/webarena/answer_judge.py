@@ -10,8 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from agents.judge import LLMJudge, clip
-from prompts.research import data
-from prompts.web import DATA_RULE
+from prompts.untrusted import DATA_RULE, data
 
 FUZZY_MATCH = (
     """You grade a student's answer to a question against a reference answer.

@@ -32,7 +32,7 @@ from memory.engine.sqlite_file import process_alive
 from memory.reflections.distill import MIN_MEMBERS, distil, similar_groups, teaches
 from memory.reflections.schema import Reflection, embedding_text
 from prompts.consolidate import IMPORTANCE
-from prompts.research import data
+from prompts.untrusted import data
 
 
 class MemoryToConsolidate(Protocol):

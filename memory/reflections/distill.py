@@ -21,7 +21,8 @@ from memory.reflections.lessons import is_lesson, particulars
 from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Outcome, Reflection, ReflectionJudgment
 from prompts.consolidate import INSIGHTS
-from prompts.research import LEARNED_FROM, data
+from prompts.memory import LEARNED_FROM
+from prompts.untrusted import data
 
 log = logging.getLogger(__name__)
 MAX_INSIGHTS = 5

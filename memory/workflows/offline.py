@@ -20,7 +20,7 @@ from core.jsonfile import read_json_file
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.induction import InductionResult, Mind2WebDrafts, induce
 from memory.workflows.types import Provenance
-from prompts.research import data
+from prompts.untrusted import data
 from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def group_examples(examples: list[Example]) -> dict[str, dict[str, dict[str, lis
 
 
 def format_example(numbered: tuple[int, Example]) -> str:
-    """One example for the induction prompt, its task and actions escaped (prompts.research.data):
+    """One example for the induction prompt, its task and actions escaped (prompts.untrusted.data):
     annotated examples come from files and past pages, so they cannot open a section."""
     n, ex = numbered
     return "\n".join([f"## Query {n}: {data(ex.task)}", "Actions:", *map(_action, ex.actions)])

@@ -26,7 +26,8 @@ from memory.workflows.forms import abstract_run, form_key
 from memory.workflows.induction import InductionResult, filter_workflows, induce
 from memory.workflows.params import parameterize
 from memory.workflows.types import Provenance, Workflow
-from prompts.research import data
+from prompts.memory import QUESTION_LIKE, RUN_WORKFLOW
+from prompts.untrusted import data
 from prompts.workflows import (
     ONLINE_INSTRUCTION,
     ONLINE_WORKED_EXAMPLE,
@@ -69,8 +70,9 @@ def rule_workflows(trajectories: list[Trajectory], *, forms: bool = False) -> li
         out.append(
             Workflow(
                 name=slugify(plain, max_len=48) or f"run_{t.id}",
-                description=f"A successful run of{' a question like' if forms else ''}: "
-                f"{_one_line(task)}",
+                description=RUN_WORKFLOW.format(
+                    like=QUESTION_LIKE if forms else "", task=_one_line(task)
+                ),
                 steps=[_one_line(s) for s in steps],
                 provenance=Provenance(
                     website=t.website,

@@ -16,10 +16,10 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
 
-from agents.research.answer_text import SHORT_FORM
 from core.model_catalogue import TEST_MODEL
 from core.state import STATE_KEYS
 from graphs import Context, build_reflective_graph
+from prompts.research import SHORT_FORM
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration

@@ -12,12 +12,11 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from agents.research.answer_text import SHORT_FORM
-from agents.research.sources import SAME_AS_EVIDENCE
 from agents.tools.search_tool import make_search_tool
 from core.context import Context
 from core.model_defaults import DEFAULT_TOOL_STEPS
 from core.models import Models
+from prompts.research import SAME_AS_EVIDENCE, SHORT_FORM
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 FIRST = re.compile(r"<answers>\n<answer>(.*?)</answer>")  # the first answer a choice shows

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import main
-from agents.research.answer_text import SHORT_FORM
 from graphs import build_reflective_graph
-from prompts.research import DATA_RULE, ROLE
+from prompts.research import ROLE, SHORT_FORM
+from prompts.untrusted import DATA_RULE
 from tests.unit.research_script import QUESTION, STEPS, Script, run
 
 MINE = "You research for a law firm: cite every fact."

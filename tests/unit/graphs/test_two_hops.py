@@ -1,6 +1,6 @@
 """Every node of langgraph.json's graphs is two hops from its graph module: the graph module
 imports the node's module directly, and the node is a function of the node's name there (the
-third file, its graph's prompt module: tests/unit/test_prompt_walk.py)."""
+third, the prompt modules that define its text: tests/unit/prompts/test_prompt_sources.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The walk from langgraph.json to the whole text of a node's prompt is three files: the graph
-module, the node's module (tests/unit/graphs/test_two_hops.py), and its graph's one prompt
-module. So every module of a graph's package takes prompt text from that module alone, and the
-prompt module imports nothing from another prompt module. Code (`data`, the escaping) may come
-from elsewhere: it is no text."""
+"""By imports, on every path a run may take (test_prompt_sources.py traces the text of the paths
+the tests run by where it is defined): every module of a graph's package takes prompt text
+from its graph's prompt module and the shared ones alone (prompts/memory.py, how memory reads;
+prompts/untrusted.py, the data rule), and a prompt module takes text only from the shared ones.
+Code (`data`, the escaping) is no text."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import ROOT
 
+SHARED = {"prompts.memory", "prompts.untrusted"}  # every graph's prompts may hold their text
 # each graph's package: its prompt module
 PROMPT_MODULES = {
     "agents/research": "prompts.research",
@@ -59,21 +60,22 @@ def _checked() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("path", "prompts"), _checked())
 def test_a_graphs_modules_take_prompt_text_from_its_prompt_module_alone(path, prompts):
-    assert text_sources((ROOT / path).read_text()) <= {prompts}
+    assert text_sources((ROOT / path).read_text()) <= {prompts} | SHARED
 
 
 @pytest.mark.parametrize("prompts", sorted(set(PROMPT_MODULES.values())))
-def test_a_prompt_module_holds_its_text_whole(prompts):
+def test_a_prompt_module_takes_text_only_from_the_shared_ones(prompts):
     path = ROOT / Path(*prompts.split("."))
-    assert _prompt_imports(path.with_suffix(".py").read_text()) == {}
+    assert set(_prompt_imports(path.with_suffix(".py").read_text())) <= SHARED
 
 
 def test_text_from_a_second_prompt_module_is_reported():
     """The check itself: text from two modules, or a whole module, is seen; code is not."""
     source = (
-        "from prompts.research import GOAL_SETTER, data\n"
-        "from prompts.web import DATA_RULE\n"
+        "from prompts.research import GOAL_SETTER, preamble\n"
+        "from prompts.web import WEB_SYSTEM\n"
         "from prompts import workflows\n"
     )
     assert text_sources(source) == {"prompts.research", "prompts.web", "prompts.workflows"}
-    assert text_sources("from prompts.research import data\n") == set()
+    assert text_sources("from prompts.research import preamble\n") == set()
+    assert text_sources("from prompts.untrusted import data\n") == set()

@@ -9,7 +9,6 @@ from agents.research.prompting import opening, system_message
 from core.context import Context
 from prompts.research import (
     AGGREGATOR,
-    DATA_RULE,
     DECOMPOSER,
     EXECUTOR_TASK,
     GOAL_SETTER,
@@ -17,8 +16,8 @@ from prompts.research import (
     NO_EVIDENCE,
     REFLECTOR,
     ROLE,
-    data,
 )
+from prompts.untrusted import DATA_RULE, data
 
 RESEARCH = [GOAL_SETTER, DECOMPOSER, EXECUTOR_TASK, GROUNDED_ANSWER, REFLECTOR, AGGREGATOR]
 

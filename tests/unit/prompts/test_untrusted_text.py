@@ -17,7 +17,7 @@ from core.state import STATE_KEYS
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from prompts.research import data
+from prompts.untrusted import data
 from tests.unit.fakes import ScriptedChatModel
 from tests.unit.research_script import Script, new_store
 

@@ -6,9 +6,9 @@ hold X. After `max_hops` hops one last reading answers; a made-up answer never s
 
 from __future__ import annotations
 
-from agents.research.answer_text import SHORT_FORM
 from agents.research.hop import Reasoning, focused, next_queries, split_reasoning
 from graphs import build_reflective_graph
+from prompts.research import SHORT_FORM
 from tests.unit.research_script import Script, run, wire
 
 __all__ = ["wire"]
