@@ -94,8 +94,8 @@ def _finished(home: Path, thread: str, prog: str) -> tuple[str, int]:
 
 
 def _recorded(memory: Any, thread: str, run_id: str, tasks: int, retries: int) -> str:
-    """The id of the run's trajectory in memory (agents.research.reflect_answer.recorded_run)."""
-    from agents.research.reflect_answer import recorded_run
+    """The id of the run's trajectory in memory (agents.research.reflect_on_answer.recorded_run)."""
+    from agents.research.reflect_on_answer import recorded_run
 
     found = recorded_run(memory, thread, run_id, tasks, retries)
     if found is None:

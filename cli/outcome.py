@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.research.citations import report
+from agents.research.reply import report
 from cli.errors import EXIT_AWAITING_APPROVAL, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL
 
 CAPS = {"max_calls": "--max-calls", "max_tokens": "--max-tokens", "max_seconds": "--max-seconds"}
@@ -107,7 +107,7 @@ def finished(
 
 
 def _write_report(path: Path, text: str, cited: int) -> None:
-    """The report (agents/research/citations.py), written whole or not at all; a failure to
+    """The report (agents/research/reply.py), written whole or not at all; a failure to
     write it is said, and the answer printed above stands."""
     partial = path.with_name(f".{path.name}.partial")
     try:

@@ -105,39 +105,25 @@ class Progress:
 
     def _describe(self, node: str, update: dict[str, Any]) -> str | None:
         cap = (update or {}).get("stopped")
-        if cap in CAPS and node == "schedule_tasks" and self._newly_capped:
-            return f"[schedule_tasks] the run reached its {CAPS[cap]} cap: no further task starts"
-        if cap in CAPS and node != "schedule_tasks":  # a node ended by the run's cap
-            if node == "aggregate_results":
-                return f"[{node}] no call left ({CAPS[cap]}): the answer is what the run found"
-            return f"[{node}] not done: the run reached its {CAPS[cap]} cap"
-        if node == "goal_setting":
-            return f"[goal_setting] goal: {short(update.get('optimized_goal', ''))}"
-        if node == "decompose_query":
-            tasks = update.get("tasks") or []
-            lines = [f"[decompose_query] {len(tasks)} task(s):"]
-            lines += [f"  {i + 1}. {short(t, 100)}" for i, t in enumerate(tasks)]
-            return "\n".join(lines)
-        if node == "schedule_tasks" and update.get("current_tasks"):
-            running = ", ".join(str(i + 1) for i in update["current_tasks"])
-            return f"[schedule_tasks] running task(s) {running}"
-        if node == "execute_task":
-            where = self._where(update, max(0, update.get("attempt", 1) - 1))
-            return f"[execute_task] {where}: {short(update.get('result', ''))}"
-        if node == "reflect_on_task":
-            return f"[reflect_on_task] {self._verdict(update)}"
-        if node == "aggregate_results":
-            return "[aggregate_results] final answer written"
-        if node == "check_answer":
-            return f"[check_answer] {checked(update)}"
-        if node == "hop":
-            return _hopped(update)
-        if node == "reflect_on_answer":  # silent unless the readings disagreed
-            learned = (update or {}).get("reflection_ids")
-            return "[reflect_on_answer] the readings disagreed: lesson saved" if learned else None
-        if node == "run_task":
-            return self._finished(update)
-        return f"[{node}] done"  # a node this printer does not know yet still shows up
+        if cap in CAPS and (node != "schedule_tasks" or self._newly_capped):
+            return _capped(node, CAPS[cap])
+        say = {
+            "goal_setting": _goal,
+            "decompose_query": _planned,
+            "schedule_tasks": _scheduled,
+            "execute_task": self._attempted,
+            "reflect_on_task": lambda u: f"[reflect_on_task] {self._verdict(u)}",
+            "aggregate_results": lambda u: "[aggregate_results] final answer written",
+            "check_answer": lambda u: f"[check_answer] {checked(u)}",
+            "hop": _hopped,
+            "reflect_on_answer": _learned,
+            "run_task": self._finished,
+        }.get(node)
+        return say(update) if say else f"[{node}] done"  # a node this printer does not know
+
+    def _attempted(self, update: dict[str, Any]) -> str:
+        where = self._where(update, max(0, update.get("attempt", 1) - 1))
+        return f"[execute_task] {where}: {short(update.get('result', ''))}"
 
     def _finished(self, update: dict[str, Any]) -> str:
         n = len(self.state.get("tasks") or [])
@@ -146,6 +132,39 @@ class Progress:
             for i, r in (update.get("task_reports") or {}).items()
         ]
         return "\n".join(lines) or "[run_task] done"
+
+
+def _capped(node: str, flag: str) -> str:
+    """A node the run's cap ended (`flag`: the cap's command-line flag)."""
+    if node == "schedule_tasks":
+        return f"[schedule_tasks] the run reached its {flag} cap: no further task starts"
+    if node == "aggregate_results":
+        return f"[{node}] no call left ({flag}): the answer is what the run found"
+    return f"[{node}] not done: the run reached its {flag} cap"
+
+
+def _goal(update: dict[str, Any]) -> str:
+    return f"[goal_setting] goal: {short(update.get('optimized_goal', ''))}"
+
+
+def _planned(update: dict[str, Any]) -> str:
+    tasks = update.get("tasks") or []
+    lines = [f"[decompose_query] {len(tasks)} task(s):"]
+    return "\n".join(lines + [f"  {i + 1}. {short(t, 100)}" for i, t in enumerate(tasks)])
+
+
+def _scheduled(update: dict[str, Any]) -> str:
+    if not update.get("current_tasks"):
+        return "[schedule_tasks] done"
+    return (
+        f"[schedule_tasks] running task(s) {', '.join(str(i + 1) for i in update['current_tasks'])}"
+    )
+
+
+def _learned(update: dict[str, Any] | None) -> str | None:
+    """Silent unless the readings disagreed."""
+    learned = (update or {}).get("reflection_ids")
+    return "[reflect_on_answer] the readings disagreed: lesson saved" if learned else None
 
 
 def _hopped(update: dict[str, Any] | None) -> str:

@@ -42,7 +42,7 @@ class EmbeddedModel:
     weights: str = "as-is"  # "q8_0": run a Q8_0 copy (core.gguf_weights) of the shipped file
     tool_steps: int | None = None  # the executor's own tool calls per attempt (None: default)
     # does its verdict on an attempt decide anything? The embedded CPU models pass nearly every
-    # attempt, so there the evidence judges (agents/research/reflect.py) and saves the call
+    # attempt, so there the evidence judges (agents/research/reflect_on_task.py) and saves the call
     judges: bool = True
     # llama.cpp's penalty on tokens of the last 64: it stops a tiny model's runaway repetition,
     # but a capable model's JSON repeats quotes, commas and the words it copies by design

@@ -70,7 +70,7 @@ class InputState(TypedDict):
 class OutputState(InputState):
     """What a run gives back (`invoke`, a `values` stream, a parent graph): the chat with the
     answer appended, the request, the answer itself, it with its explanation and sources
-    (`final_output`), its checked citations (agents/research/citations.py: each `{"n", "title",
+    (`final_output`), its checked citations (agents/research/reply.py: each `{"n", "title",
     "source", "sentences"}`, a passage the run read that holds those sentences) and `stopped`
     (why it ended early: "cancelled", or the cap it reached, the answer then partial). The
     run's workings (evidence, plan, task results, checks) stay in its checkpoint

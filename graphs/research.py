@@ -27,19 +27,20 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
-from agents.research.aggregate import aggregate_results, partial_answer
+from agents.research.aggregate_results import aggregate_results, partial_answer
 from agents.research.approve_plan import approve_plan
 from agents.research.budget import budget_stop, capped
 from agents.research.check_answer import check_answer
-from agents.research.decompose import decompose_query
-from agents.research.execute import execute_task
-from agents.research.goal import goal_setting
+from agents.research.decompose_query import decompose_query
+from agents.research.execute_task import execute_task
+from agents.research.finish_task import finish_task
+from agents.research.goal_setting import goal_setting
 from agents.research.hop import hop
 from agents.research.progress import reported
-from agents.research.reflect import reflect_on_task
-from agents.research.reflect_answer import reflect_on_answer
+from agents.research.reflect_on_answer import reflect_on_answer
+from agents.research.reflect_on_task import reflect_on_task
 from agents.research.reply import standing
-from agents.research.tasks import finish_task, schedule_tasks, task_input
+from agents.research.schedule_tasks import schedule_tasks, task_input
 from core.context import Context
 from core.run_budget import CapReached
 from core.served import served

@@ -167,10 +167,14 @@ def _json_records(path: Path, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
             return
         if data is not None:
             items = data if isinstance(data, list) else [data]
-            for i, item in enumerate(items):
-                if isinstance(item, dict):
-                    yield f"#{i}", item
+            yield from ((f"#{i}", item) for i, item in enumerate(items) if isinstance(item, dict))
             return
+    yield from _json_lines(name, raw)
+
+
+def _json_lines(name: str, raw: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(`:line`, record) for each line of JSON Lines that holds an object; the lines that are
+    not JSON, or are nested too deep, are counted in one warning each."""
     not_json = too_deep = 0
     for lineno, line in enumerate(raw.splitlines(), 1):
         if not line.strip():

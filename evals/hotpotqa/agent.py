@@ -16,7 +16,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.memory_context import from_before
-from agents.research.reflect_answer import recorded_run
+from agents.research.reflect_on_answer import recorded_run
 from core.context import Context
 from core.models import Models
 from core.state import STATE_KEYS

@@ -65,31 +65,15 @@ class HotpotSettings:
             self.max_tool_steps = Context(model=self.model).tool_steps
 
     def validate(self) -> None:
-        if self.graph not in GRAPHS:
-            raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {self.graph!r}")
-        if self.setting not in SETTINGS:
-            known = ", ".join(SETTINGS)
-            raise ValueError(f"--setting must be one of {known}, not {self.setting!r}")
-        if self.setting == "pooled" and self.graph in OWN_PARAGRAPHS:
-            raise ValueError(
-                f"--graph {self.graph} reads the question's own paragraphs: run it with "
-                "--setting distractor (for one retrieval from the pooled corpus: --graph rag)"
-            )
-        if self.memory not in MEMORY_MODES:
-            raise ValueError(
-                f"--memory must be one of {', '.join(MEMORY_MODES)}, not {self.memory!r}"
-            )
-        if self.verdict not in VERDICTS:
-            known = ", ".join(VERDICTS)
-            raise ValueError(f"--verdict must be one of {known}, not {self.verdict!r}")
-        if self.seed is not None and (self.memory != "fresh" or self.memory_url):
-            raise ValueError("a seeded memory is copied into each question's home: --memory fresh")
-        if self.pool is not None and self.setting != "pooled":
-            raise ValueError("--pool names the files of a pooled corpus: --setting pooled")
-        if self.seed is not None and not Path(self.seed).is_dir():
-            raise ValueError(f"the memory to start from is no folder: {self.seed}")
-        if self.verdict == "gold" and self.memory == "off":
-            raise ValueError("--verdict gold relabels what a run taught memory: it needs memory")
+        for flag, value, allowed in (
+            ("--graph", self.graph, GRAPHS),
+            ("--setting", self.setting, SETTINGS),
+            ("--memory", self.memory, MEMORY_MODES),
+            ("--verdict", self.verdict, VERDICTS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{flag} must be one of {', '.join(allowed)}, not {value!r}")
+        self._validate_together()
         unknown = sorted(set(self.context) - set(MEMORY_KNOBS))
         if unknown:
             raise ValueError(f"unknown memory setting(s) {unknown}; known: {MEMORY_KNOBS}")
@@ -100,6 +84,22 @@ class HotpotSettings:
                 f"--max-tool-steps must be between 0 and {MAX_TOOL_STEPS}, "
                 f"got {self.max_tool_steps}"
             )
+
+    def _validate_together(self) -> None:
+        """The settings that only make sense with others."""
+        if self.setting == "pooled" and self.graph in OWN_PARAGRAPHS:
+            raise ValueError(
+                f"--graph {self.graph} reads the question's own paragraphs: run it with "
+                "--setting distractor (for one retrieval from the pooled corpus: --graph rag)"
+            )
+        if self.seed is not None and (self.memory != "fresh" or self.memory_url):
+            raise ValueError("a seeded memory is copied into each question's home: --memory fresh")
+        if self.pool is not None and self.setting != "pooled":
+            raise ValueError("--pool names the files of a pooled corpus: --setting pooled")
+        if self.seed is not None and not Path(self.seed).is_dir():
+            raise ValueError(f"the memory to start from is no folder: {self.seed}")
+        if self.verdict == "gold" and self.memory == "off":
+            raise ValueError("--verdict gold relabels what a run taught memory: it needs memory")
 
     def identity(self) -> dict[str, Any]:
         settings = {

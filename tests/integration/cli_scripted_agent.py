@@ -28,7 +28,7 @@ from core.models import Models  # noqa: E402
 from tests.unit.fakes import ScriptedChatModel  # noqa: E402
 
 QUESTION = "Who was Ada Lovelace?"
-# a run's tasks: the planner's step, then the request itself (agents/research/decompose.py)
+# a run's tasks: the planner's step, then the request itself (agents/research/decompose_query.py)
 TASKS = ["Find the year Ada Lovelace was born", QUESTION]
 TASK_LINE = re.compile(r"<task>\n(.*?)\n</task>", re.S)
 
@@ -61,43 +61,55 @@ def _count(path: Path) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
+# the structured answers that do not depend on the prompt
+ANSWERS = {
+    "GoalSetting": {
+        "goal": "Tell who Ada Lovelace was",
+        "answer_form": "a paragraph",
+        "criteria": ["her life and work"],
+    },
+    "DecomposedTasks": {"tasks": TASKS},
+    "FinalAnswer": {"answer": "FINAL: Ada Lovelace, born 1815, wrote the first program."},
+}
+
+
 def responder(log_dir: Path):
     def respond(prompt: str, title: str | None, tools: list[str], messages: list) -> object:
-        if title == "GoalSetting":
-            return {
-                "goal": "Tell who Ada Lovelace was",
-                "answer_form": "a paragraph",
-                "criteria": ["her life and work"],
-            }
-        if title == "DecomposedTasks":
-            return {"tasks": TASKS}
         if title == "ReflectionOutput":
-            # Calls 0, 2, 4 die; each resume re-runs the killed reflection (1, 3, 5), which
-            # passes, and goes on to the next task's reflection.
-            calls = log_dir / "reflections.log"
-            seen = _count(calls)
-            _append(calls, _task_in(prompt))
-            if os.environ.get("KILL_IN_REFLECT") and seen % 2 == 0 and seen < 2 * len(TASKS):
-                os.kill(os.getpid(), signal.SIGKILL)
-            verdict = {"needs_retry": False, "confidence": 0.9, "reasons": ["sourced"]}
-            return {"reflection": "Good enough.", **verdict}
-        if title == "FinalAnswer":
-            return {"answer": "FINAL: Ada Lovelace, born 1815, wrote the first program."}
+            return _reflection(log_dir, prompt)
+        if title in ANSWERS:
+            return ANSWERS[title]
         if tools:
-            opened = any(m.type == "tool" for m in messages)
-            if os.environ.get("BROWSE_URL") and "browser_open" in tools and not opened:
-                return {"tool": "browser_open", "args": {"url": os.environ["BROWSE_URL"]}}
-            for m in messages:
-                if m.type == "tool" and m.name == "browser_open":
-                    _append(log_dir / "browsed.log", " ".join(m.text.split())[:200])
-            _append(log_dir / "executed.log", _task_in(prompt))
-            time.sleep(float(os.environ.get("EXECUTE_DELAY_S", "0")))
-            return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
+            return _execution(log_dir, prompt, tools, messages)
         if "Answer the task using only" in prompt:  # the answer from the evidence
             return "Grounded: 1815 (source: ada.md)"
         return "A direct answer, then facts with sources."
 
     return respond
+
+
+def _reflection(log_dir: Path, prompt: str) -> dict:
+    # Calls 0, 2, 4 die; each resume re-runs the killed reflection (1, 3, 5), which passes, and
+    # goes on to the next task's reflection.
+    calls = log_dir / "reflections.log"
+    seen = _count(calls)
+    _append(calls, _task_in(prompt))
+    if os.environ.get("KILL_IN_REFLECT") and seen % 2 == 0 and seen < 2 * len(TASKS):
+        os.kill(os.getpid(), signal.SIGKILL)
+    verdict = {"needs_retry": False, "confidence": 0.9, "reasons": ["sourced"]}
+    return {"reflection": "Good enough.", **verdict}
+
+
+def _execution(log_dir: Path, prompt: str, tools: list[str], messages: list) -> object:
+    opened = any(m.type == "tool" for m in messages)
+    if os.environ.get("BROWSE_URL") and "browser_open" in tools and not opened:
+        return {"tool": "browser_open", "args": {"url": os.environ["BROWSE_URL"]}}
+    for m in messages:
+        if m.type == "tool" and m.name == "browser_open":
+            _append(log_dir / "browsed.log", " ".join(m.text.split())[:200])
+    _append(log_dir / "executed.log", _task_in(prompt))
+    time.sleep(float(os.environ.get("EXECUTE_DELAY_S", "0")))
+    return f"Answer to {_task_in(prompt)}: 1815 (source: ada.md)"
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import pytest
 
 from agents.research.prompting import system_message
 from agents.research.records import lesson_text
-from agents.research.reflect_answer import ask_lesson
+from agents.research.reflect_on_answer import ask_lesson
 from core.context import Context
 from core.model_assembly import model_path
 from core.model_catalogue import CATALOGUE, DEFAULT_EMBEDDED

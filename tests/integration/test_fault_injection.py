@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agents.research.records import memory_id
-from agents.research.reflect_answer import ANSWER_INDEX
+from agents.research.reflect_on_answer import ANSWER_INDEX
 from tests.integration.fault_child import graph_for, run_child
 
 pytestmark = pytest.mark.integration

@@ -24,7 +24,8 @@ QUESTION = "Who was Ada Lovelace?"
 # `main.py run` arguments for the script's tool calls and verdicts (the default "local" model
 # gets neither)
 STEPS = ["--max-tool-steps", str(DEFAULT_TOOL_STEPS), "--judge", "model"]
-# a run's tasks: the planner's two steps, then the request itself (agents/research/decompose.py)
+# a run's tasks: the planner's two steps, then the request itself
+# (agents/research/decompose_query.py)
 TASKS = [
     "Find the birth year of Ada Lovelace",
     "Find what Ada Lovelace wrote about the Analytical Engine",

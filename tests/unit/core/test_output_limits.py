@@ -138,7 +138,7 @@ def test_parse_json_prefix(text, expected):
 
 
 def test_a_reflection_cut_inside_its_lesson_keeps_its_verdict_in_one_call():
-    from agents.research.reflect import ReflectionOutput
+    from agents.research.reflect_on_task import ReflectionOutput
 
     cut = '{"needs_retry": true, "confidence": 0.4, "reflection": "The answer names no creat'
     llama = FakeLlama([cut], finish_reason="length")
@@ -169,7 +169,7 @@ def test_tool_argument_strings_are_bounded_wherever_they_sit():
 
 
 def test_the_grammar_asks_for_every_field_even_those_with_defaults():
-    from agents.research.reflect import ReflectionOutput
+    from agents.research.reflect_on_task import ReflectionOutput
     from core.local_schema import bounded_schema, schema_of
 
     schema = bounded_schema(schema_of(ReflectionOutput))

@@ -1,6 +1,7 @@
 """Every node of langgraph.json's graphs is two hops from its graph module: the graph module
-imports the node's module directly, and the node is a function of the node's name there (the
-third, the prompt modules that define its text: tests/unit/prompts/test_prompt_sources.py)."""
+imports the node's module directly, a module named for the node, and the node is a function of
+the node's name there (the third hop, the prompt modules that define its text:
+tests/unit/prompts/test_prompt_sources.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-from agents.research.answer_checks import says_something
+from agents.research.support import unsupported
 from core.state import TaskState
 from tests.conftest import ROOT
 
@@ -25,7 +26,7 @@ NODE_PACKAGES = ("agents.research.", "agents.web.")
 
 def _imports(module: ModuleType) -> set[str]:
     """The modules `module` imports by name (`from agents.research import goal` names
-    agents.research.goal too), anywhere in its source."""
+    agents.research.goal_setting too), anywhere in its source."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(inspect.getsource(module))):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -71,6 +72,8 @@ def two_hop_problems(graph_module: ModuleType, compiled: Any) -> list[str]:
             problems.append(
                 f"{where}: {module.__name__} is not under agents/research or agents/web"
             )
+        elif module.__name__.rsplit(".", 1)[-1] != name:
+            problems.append(f"{where}: in {module.__name__}, not in a module named for it")
     return problems
 
 
@@ -100,10 +103,11 @@ def test_a_node_its_graph_module_does_not_import_is_reported():
     import graphs.research
 
     builder = StateGraph(TaskState)
-    builder.add_node("says_something", says_something)
-    builder.add_edge(START, "says_something")
-    builder.add_edge("says_something", END)
+    builder.add_node("unsupported", unsupported)
+    builder.add_edge(START, "unsupported")
+    builder.add_edge("unsupported", END)
     problems = two_hop_problems(graphs.research, builder.compile(name="made_up"))
     assert problems == [
-        "made_up:says_something: graphs.research does not import agents.research.answer_checks"
+        "made_up:unsupported: graphs.research does not import agents.research.support",
+        "made_up:unsupported: in agents.research.support, not in a module named for it",
     ]

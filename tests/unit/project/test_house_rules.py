@@ -1,15 +1,20 @@
-"""The house rules a reviewer would otherwise check by hand: small modules, short functions,
-and a one-line docstring saying what each module owns."""
+"""The house rules a reviewer would otherwise check by hand: modules of a size one reads in a
+sitting, functions whose branches stay few (ruff's complexity check, run by scripts/test), and a
+one-line docstring saying what each module owns."""
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 from tests.conftest import ROOT
 
 PACKAGES = ["agents", "bench", "browser", "cli", "core", "evals", "graphs", "memory", "prompts"]
-MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_PROMPTS = 300, 50, 450
+# sizes follow meaning (STYLE.md): a node's module reads straight through rather than being cut
+# to a line count, so this is only the bound past which no module reads in one sitting
+MAX_MODULE_LINES, MAX_PROMPTS = 600, 600
+MAX_COMPLEXITY = 10  # McCabe's, per function (ruff's C901)
 
 
 def _modules() -> list[Path]:
@@ -34,15 +39,11 @@ def _limit(path: Path) -> int:
     return MAX_PROMPTS if path.parent == ROOT / "prompts" else MAX_MODULE_LINES
 
 
-def test_functions_are_short():
-    long = {}
-    for path in _modules():
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                size = (node.end_lineno or node.lineno) - node.lineno + 1
-                if size > MAX_FUNCTION_LINES:
-                    long[f"{path.relative_to(ROOT)}:{node.name}"] = size
-    assert not long, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+def test_ruff_checks_every_functions_complexity():
+    """Branches, not lines, make a function hard to read: ruff's C90 is on, at the bound."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert "C90" in config["select"]
+    assert config["mccabe"]["max-complexity"] == MAX_COMPLEXITY
 
 
 def test_every_package_module_says_what_it_owns():

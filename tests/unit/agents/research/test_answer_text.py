@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.research.aggregate import ECHOED_PROMPTS
+from agents.research.aggregate_results import ECHOED_PROMPTS
 from agents.research.answer_text import (
     cited_sources,
     clean_answer,

@@ -1,4 +1,4 @@
-"""Reports with checked citations (agents/research/citations.py, `run --output FILE`): a
+"""Reports with checked citations (agents/research/reply.py, `run --output FILE`): a
 sentence is cited with a passage the run read that holds its names and numbers; what the model
 cites itself is never taken on its word."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 
 import main
-from agents.research.citations import Passage, cite, passages_read
+from agents.research.reply import Passage, cite, passages_read
 from cli.errors import UsageError
 from cli.validate import output_file
 from tests.unit.research_script import DOCS, Script, wire

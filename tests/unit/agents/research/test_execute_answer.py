@@ -2,7 +2,7 @@
 
 from langchain_core.tools import tool
 
-from agents.research.answer_checks import echoes_a_tool_call, says_something
+from agents.research.execute_task import echoes_a_tool_call, says_something
 
 
 @tool

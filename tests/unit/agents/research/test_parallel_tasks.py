@@ -153,7 +153,7 @@ def _task_of(prompt: str) -> str:
 
 
 def test_the_request_is_always_the_last_task_and_waits_for_every_step():
-    from agents.research.decompose import DecomposedTasks, PlannedTask, clean_tasks
+    from agents.research.decompose_query import DecomposedTasks, PlannedTask, clean_tasks
 
     steps = [PlannedTask(task=TASKS[0]), PlannedTask(task=TASKS[1], depends_on=[1])]
     assert clean_tasks(steps, "  Who was Ada Lovelace?\n") == (

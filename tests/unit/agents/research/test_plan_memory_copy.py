@@ -4,7 +4,7 @@ lessons are the 1.5B planner's own from a HotpotQA stream with carried memory.""
 
 from __future__ import annotations
 
-from agents.research.decompose import PlannedTask, clean_tasks, copied_from_memory
+from agents.research.decompose_query import PlannedTask, clean_tasks, copied_from_memory
 from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.direct import paragraphs_text
 from tests.conftest import DATA

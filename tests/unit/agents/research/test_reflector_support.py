@@ -150,7 +150,7 @@ def test_what_a_task_builds_on_counts_as_read():
     """A result that repeats a name found by the task it builds on is read, not made up; the
     same name with no such dependency is overruled."""
     from agents.research.prompting import system_message
-    from agents.research.reflect import judge_attempt
+    from agents.research.reflect_on_task import judge_attempt
     from core.context import Context
     from tests.unit.fakes import ScriptedChatModel
 

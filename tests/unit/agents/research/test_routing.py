@@ -5,8 +5,8 @@ from types import SimpleNamespace
 import pytest
 from langgraph.types import Send
 
-from agents.research.reflect import next_retry_count
-from agents.research.tasks import schedule_tasks
+from agents.research.reflect_on_task import next_retry_count
+from agents.research.schedule_tasks import schedule_tasks
 from core.context import Context
 from graphs.research import decide, route_tasks
 

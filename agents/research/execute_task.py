@@ -10,7 +10,7 @@ The attempt, in order:
 3. otherwise the executor agent (agents.research.executor_agent) looks further with its tools,
    within the run's tool-step limit;
 4. an agent that stopped at its limit, "answered" with a tool call or paraphrased its own
-   instructions (agents.research.answer_checks) is replaced by one call that answers from
+   instructions (says_something, below) is replaced by one call that answers from
    everything the tools returned.
 Every prompt opens with the run's request and evidence (agents.research.prompting), then
 memory and the task. A retry's prompt carries the previous attempt and the reflection on it; a
@@ -20,13 +20,14 @@ closed after it.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from agents import resources
-from agents.research.answer_checks import echoes_a_tool_call, says_something
+from agents.research.answer_text import PromptEcho
 from agents.research.budget import budget_stop
 from agents.research.evidence import (
     evidence_text,
@@ -189,3 +190,25 @@ def _dependencies_section(state: TaskState) -> str:
         DEPENDENCY_RESULT.format(task=data(d["task"]), result=data(d["result"])) for d in deps
     ]
     return DEPENDENCIES_SECTION.format(results="\n".join(blocks))
+
+
+# -- does the agent's answer answer anything? A small model's may only restate a tool call or
+# paraphrase its own instructions
+_CALL = re.compile(r"\s*(?:Calling\s+\w+\s*\(|\{\s*\"tool\"\s*:)")
+# the executor's own instructions: a sentence half made of runs copied from them is theirs
+_OWN_PROMPTS = PromptEcho((EXECUTOR_TASK, GROUNDED_ANSWER, RETRY_NOTE), share=0.5)
+
+
+def echoes_a_tool_call(answer: str, tools: list[BaseTool]) -> bool:
+    """An "answer" that only restates a tool call (`Calling corpus_search({...})`, the way
+    earlier calls appear in a small model's transcript, of any tool name, or the call's JSON)
+    answers nothing."""
+    text = answer.strip()
+    return bool(_CALL.match(text)) or any(text.startswith(t.name + "(") for t in tools)
+
+
+def says_something(answer: str) -> bool:
+    """Does `answer` say more than the executor's own instructions (a small model paraphrases
+    them back as its answer)?"""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", answer) if re.search(r"\w", s)]
+    return any(not _OWN_PROMPTS.echoes(s) for s in sentences)

@@ -1,19 +1,13 @@
-"""Task bookkeeping: which tasks run next (schedule_tasks), what each is sent (task_input), and
-what a finished task hands back (finish_task).
-"""
+"""schedule_tasks: which tasks run next, and what each is sent (task_input); what a finished
+task hands back is finish_task's."""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
 from agents.research.budget import budget_stop
-from agents.research.sources import hits
 from core.context import Context
-from core.state import ReflectiveAgentState, TaskInput, TaskReport, TaskState, TaskVerdict
-from prompts.research import NO_RESULT
-
-# an attempt's verdict -> the task's, when it was the last attempt
-_FINAL_VERDICTS: dict[str, TaskVerdict] = {"pass": "pass", "retry": "fail", "unjudged": "unjudged"}
+from core.state import ReflectiveAgentState, TaskInput
 
 
 def finished(state: ReflectiveAgentState) -> set[int]:
@@ -57,26 +51,3 @@ def task_input(state: ReflectiveAgentState, index: int) -> TaskInput:
         "known": state.get("read") or [],
         "last": index == len(tasks) - 1,
     }
-
-
-def finish_task(state: TaskState) -> dict:
-    """Hand the task's last attempt back to the parent, keyed by task index."""
-    index = state["task_index"]
-    report: TaskReport = {
-        "task": state["task"],
-        "attempts": state.get("attempt", 0),
-        "retries": max(0, state.get("attempt", 0) - 1),
-        "verdict": "skipped" if state.get("skipped") else _final_verdict(state.get("verdict")),
-    }
-    return {
-        "results": {index: state.get("result") or NO_RESULT},
-        "task_reports": {index: report},
-        "task_steps": {index: state.get("trajectory") or []},
-        "read": hits(state.get("task_evidence", "")),
-    }
-
-
-def _final_verdict(verdict: str | None) -> TaskVerdict:
-    """The task's verdict from its last attempt's: a retry asked for and not granted means the
-    retries ran out; an attempt not judged is done."""
-    return _FINAL_VERDICTS.get(verdict or "", "done")
