@@ -10,28 +10,24 @@ upserts: a workflow by name (provenance merged), a trajectory by id (the last li
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
-    BaseStore,
     GetOp,
     Item,
     ListNamespacesOp,
-    Op,
     PutOp,
-    Result,
     SearchItem,
     SearchOp,
 )
-from langgraph.store.memory import _compare_values, _does_match
 
 from memory.agent_memory import TRAJECTORIES, WORKFLOWS
 from memory.labels import GENERAL, website_stem
+from memory.stores.dispatch import DispatchingStore
+from memory.stores.matching import listed_namespaces, value_matches
 from memory.trajectories import Trajectory, TrajectoryLog
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.retrieval import WorkflowIndex
@@ -46,39 +42,13 @@ def _parse_time(text: str) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
-    try:
-        return all(_compare_values(value.get(k), v) for k, v in (wanted or {}).items())
-    except (TypeError, ValueError):  # a comparison that cannot apply to this value
-        return False
-
-
-class _FileStore(BaseStore):
-    """Dispatches ops to get/put/search/namespaces; files block, so async runs in a thread."""
+class _FileStore(DispatchingStore):
+    """A store over one root of files: ("root", website) namespaces."""
 
     root = ""
 
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        results: list[Result] = []
-        for op in ops:
-            if isinstance(op, GetOp):
-                results.append(self._get(op.namespace, op.key))
-            elif isinstance(op, PutOp):
-                self._put(op)
-                results.append(None)
-            elif isinstance(op, SearchOp):
-                results.append(self._search(op))
-            elif isinstance(op, ListNamespacesOp):
-                spaces = [ns for ns in self._namespaces() if _accepts(op, ns)]
-                if op.max_depth is not None:
-                    spaces = sorted({ns[: op.max_depth] for ns in spaces})
-                results.append(sorted(spaces)[op.offset : op.offset + op.limit])
-            else:
-                raise TypeError(f"unknown store operation {type(op).__name__}")
-        return results
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.to_thread(self.batch, list(ops))
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        return listed_namespaces(self._namespaces(), op)
 
     def _site(self, namespace: tuple[str, ...]) -> str | None:
         """The website a namespace names; None for the whole root."""
@@ -88,21 +58,8 @@ class _FileStore(BaseStore):
             raise ValueError(f"{type(self).__name__} holds only ({self.root!r}, website) items")
         return namespace[1] if len(namespace) > 1 else None
 
-    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
-        raise NotImplementedError
-
-    def _put(self, op: PutOp) -> None:
-        raise NotImplementedError
-
-    def _search(self, op: SearchOp) -> list[SearchItem]:
-        raise NotImplementedError
-
     def _namespaces(self) -> list[tuple[str, ...]]:
         raise NotImplementedError
-
-
-def _accepts(op: ListNamespacesOp, ns: tuple[str, ...]) -> bool:
-    return all(_does_match(c, ns) for c in op.match_conditions or ())
 
 
 class WorkflowFileStore(_FileStore):
@@ -125,8 +82,8 @@ class WorkflowFileStore(_FileStore):
             score,
         )
 
-    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
-        found = self.files.find(key, self._site(namespace))
+    def _get(self, op: GetOp) -> Item | None:
+        found = self.files.find(op.key, self._site(op.namespace))
         return self._item(workflow_value(found[0])) if found else None
 
     def _put(self, op: PutOp) -> None:
@@ -148,7 +105,7 @@ class WorkflowFileStore(_FileStore):
             items = [self._item(workflow_value(w)) for w in self.files.load(site)]
         if site is not None:  # the index searches every website; keep this one
             items = [i for i in items if i.namespace[1] == website_stem(site)]
-        items = [i for i in items if _matches(i.value, op.filter)]
+        items = [i for i in items if value_matches(i.value, op.filter)]
         return items[op.offset : op.offset + op.limit]
 
     def _namespaces(self) -> list[tuple[str, ...]]:
@@ -171,8 +128,8 @@ class TrajectoryFileStore(_FileStore):
     def _all(self, site: str | None) -> list[Trajectory]:
         return self.log.load(site, successful_only=False)
 
-    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
-        found = [t for t in self._all(self._site(namespace)) if t.id == key]
+    def _get(self, op: GetOp) -> Item | None:
+        found = [t for t in self._all(self._site(op.namespace)) if t.id == op.key]
         return self._item(found[-1]) if found else None
 
     def _put(self, op: PutOp) -> None:
@@ -185,7 +142,7 @@ class TrajectoryFileStore(_FileStore):
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         items = [self._item(t) for t in self._all(self._site(op.namespace_prefix))]
-        items = [i for i in items if _matches(i.value, op.filter)]
+        items = [i for i in items if value_matches(i.value, op.filter)]
         return items[op.offset : op.offset + op.limit]  # scores stay None: not indexed
 
     def _namespaces(self) -> list[tuple[str, ...]]:

@@ -20,10 +20,9 @@ found within that interval. Reads without a query (get, list, filter) go to Post
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -31,10 +30,10 @@ from typing import Any, Literal, cast
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    Item,
     ListNamespacesOp,
     Op,
     PutOp,
-    Result,
     SearchItem,
     SearchOp,
 )
@@ -46,7 +45,8 @@ from memory.agent_memory import (
     WORKFLOW_FIELDS,
     WORKFLOWS,
 )
-from memory.stores.sqlite_store import listed_namespaces
+from memory.stores.dispatch import DispatchingStore
+from memory.stores.matching import listed_namespaces
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ MIRROR_INDEX: dict[str, Literal[False] | list[str]] = {
 }
 
 
-class SharedStore(BaseStore):
+class SharedStore(DispatchingStore):
     """`shared` (PostgresStore) holds the records; `local` (the worker's ProjectStore) mirrors
     the namespaces searched here and answers vector searches. `scope` prefixes every namespace
     in the shared database, so several memories (an experiment's arms, teams) can live in one
@@ -114,32 +114,21 @@ class SharedStore(BaseStore):
         self.pull_interval_s = pull_interval_s
         self._pulled_at: dict[tuple[str, ...], float] = {}
 
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        results: list[Result] = []
-        for op in ops:
-            if isinstance(op, PutOp):
-                # shared first (no vectors there: PostgreSQL has no pgvector here)
-                self.shared.batch([PutOp(self._in(op.namespace), op.key, op.value, index=False)])
-                self.local.batch([op])
-                results.append(None)
-            elif isinstance(op, SearchOp) and op.query:
-                self._pull_if_due(op.namespace_prefix)
-                results.append(self.local.batch([op])[0])
-            elif isinstance(op, GetOp):
-                item = self.shared.get(self._in(op.namespace), op.key)
-                results.append(item and self._out(item))
-            elif isinstance(op, SearchOp):
-                wide = op._replace(namespace_prefix=self._in(op.namespace_prefix))
-                found = cast(list[SearchItem], self.shared.batch([wide])[0])
-                results.append([self._out(i) for i in found])
-            elif isinstance(op, ListNamespacesOp):
-                results.append(self._namespaces(op))
-            else:
-                raise TypeError(f"unknown store operation {type(op).__name__}")
-        return results
+    def _put(self, op: PutOp) -> None:
+        # shared first (no vectors there: PostgreSQL has no pgvector here)
+        self.shared.batch([PutOp(self._in(op.namespace), op.key, op.value, index=False)])
+        self.local.batch([op])
 
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.to_thread(self.batch, list(ops))
+    def _get(self, op: GetOp) -> Item | None:
+        item = self.shared.get(self._in(op.namespace), op.key)
+        return item and self._out(item)
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        if op.query:  # by meaning: the mirror, brought up to date when due
+            self._pull_if_due(op.namespace_prefix)
+            return cast(list[SearchItem], self.local.batch([op])[0])
+        wide = op._replace(namespace_prefix=self._in(op.namespace_prefix))
+        return [self._out(i) for i in cast(list[SearchItem], self.shared.batch([wide])[0])]
 
     def _in(self, namespace: tuple[str, ...]) -> tuple[str, ...]:
         return self.scope + tuple(namespace)
@@ -148,7 +137,7 @@ class SharedStore(BaseStore):
         item.namespace = tuple(item.namespace[len(self.scope) :])
         return item
 
-    def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         every = self.shared.list_namespaces(prefix=self.scope or None, limit=10**9)
         return listed_namespaces((ns[len(self.scope) :] for ns in every), op)
 

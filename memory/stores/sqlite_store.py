@@ -19,22 +19,17 @@ through the concurrent writers and the kill, so crash safety alone would not be 
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
-    BaseStore,
     GetOp,
     Item,
     ListNamespacesOp,
-    Op,
     PutOp,
-    Result,
     SearchItem,
     SearchOp,
 )
@@ -42,12 +37,12 @@ from langgraph.store.base.embed import get_text_at_path, tokenize_path
 
 # LangGraph's in-memory store defines the reference semantics of filters and namespace matching;
 # reusing them keeps this store interchangeable with it.
-from langgraph.store.memory import _compare_values, _does_match
-
 from memory.engine.backend import MEMORY_DIR, MemoryBackend
 from memory.engine.rows import Item as Stored
 from memory.engine.rows import NewItem
 from memory.reflections.manager import ReflectionManager
+from memory.stores.dispatch import DispatchingStore
+from memory.stores.matching import listed_namespaces, value_matches
 
 
 def _dotted(namespace: tuple[str, ...]) -> str:
@@ -68,7 +63,7 @@ def default_text(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-class SqliteStore(BaseStore):
+class SqliteStore(DispatchingStore):
     """A persistent, multi-process BaseStore with FAISS vector search (see module docstring)."""
 
     def __init__(self, backend: MemoryBackend, *, fields: list[str] | None = None) -> None:
@@ -86,28 +81,6 @@ class SqliteStore(BaseStore):
     ) -> SqliteStore:
         backend = MemoryBackend.open(Path(home) / MEMORY_DIR, embeddings, reembed=reembed)
         return cls(backend, fields=fields)
-
-    # -- BaseStore -----------------------------------------------------------------------------
-
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        results: list[Result] = []
-        for op in ops:
-            if isinstance(op, GetOp):
-                results.append(self._get(op))
-            elif isinstance(op, PutOp):
-                self._put(op)
-                results.append(None)
-            elif isinstance(op, SearchOp):
-                results.append(self._search(op))
-            elif isinstance(op, ListNamespacesOp):
-                results.append(self._list_namespaces(op))
-            else:
-                raise TypeError(f"unknown store operation {type(op).__name__}")
-        return results
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        # SQLite and FAISS calls block; run them off the event loop.
-        return await asyncio.to_thread(self.batch, list(ops))
 
     # -- operations ----------------------------------------------------------------------------
 
@@ -157,12 +130,7 @@ class SqliteStore(BaseStore):
         )
 
     def _matches(self, stored: Stored, op: SearchOp) -> bool:
-        if not op.filter:
-            return True
-        try:
-            return all(_compare_values(stored.value.get(k), v) for k, v in op.filter.items())
-        except (TypeError, ValueError):  # e.g. {"$gt": 1} against a missing or text field
-            return False
+        return value_matches(stored.value, op.filter)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = _dotted(op.namespace_prefix)
@@ -206,14 +174,3 @@ class SqliteStore(BaseStore):
 
     def close(self) -> None:
         self.backend.close()
-
-
-def listed_namespaces(
-    spaces: Iterable[tuple[str, ...]], op: ListNamespacesOp
-) -> list[tuple[str, ...]]:
-    """What a ListNamespacesOp returns of `spaces`: those matching its conditions, cut to its
-    depth, sorted, its page."""
-    found = [ns for ns in spaces if all(_does_match(c, ns) for c in op.match_conditions or ())]
-    if op.max_depth is not None:
-        found = [ns[: op.max_depth] for ns in found]
-    return sorted(set(found))[op.offset : op.offset + op.limit]
