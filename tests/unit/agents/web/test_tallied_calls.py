@@ -1,0 +1,57 @@
+"""A web decision's model call is counted by its tally and still reaches the run's own callbacks
+(a trace, the `messages` stream): `tallied` adds the tally instead of replacing them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langgraph.graph import START, StateGraph
+from typing_extensions import TypedDict
+
+from agents.web.tokens import TokenTally, tallied
+
+
+class _State(TypedDict):
+    answer: str
+
+
+class _Seen(BaseCallbackHandler):
+    def __init__(self) -> None:
+        self.nodes: list[str] = []
+
+    def on_chat_model_start(self, *args, metadata=None, **kwargs) -> None:
+        self.nodes.append((metadata or {}).get("langgraph_node", "?"))
+
+
+def _run(config_of) -> tuple[list[str], list[str]]:
+    run_seen = _Seen()
+    model = FakeListChatModel(responses=["done"])
+
+    class Tally(TokenTally, _Seen):
+        def __init__(self) -> None:
+            TokenTally.__init__(self)
+            _Seen.__init__(self)
+
+    tally = Tally()
+
+    async def decide(state: _State) -> dict:
+        reply = await model.ainvoke("act", config=config_of(tally))
+        return {"answer": reply.text}
+
+    graph = StateGraph(_State)
+    graph.add_node("decide", decide)
+    graph.add_edge(START, "decide")
+    out = asyncio.run(graph.compile().ainvoke({"answer": ""}, {"callbacks": [run_seen]}))
+    assert out["answer"] == "done"
+    return tally.nodes, run_seen.nodes
+
+
+def test_the_call_reaches_the_tally_and_the_runs_callbacks():
+    assert _run(tallied) == (["decide"], ["decide"])
+
+
+def test_a_config_of_the_tally_alone_would_hide_the_call_from_the_run():
+    """The check itself: what the web nodes did before."""
+    assert _run(lambda tally: {"callbacks": [tally]}) == (["decide"], [])
