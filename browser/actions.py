@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from browser.keys import UnknownKey, normalize_key_combination
+from prompts.web import ACTION_USAGE
 
 
 class ActionType(StrEnum):
@@ -42,16 +43,6 @@ _INLINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"```(.*?)```", re.DOTALL)
-ACTION_USAGE = {
-    ActionType.CLICK: "click [id]",
-    ActionType.HOVER: "hover [id]",
-    ActionType.TYPE: "type [id] [text] or type [id] [text] [0|1]",
-    ActionType.PRESS: "press [key_comb], e.g. press [Control+a]",
-    ActionType.SCROLL: "scroll [up] or scroll [down]",
-    ActionType.TAB_FOCUS: "tab_focus [index]",
-    ActionType.GOTO: "goto [url]",
-    ActionType.STOP: "stop [answer]",
-}
 
 
 class ActionParseError(ValueError):

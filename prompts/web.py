@@ -73,6 +73,18 @@ LAST_STEP_DONE = (
 # -- decide: one action a turn --------------------------------------------------------------------
 ACTION_SCHEMA_TEXT = "The next browser action."  # the decision's schema says
 
+# how each action with arguments is written, as a parse error shown to the agent says it
+ACTION_USAGE = {
+    "click": "click [id]",
+    "hover": "hover [id]",
+    "type": "type [id] [text] or type [id] [text] [0|1]",
+    "press": "press [key_comb], e.g. press [Control+a]",
+    "scroll": "scroll [up] or scroll [down]",
+    "tab_focus": "tab_focus [index]",
+    "goto": "goto [url]",
+    "stop": "stop [answer]",
+}
+
 WEB_SYSTEM = (
     """You operate a web browser to complete a task. Each turn you see the page as an
 accessibility tree: one element per line, `[id] role 'name'`. You answer with exactly one
