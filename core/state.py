@@ -118,7 +118,7 @@ class ReflectiveAgentState(OutputState):
     """State of the research graphs (reflective and single-path).
 
     `answer_form` is the form goal setting chose for the answer (one of
-    agents.research.answer_text.AnswerForm; a short form is checked against a reading).
+    prompts.research.AnswerForm; a short form is checked against a reading).
     `evidence` is what the first search for the request found (from `evidence_sources`);
     every prompt of the run opens with the request and it. `sources` lists the documents and
     pages the tasks read besides (reducer: add_new), `read` the search hits the tasks' last
@@ -129,7 +129,7 @@ class ReflectiveAgentState(OutputState):
     attempts never reach the aggregator; `task_steps[i]` is that attempt's tool steps (what the
     run's trajectory is made of). `answer` is the final answer itself, `final_output`
     it with its explanation and sources; `answer_check` what check_answer compared (the
-    research's answer, one direct reading's, the one chosen), absent when the answer was not
+    research's answer, one direct reading's, the one chosen), None when the answer was not
     checked. `research` says how goal setting sent the run on: along a short answer's chain,
     or to a plan; `chain` is the chain's hops (ChainLink): the facts each found and what it
     searched next. `recalled` lists the memories that reached this run's prompts

@@ -1,6 +1,6 @@
 """The readings every answer check shares: one direct reading of the evidence, the answer two
 readings agree on, and a choice between two that differ asked in both orders (check_answer,
-hop and reflect_answer each compare readings; the prompts are in prompts/research.py)."""
+hop and reflect_on_answer each compare readings; the prompts are in prompts/research.py)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatGeneration, LLMResult
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs
+from langgraph.constants import TAG_NOSTREAM
 
 from memory.packing import approximate_tokens
 
@@ -30,9 +31,11 @@ class TokenTally(BaseCallbackHandler):
 
 def tallied(tally: TokenTally) -> RunnableConfig:
     """The running node's config with `tally` added to its callbacks: a call made with it is
-    counted and still reaches the run's own callbacks (a trace, the `messages` stream), which a
-    config of `{"callbacks": [tally]}` alone would replace."""
-    return merge_configs(ensure_config(), {"callbacks": [tally]})
+    counted and still reaches the run's own callbacks (a trace), which a config of
+    `{"callbacks": [tally]}` alone would replace. Tagged `nostream`, as every structured call
+    is (core.structured): a chat page streaming the graph's messages shows no plan or action
+    JSON."""
+    return merge_configs(ensure_config(), {"callbacks": [tally], "tags": [TAG_NOSTREAM]})
 
 
 def estimate_tokens(model: BaseChatModel, messages: list[Any], output: str) -> int:

@@ -35,8 +35,6 @@ from langgraph.store.base import (
 )
 from langgraph.store.base.embed import get_text_at_path, tokenize_path
 
-# LangGraph's in-memory store defines the reference semantics of filters and namespace matching;
-# reusing them keeps this store interchangeable with it.
 from memory.engine.backend import MEMORY_DIR, MemoryBackend
 from memory.engine.rows import Item as Stored
 from memory.engine.rows import NewItem

@@ -1,5 +1,6 @@
 """A web decision's model call is counted by its tally and still reaches the run's own callbacks
-(a trace, the `messages` stream): `tallied` adds the tally instead of replacing them."""
+(a trace): `tallied` adds the tally instead of replacing them; its JSON stays out of the
+`messages` stream, as every structured call's does."""
 
 from __future__ import annotations
 
@@ -55,3 +56,27 @@ def test_the_call_reaches_the_tally_and_the_runs_callbacks():
 def test_a_config_of_the_tally_alone_would_hide_the_call_from_the_run():
     """The check itself: what the web nodes did before."""
     assert _run(lambda tally: {"callbacks": [tally]}) == (["decide"], [])
+
+
+def test_the_calls_json_stays_out_of_the_messages_stream():
+    model = FakeListChatModel(responses=['{"action_type": "stop"}'])
+
+    async def decide(state: _State) -> dict:
+        reply = await model.ainvoke("act", config=tallied(TokenTally()))
+        return {"answer": reply.text}
+
+    graph = StateGraph(_State)
+    graph.add_node("decide", decide)
+    graph.add_edge(START, "decide")
+
+    async def streamed() -> list:
+        chunks = []
+        async for mode, chunk in graph.compile().astream(
+            {"answer": ""}, stream_mode=["messages", "values"]
+        ):
+            chunks.append((mode, chunk))
+        return chunks
+
+    chunks = asyncio.run(streamed())
+    assert [c for mode, c in chunks if mode == "messages"] == []
+    assert chunks[-1][1]["answer"] == '{"action_type": "stop"}'
