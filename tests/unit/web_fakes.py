@@ -169,6 +169,22 @@ def answer(kind: str, element: str = "", text: str = "") -> dict[str, str]:
     return {"action_type": kind, "element_id": element, "text": text}
 
 
+def buyer(decided: list[str] | None = None):
+    """A scripted model that buys on ShopEnv: plans two steps, clicks Buy, stops on the thanks
+    page, and judges the run a success; each decision's prompt is appended to `decided`."""
+
+    def respond(prompt, title, tools, messages):
+        if title == "EpisodeJudgment":
+            return {"reasons": ["bought"], "success": True}
+        if title == PLAN:
+            return {"steps": ["Click 'Buy'", "Stop"]}
+        if decided is not None:
+            decided.append(prompt)
+        return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
+
+    return respond
+
+
 class ScriptedModels(Models):
     """Every role's model is the test's current script (`use(responder)`); hashing embeddings."""
 

@@ -140,14 +140,7 @@ def _web_runs(wired, home) -> dict[str, list[str]]:
     from memory.reflections.schema import Reflection, ReflectionJudgment
     from memory.workflows.files import WorkflowFiles
     from memory.workflows.types import Workflow
-    from tests.unit.web_fakes import PLAN, ShopEnv, answer
-
-    def responder(prompt, title, tools, messages):
-        if title == "EpisodeJudgment":
-            return {"reasons": ["bought"], "success": True}
-        if title == PLAN:
-            return {"steps": ["Click 'Buy'", "Stop"]}
-        return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
+    from tests.unit.web_fakes import ShopEnv, buyer
 
     wired.memory.save_reflection(
         Reflection(
@@ -158,7 +151,7 @@ def _web_runs(wired, home) -> dict[str, list[str]]:
     )
     shown = Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])
     WorkflowFiles(home).save("shop", [shown])
-    wired(responder)
+    wired(buyer())
     calls = Calls()
     for use_workflows in (True, False):
         context = WebAgentContext(

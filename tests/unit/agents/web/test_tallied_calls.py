@@ -54,7 +54,7 @@ def test_the_call_reaches_the_tally_and_the_runs_callbacks():
 
 
 def test_a_config_of_the_tally_alone_would_hide_the_call_from_the_run():
-    """The check itself: what the web nodes did before."""
+    """The check itself: a config that names only the tally replaces the run's callbacks."""
     assert _run(lambda tally: {"callbacks": [tally]}) == (["decide"], [])
 
 

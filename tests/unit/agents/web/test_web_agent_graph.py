@@ -19,7 +19,7 @@ from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.trajectories import TrajectoryLog
 from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Workflow
-from tests.unit.web_fakes import PLAN, ShopEnv, answer
+from tests.unit.web_fakes import PLAN, ShopEnv, answer, buyer
 
 
 # -- the loop -----------------------------------------------------------------------------------
@@ -40,15 +40,8 @@ def _run(models, env, *, evaluate=None, task="Buy the item", store=None, **ctx):
 
 
 def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
-    prompts = []
-
-    def responder(prompt, title, tools, messages):
-        if title == "EpisodeJudgment":
-            return {"reasons": ["bought"], "success": True}
-        if title == PLAN:
-            return {"steps": ["Click 'Buy'", "Stop"]}
-        prompts.append(prompt)
-        return answer("stop", text="done") if "Thanks" in prompt else answer("click", "7")
+    prompts: list[str] = []
+    responder = buyer(prompts)
 
     wired.memory.save_reflection(
         Reflection(
