@@ -6,10 +6,11 @@
     memory.record_trajectory(trajectory)         # upsert by trajectory.id
     memory.relevant_workflows("who wrote X?", k=3, website="shop")
 
-Namespaces (any BaseStore: InMemoryStore, `langgraph dev`'s store, the project's ProjectStore):
+Namespaces (any BaseStore: InMemoryStore, `langgraph dev`'s store, the project's SqliteStore):
   ("reflections", *namespace parts)  key = reflection id, value = Reflection as JSON + "text"
   ("trajectories", website slug)     key = trajectory id, value = Trajectory as JSON (not indexed)
   ("workflows", website slug)        key = workflow name, value = workflow_value(w)
+  ("workflow_updates",)              one record per induction: what it added, kept, dropped
 
 Retrieval is vector search in the store; an item reaches a prompt only when its cosine
 similarity to the query is at least `min_relevance` (the relevance floor), and the survivors are
@@ -25,12 +26,21 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore, SearchItem
 
-from memory.labels import GENERAL, website_stem
+from memory.labels import (
+    GENERAL,
+    TRAJECTORIES,
+    WORKFLOW_UPDATES,
+    WORKFLOWS,
+    now_iso,
+    slugify,
+    website_stem,
+)
 from memory.reflections.lessons import is_lesson, same_task, strategy
 from memory.reflections.manager import namespace_path
 from memory.reflections.provenance import ReflectionProvenance
@@ -38,11 +48,10 @@ from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
 from memory.unindexed import LIST_LIMIT, EmbeddingsSource, UnindexedSearch
-from memory.workflows.types import Workflow, workflow_from_value, workflow_value
+from memory.workflows.types import Workflow, merged, workflow_from_value, workflow_value
 
 log = logging.getLogger(__name__)
 
-REFLECTIONS, TRAJECTORIES, WORKFLOWS = "reflections", "trajectories", "workflows"
 # what a reflection is found by: task and lesson as ONE text (as the project's store and the
 # relevance floor's calibration embed it; per-field vectors would match on a short task alone)
 REFLECTION_FIELDS = ["text"]
@@ -176,11 +185,44 @@ class AgentMemory:
             n += 1
         return n
 
-    def workflows(self, website: str) -> list[Workflow]:
+    def merge_workflows(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
+        """Add workflows, and replace same-named ones keeping what they were learned from
+        (memory.workflows.types.merged); returns (added, updated)."""
+        current = {w.name: w for w in self.workflows(website)}
+        fresh = [merged(w, current.get(w.name)) for w in workflows]
+        updated = sum(w.name in current for w in fresh)
+        self.put_workflows(website, fresh)
+        return len(fresh) - updated, updated
+
+    def workflows(self, website: str | None) -> list[Workflow]:
+        """The workflows of `website` (of every website when None)."""
         if self.store is None:
             return []
-        items = self.store.search((WORKFLOWS, website_stem(website)), limit=LIST_LIMIT)
-        return [workflow_from_value(dict(i.value)) for i in items]
+        ns = (WORKFLOWS, website_stem(website)) if website else (WORKFLOWS,)
+        items = self.store.search(ns, limit=LIST_LIMIT)
+        return [workflow_from_value(dict(i.value), i.namespace) for i in items]
+
+    def delete_workflow(self, name: str, website: str | None) -> int:
+        """Delete the workflows named `name` (in one website or every one); how many were."""
+        gone = [w for w in self.workflows(website) if w.name == slugify(name)]
+        for w in gone:
+            self.store.delete((WORKFLOWS, website_stem(w.website)), w.name)  # type: ignore[union-attr]
+        return len(gone)
+
+    def log_workflow_update(self, entry: dict[str, Any]) -> None:
+        """Remember one induction over this memory (what it added, kept and dropped)."""
+        record = {"at": now_iso(), **entry}
+        log.info("workflow memory updated: %s", record)
+        if self.store is not None:
+            key = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"  # sorts as it was logged
+            self.store.put((WORKFLOW_UPDATES,), key, record, index=False)
+
+    def workflow_updates(self) -> list[dict[str, Any]]:
+        """Every induction logged here, oldest first."""
+        if self.store is None:
+            return []
+        items = self.store.search((WORKFLOW_UPDATES,), limit=LIST_LIMIT)
+        return [dict(i.value) for i in sorted(items, key=lambda i: i.key)]
 
     def forget_workflows_from(self, website: str, trajectory_id: str) -> list[str]:
         """Delete the workflows of `website` induced from the run `trajectory_id` (it was

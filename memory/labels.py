@@ -1,4 +1,4 @@
-"""How memory names things on disk: slugs for names and file stems, and ISO timestamps."""
+"""How memory names things: store namespaces, slugs for names and file stems, ISO timestamps."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from datetime import UTC, datetime
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 GENERAL = "general"  # the website of workflows and runs that belong to no particular one
+# the store's namespaces (memory.agent_memory); an induction log beside the workflows
+REFLECTIONS, TRAJECTORIES, WORKFLOWS = "reflections", "trajectories", "workflows"
+WORKFLOW_UPDATES = "workflow_updates"
 
 
 def now_iso() -> str:

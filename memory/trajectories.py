@@ -1,4 +1,4 @@
-"""Recorded runs for online induction: (observation, action) steps, JSON Lines per website.
+"""Recorded runs for online induction: (observation, action) steps; as files, JSON Lines.
 
 Also the two AWM de-duplications (by task template id, then by abstract trajectory); real
 data as trajectories is evals/awm/trajectory_data.py.
@@ -133,26 +133,24 @@ def trajectory_from_web_steps(
 
 
 class TrajectoryLog:
-    """<home>/trajectories/<website>.jsonl, one trajectory per line, appended after each run.
+    """FOLDER/trajectories/<website>.jsonl, one trajectory per line: how trajectories are
+    exported and imported (memory.exchange); the store holds them (memory.agent_memory).
 
-    Recording the same id again replaces it: `load` returns the newest line of each id; the
-    log is only appended to, and `forget` (an undone attempt's) adds `{"id", "deleted"}`.
+    A file may hold an id more than once: `load` returns its newest line, and a line
+    `{"id", "deleted": true}` removes that id (files written before the store held them).
     """
 
     def __init__(self, home: str | Path) -> None:
         self.dir = Path(home) / "trajectories"
 
-    def record(self, trajectory: Trajectory) -> Path:
-        return self.append(trajectory.website, trajectory.to_dict())
+    def files(self) -> list[Path]:
+        return sorted(self.dir.glob("*.jsonl")) if self.dir.is_dir() else []
 
-    def forget(self, website: str, trajectory_id: str) -> Path:
-        return self.append(website, {"id": trajectory_id, "deleted": True})
-
-    def append(self, website: str, record: dict[str, object]) -> Path:
+    def save(self, website: str, trajectories: Iterable[Trajectory]) -> Path:
+        """Replace a website's file with exactly these trajectories, a line each."""
         self.dir.mkdir(parents=True, exist_ok=True)
         path = self.dir / f"{website_stem(website)}.jsonl"
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
+        path.write_text("".join(json.dumps(t.to_dict()) + "\n" for t in trajectories), "utf-8")
         return path
 
     def load(self, website: str | None = None, *, successful_only: bool = True) -> list[Trajectory]:

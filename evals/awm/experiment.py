@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memory.trajectories import Trajectory
-from memory.workflows.files import WorkflowFiles
 from memory.workflows.online import OnlineInduction
 from memory.workflows.retrieval import relevant_workflows_text
 
@@ -146,39 +145,51 @@ def run_experiment(
     model: str,
     home: str | Path,
     k: int = 3,
-    embeddings: Any = None,
+    embedding_model: str = "none",
     induction: str = "rule",
     every: int = 1,
     induce_model: Any = None,
+    models: Any = None,
 ) -> ExperimentReport:
-    """Run `tasks` without workflows, then with (AWM online); memory lives under `home`.
+    """Run `tasks` without workflows, then with (AWM online); memory is `home`'s store.
 
     `induction` is 'rule', 'llm' (needs `induce_model`) or 'none' (use `home`'s workflows as
-    they are, e.g. induced offline beforehand).
+    they are, e.g. induced offline beforehand). `embedding_model` 'none' shows workflows in
+    stored order (the store then embeds with 'hashing'); else they are searched by meaning.
     """
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import open_project_store
+
     if induction not in ("rule", "llm", "none"):
         raise ValueError(f"induction must be 'rule', 'llm' or 'none', not {induction!r}")
     baseline = _run_arm("no_workflows", tasks, runner, model, lambda t: "", lambda t, o: None)
-    online = None
-    if induction != "none":
-        online = OnlineInduction(home, mode=induction, every=every, model=induce_model, spec=model)
+    semantic = embedding_model != "none"
+    spec = embedding_model if semantic else "hashing"
+    with open_project_store(home, spec, models=models) as store:
+        memory = AgentMemory(store)
+        online = None
+        if induction != "none":
+            online = OnlineInduction(
+                memory, mode=induction, every=every, model=induce_model, spec=model
+            )
 
-    def memory(task: ExperimentTask) -> str:
-        return relevant_workflows_text(
-            task.intent, home=home, k=k, embeddings=embeddings, website=task.website
-        )
+        def shown(task: ExperimentTask) -> str:
+            return relevant_workflows_text(
+                task.intent, store=store, k=k, semantic=semantic, website=task.website
+            )
 
-    def after(task: ExperimentTask, outcome: RunOutcome) -> None:
-        if online is None or outcome.trajectory is None:
-            return
-        traj = outcome.trajectory
-        traj.success = outcome.success
-        traj.website = traj.website or task.website
-        traj.template_id = traj.template_id or task.template_id
-        online.after_run(traj)
+        def after(task: ExperimentTask, outcome: RunOutcome) -> None:
+            if online is None or outcome.trajectory is None:
+                return
+            traj = outcome.trajectory
+            traj.success = outcome.success
+            traj.website = traj.website or task.website
+            traj.template_id = traj.template_id or task.template_id
+            online.after_run(traj)
 
-    with_wf = _run_arm("with_workflows", tasks, runner, model, memory, after)
-    return ExperimentReport(model, baseline, with_wf, len(WorkflowFiles(home).load()), str(home))
+        with_wf = _run_arm("with_workflows", tasks, runner, model, shown, after)
+        induced = len(memory.workflows(None))
+    return ExperimentReport(model, baseline, with_wf, induced, str(home))
 
 
 def load_webarena_tasks(
@@ -244,9 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         runner = load_runner(args.runner)
         from core.models import Models
 
-        models, embeddings, induce_model = Models(), None, None
-        if args.embedding_model != "none":
-            embeddings = models.embeddings(args.embedding_model)
+        models, induce_model = Models(), None
         if args.induction == "llm":
             induce_model = models.chat(args.model)
         home = args.home or str(Path("tmp") / "experiments" / f"awm-{int(time.time())}")
@@ -256,9 +265,10 @@ def main(argv: list[str] | None = None) -> int:
             model=args.model,
             home=home,
             k=args.k,
-            embeddings=embeddings,
+            embedding_model=args.embedding_model,
             induction=args.induction,
             induce_model=induce_model,
+            models=models,
         )
     except (ValueError, OSError, ImportError) as exc:
         print(f"evals.awm.experiment: {exc}", file=sys.stderr)

@@ -119,10 +119,12 @@ def _reflect(ctx: Any, record: dict[str, Any]) -> str | None:
 
 def offline_workflows(payload: dict[str, Any], resources: WorkerResources) -> dict[str, Any]:
     """Job payload: family, seeds (training), home (this family's demonstrations), induction
-    ('rule' or 'llm'), model. Records the oracle's solved demos and induces workflows."""
+    ('rule' or 'llm'), model, embedding_model (the arm's store's). Records the oracle's solved
+    demos in the home's store and induces workflows there."""
     from evals.miniwob.jobs import play
     from evals.miniwob.oracle import OraclePolicy
-    from memory.trajectories import TrajectoryLog
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import open_project_store
     from memory.workflows.online import induce_online
 
     family, home = payload["family"], payload["home"]
@@ -130,22 +132,24 @@ def offline_workflows(payload: dict[str, Any], resources: WorkerResources) -> di
         resources.run(play(resources, family, int(s), OraclePolicy(family)))
         for s in payload["seeds"]
     ]
-    log = TrajectoryLog(home)
-    for demo in demos:
-        if demo.success:
-            trajectory = episode_trajectory(demo)
-            trajectory.template_id = None  # each demo is its own annotated example
-            log.record(trajectory)
     model = None
     if payload["induction"] == "llm":
         model = resources.models.chat(payload["model"])
-    results = induce_online(
-        home,
-        mode=payload["induction"],
-        model=model,
-        spec=payload["model"],
-        website=website_of(family),
-    )
+    embedding_model = payload.get("embedding_model", "local")
+    with open_project_store(home, embedding_model, models=resources.models) as store:
+        memory = AgentMemory(store)
+        for demo in demos:
+            if demo.success:
+                trajectory = episode_trajectory(demo)
+                trajectory.template_id = None  # each demo is its own annotated example
+                memory.record_trajectory(trajectory)
+        results = induce_online(
+            memory,
+            mode=payload["induction"],
+            model=model,
+            spec=payload["model"],
+            website=website_of(family),
+        )
     kept = [w.name for r in results.values() for w in r.kept]
     return {
         "family": family,

@@ -22,8 +22,8 @@ from pathlib import Path
 from browser.config import EnvConfig
 from browser.limits import Limits
 from evals.awm.experiment import ExperimentTask, RunOutcome, run_experiment
-from evals.miniwob.harness import EpisodeResult, MiniWobReport, run_miniwob, website_of
-from memory.trajectories import Trajectory, TrajectoryLog, trajectory_from_web_steps
+from evals.miniwob.harness import EpisodeResult, run_miniwob, website_of
+from memory.trajectories import Trajectory, trajectory_from_web_steps
 
 
 def episode_trajectory(episode: EpisodeResult) -> Trajectory:
@@ -36,14 +36,6 @@ def episode_trajectory(episode: EpisodeResult) -> Trajectory:
         template_id=episode.task,
         judged_by="evaluator",
     )
-
-
-def record_report(home: str | Path, report: MiniWobReport) -> int:
-    """Record every episode under <home>/trajectories/ (for procedural memory and induction)."""
-    log = TrajectoryLog(home)
-    for episode in report.episodes:
-        log.record(episode_trajectory(episode))
-    return len(report.episodes)
 
 
 def miniwob_tasks(

@@ -124,6 +124,7 @@ def _chain(s: AwmSettings, arm: Arm, family: str) -> list[Job]:
             "home": home,
             "induction": s.induction,
             "model": s.model,
+            "embedding_model": s.embedding_model,
         }
         jobs.append(Job(f"{prefix}/induce", s.induce_fn, payload, chain=chain))
     if not online and arm.reflections:

@@ -106,13 +106,15 @@ def _jobs(args: argparse.Namespace, tasks: list[str], model: str) -> list[Any]:
 
 
 def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, Any]:
+    from cli.commands import models_of
     from core.model_spec import parse_spec
     from evals.awm.miniwob import episode_trajectory
     from evals.common.progress import ProgressMeter
     from evals.common.results_log import ResultsLog
     from evals.common.workers import run_jobs
     from evals.miniwob.jobs import episode_from_record
-    from memory.trajectories import TrajectoryLog
+    from memory.agent_memory import AgentMemory
+    from memory.stores.project_store import open_project_store
 
     parse_spec(model)  # a bad spec fails here, before the browser starts
     settings = {"model": model, "workflows": args.workflows, "max_steps": args.max_steps}
@@ -129,12 +131,15 @@ def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, An
         nonlocal recorded
         log.append(record)
         if not args.no_record:
-            TrajectoryLog(args.home).record(episode_trajectory(episode_from_record(record)))
+            memory.record_trajectory(episode_trajectory(episode_from_record(record)))
             recorded += 1
         meter.update(bool(record["success"]), f"{record['key']} steps={record['steps']}")
 
     todo = [j for j in jobs if j.key not in log]
-    run_jobs(todo, on_result, workers=args.workers, ray_address=args.ray_address)
+    # recorded in the store the policy reads its memory from, with its embeddings
+    with open_project_store(args.home, "local", models=models_of(args)) as store:
+        memory = AgentMemory(store)
+        run_jobs(todo, on_result, workers=args.workers, ray_address=args.ray_address)
     by_key = log.records_by_key()
     return _results(args, model, [by_key[j.key] for j in jobs], recorded, str(log.path))
 

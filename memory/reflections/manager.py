@@ -2,7 +2,7 @@
 
 `ReflectionManager()` keeps everything in process (hashing embeddings; for unit tests);
 `ReflectionManager.open(home, embeddings)` persists under `home/memory/`; the project's store
-hands out one over its own engine (`ProjectStore.reflection_manager`), which is how the CLI
+hands out one over its own engine (`SqliteStore.reflection_manager`), which is how the CLI
 administers memory. Retrieval ranks by the generative-agent score (memory/reflections/scoring.py)
 and refreshes last access.
 """

@@ -38,13 +38,8 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from memory.agent_memory import (
-    REFLECTION_FIELDS,
-    REFLECTIONS,
-    TRAJECTORIES,
-    WORKFLOW_FIELDS,
-    WORKFLOWS,
-)
+from memory.agent_memory import REFLECTION_FIELDS, WORKFLOW_FIELDS
+from memory.labels import REFLECTIONS, TRAJECTORIES, WORKFLOWS
 from memory.stores.dispatch import DispatchingStore
 from memory.stores.matching import listed_namespaces
 
@@ -97,7 +92,7 @@ MIRROR_INDEX: dict[str, Literal[False] | list[str]] = {
 
 
 class SharedStore(DispatchingStore):
-    """`shared` (PostgresStore) holds the records; `local` (the worker's ProjectStore) mirrors
+    """`shared` (PostgresStore) holds the records; `local` (the worker's project store) mirrors
     the namespaces searched here and answers vector searches. `scope` prefixes every namespace
     in the shared database, so several memories (an experiment's arms, teams) can live in one
     database apart; the graphs and the mirror see the namespaces without it."""

@@ -1,24 +1,19 @@
-"""Workflow memory on disk: one AWM text file per website under <home>/workflows/, plus lookup.
+"""Workflows as files: one AWM text file per website under FOLDER/workflows/.
 
 `<website>.txt` holds the workflows in AWM's format (a person may edit or delete them; edits
-are picked up by mtime); `<website>.meta.json` holds their provenance; `updates.jsonl` logs each
-induction run over the files (memory.workflows.online/offline). Nodes reach these files through
-the project's store (memory.stores.file_stores.WorkflowFileStore).
+are picked up by mtime); `<website>.meta.json` holds their provenance. This is how workflows
+are exported and imported (memory.exchange); the store holds them (memory.agent_memory).
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.labels import now_iso, slugify, website_stem
+from memory.labels import website_stem
 from memory.workflows.format import canonical_text, parse_workflows
 from memory.workflows.types import Provenance, Workflow
 
@@ -35,16 +30,6 @@ class WorkflowFiles:
     # -- reading ---------------------------------------------------------------------------
     def files(self) -> list[Path]:
         return sorted(self.dir.glob("*.txt")) if self.dir.is_dir() else []
-
-    def signature(self) -> tuple[tuple[str, int, int], ...]:
-        """Changes whenever a file is added, edited or deleted (used to invalidate indexes)."""
-        out = []
-        for path in self.files():
-            st = path.stat()
-            out.append((path.name, st.st_mtime_ns, st.st_size))
-        meta = sorted(self.dir.glob("*.meta.json")) if self.dir.is_dir() else []
-        out += [(p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in meta]
-        return tuple(out)
 
     def _read(self, path: Path) -> tuple[list[Workflow], list[str]]:
         st = path.stat()
@@ -88,32 +73,14 @@ class WorkflowFiles:
     def websites(self) -> list[str]:
         return [p.stem for p in self.files()]
 
-    def find(self, name: str, website: str | None = None) -> list[Workflow]:
-        wanted = slugify(name)
-        return [w for w in self.load(website) if w.name == wanted]
-
     def path_for(self, website: str) -> Path:
         return self.dir / f"{website_stem(website)}.txt"
 
     # -- writing ---------------------------------------------------------------------------
-    @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """One writer at a time, across threads (parallel tasks induce at once) and processes:
-        an exclusive flock on <dir>/.lock, taken on its own open file each time."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        with open(self.dir / ".lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
     def save(self, website: str, workflows: list[Workflow]) -> Path:
-        """Replace a website's file with exactly these workflows (and their provenance)."""
-        with self._writing():
-            return self._save(website, workflows)
-
-    def _save(self, website: str, workflows: list[Workflow]) -> Path:
+        """Replace a website's file with exactly these workflows (and their provenance); each
+        file is written whole and renamed into place, so a reader never sees half of one."""
+        self.dir.mkdir(parents=True, exist_ok=True)
         stem = website_stem(website)
         path = self.dir / f"{stem}.txt"
         if not workflows:
@@ -129,60 +96,6 @@ class WorkflowFiles:
         _atomic_write(path, text)
         self._cache.pop(path, None)
         return path
-
-    def upsert(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
-        """Add new workflows and replace same-named ones; returns (added, updated)."""
-        with self._writing():  # read, merge and write as one step: no update is lost
-            return self._upsert(website, workflows)
-
-    def _upsert(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
-        current = {w.name: w for w in self.load(website)}
-        added = updated = 0
-        for w in workflows:
-            old = current.get(w.name)
-            if old is not None:
-                w.provenance.created = old.provenance.created
-                w.provenance.sources = sorted(
-                    set(old.provenance.sources) | set(w.provenance.sources)
-                )
-                w.provenance.updated = now_iso()
-                if w.provenance.verification is None and w.steps == old.steps:
-                    w.provenance.verification = old.provenance.verification  # same steps
-                updated += 1
-            else:
-                added += 1
-            current[w.name] = w
-        self._save(website, list(current.values()))
-        return added, updated
-
-    def delete(self, name: str, website: str | None = None) -> int:
-        """Delete workflows by name (in one website or all); returns how many were removed."""
-        wanted = slugify(name)
-        removed = 0
-        with self._writing():
-            for path in [self.path_for(website)] if website else self.files():
-                if not path.exists():
-                    continue
-                kept = [w for w in self._read(path)[0] if w.name != wanted]
-                gone = len(self._read(path)[0]) - len(kept)
-                if gone:
-                    self._save(path.stem, kept)
-                    removed += gone
-        return removed
-
-    def log_update(self, entry: dict[str, object]) -> None:
-        """Append one induction event to <home>/workflows/updates.jsonl (and the log)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        record = {"at": datetime.now(UTC).isoformat(timespec="seconds"), **entry}
-        with (self.dir / "updates.jsonl").open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
-        log.info("workflow memory updated: %s", record)
-
-    def updates(self) -> list[dict[str, object]]:
-        path = self.dir / "updates.jsonl"
-        if not path.exists():
-            return []
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -2,7 +2,7 @@
 
 Input: a JSON list of {"domain", "subdomain", "website", "task", "actions": [str],
 "template_id"?}, each action a Mind2Web line (`[role]  text -> CLICK` / `-> TYPE: v` /
-`-> SELECT: v`). Output: workflows saved per website in the WorkflowFiles.
+`-> SELECT: v`). Output: workflows merged per website into memory, each update logged.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError, field_validator
 
 from core.jsonfile import read_json_file
-from memory.workflows.files import WorkflowFiles
 from memory.workflows.induction import InductionResult, Mind2WebDrafts, induce
+from memory.workflows.online import LearningMemory
 from memory.workflows.types import Provenance
 from prompts.untrusted import data
 from prompts.workflows import INDUCTION_INSTRUCTION, WORKED_EXAMPLE, WORKED_EXAMPLE_WORKFLOW_NAMES
@@ -138,7 +138,7 @@ def induce_offline(
     examples: list[Example],
     *,
     model: Any,
-    home: str | Path,
+    memory: LearningMemory,
     spec: str | None = None,
     website: str | None = None,
     structured: bool | None = None,
@@ -153,7 +153,6 @@ def induce_offline(
     """
     if structured is None:
         structured = (spec or "local").startswith("local")
-    store = WorkflowFiles(home)
     report = OfflineReport()
     for domain, subdomains in group_examples(examples).items():
         for sub, sites in subdomains.items():
@@ -169,14 +168,14 @@ def induce_offline(
                     worked_names=WORKED_EXAMPLE_WORKFLOW_NAMES,
                     items=list(enumerate(site_examples, 1)),
                     render=lambda p, h=header: (h + "\n" if p[0] == 1 else "") + format_example(p),
-                    existing=store.load(site),
+                    existing=memory.workflows(site),
                     structured=structured,
                     schema=Mind2WebDrafts,
                 )
                 provenance = Provenance(
                     website=site, domain=domain, origin="offline", file=source, trusted=trusted
                 )
-                _save_site(store, provenance, site_examples, result)
+                _save_site(memory, provenance, site_examples, result)
                 report.per_website[site] = result
     if website and website not in report.per_website:
         raise ValueError(f"no examples for website {website!r}")
@@ -184,15 +183,15 @@ def induce_offline(
 
 
 def _save_site(
-    store: WorkflowFiles, provenance: Provenance, examples: list[Example], result: Any
+    memory: LearningMemory, provenance: Provenance, examples: list[Example], result: Any
 ) -> None:
     """Save what induction kept for one site, with `provenance`, and log the update."""
     site = provenance.website
     provenance.sources = [str(e.template_id) for e in examples if e.template_id is not None]
     for w in result.kept:
         w.provenance = replace(provenance, sources=list(provenance.sources))
-    added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
-    store.log_update(
+    added, updated = memory.merge_workflows(site, result.kept) if result.kept else (0, 0)
+    memory.log_workflow_update(
         {
             "mode": "offline",
             "website": site,

@@ -4,24 +4,21 @@ Successful trajectories are de-duplicated (template id, then abstract trajectory
 run's template is its question's form, and only that counts, see induce_from_memory) and either
 kept as concrete worked examples (`rule` mode) or abstracted by an LLM (`llm` mode). Memory is
 updated after every run or every N successful runs. The agents learn through their memory API
-(`induce_from_memory`); `induce_online` and OnlineInduction work on a home's files directly and
-log each update (the `workflows induce` command, the AWM experiment).
+(`induce_from_memory`); `induce_online` and OnlineInduction induce over every website at once,
+merge and log each update (the `workflows induce` command, the AWM experiment).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, Protocol
 
 from memory.labels import slugify, website_stem
-from memory.trajectories import Trajectory, TrajectoryLog, dedup_by_template, deduplicate
-from memory.workflows.files import WorkflowFiles
+from memory.trajectories import Trajectory, dedup_by_template, deduplicate
 from memory.workflows.forms import abstract_run, form_key
 from memory.workflows.induction import InductionResult, filter_workflows, induce
 from memory.workflows.params import parameterize
@@ -158,6 +155,12 @@ class LearningMemory(Protocol):
 
     def put_workflows(self, website: str, workflows: Iterable[Workflow]) -> int: ...
 
+    def merge_workflows(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]: ...
+
+    def record_trajectory(self, trajectory: Trajectory) -> None: ...
+
+    def log_workflow_update(self, entry: dict[str, Any]) -> None: ...
+
 
 def induce_from_memory(
     memory: LearningMemory,
@@ -186,28 +189,28 @@ def induce_from_memory(
 
 
 def induce_online(
-    home: str | Path,
+    memory: LearningMemory,
     *,
     mode: str = "rule",
     model: Any = None,
     spec: str | None = None,
     website: str | None = None,
 ) -> dict[str, InductionResult]:
-    """Induce from every recorded successful trajectory (per website) and update memory."""
+    """Induce from every recorded successful trajectory (per website), merge what was kept
+    into memory and log each update (memory.agent_memory.AgentMemory.workflow_updates)."""
     if mode not in MODES:
         raise ValueError(f"unknown online induction mode {mode!r}; use 'rule' or 'llm'")
     if mode == "llm" and model is None:
         raise ValueError("llm mode needs a model (core.models.Models.chat)")
-    store = WorkflowFiles(home)
     by_site: dict[str, list[Trajectory]] = defaultdict(list)
-    for t in TrajectoryLog(home).load(website, successful_only=True):
+    for t in memory.trajectories(website):
         by_site[website_stem(t.website)].append(t)
     results: dict[str, InductionResult] = {}
     for site, trajs in by_site.items():
         unique = deduplicate(trajs)
-        result = induce_site(store.load(site), site, unique, mode, model, spec)
-        added, updated = store.upsert(site, result.kept) if result.kept else (0, 0)
-        store.log_update(
+        result = induce_site(memory.workflows(site), site, unique, mode, model, spec)
+        added, updated = memory.merge_workflows(site, result.kept) if result.kept else (0, 0)
+        memory.log_workflow_update(
             {
                 "mode": f"online-{mode}",
                 "website": site,
@@ -224,11 +227,12 @@ def induce_online(
 
 
 class OnlineInduction:
-    """Call `after_run(trajectory)` when a run ends; memory updates every `every` successes."""
+    """Call `after_run(trajectory)` when a run ends; memory updates every `every` successes
+    (counted over every website's recorded successes, so a resumed run keeps the count)."""
 
     def __init__(
         self,
-        home: str | Path,
+        memory: LearningMemory,
         *,
         mode: str = "rule",
         every: int = 1,
@@ -237,36 +241,18 @@ class OnlineInduction:
     ) -> None:
         if every < 1:
             raise ValueError("every must be >= 1")
-        self.home, self.mode, self.every, self.model, self.spec = (
-            Path(home),
-            mode,
-            every,
-            model,
-            spec,
-        )
-        self.log = TrajectoryLog(home)
-        self._state_path = self.log.dir / "state.json"
-
-    def _pending(self) -> int:
-        if not self._state_path.exists():
-            return 0
-        return int(json.loads(self._state_path.read_text(encoding="utf-8")).get("pending", 0))
-
-    def _set_pending(self, n: int) -> None:
-        self.log.dir.mkdir(parents=True, exist_ok=True)
-        self._state_path.write_text(json.dumps({"pending": n}), encoding="utf-8")
+        self.memory, self.mode, self.every, self.model, self.spec = memory, mode, every, model, spec
 
     def after_run(self, trajectory: Trajectory) -> dict[str, InductionResult] | None:
         """Record the run; when enough successes have accumulated, update memory and return
         the per-website results (None when nothing was induced this time)."""
-        self.log.record(trajectory)
-        if not trajectory.success:
+        self.memory.record_trajectory(trajectory)
+        if not trajectory.success or len(self.memory.trajectories(None)) % self.every:
             return None
-        pending = self._pending() + 1
-        if pending < self.every:
-            self._set_pending(pending)
-            return None
-        self._set_pending(0)
         return induce_online(
-            self.home, mode=self.mode, model=self.model, spec=self.spec, website=trajectory.website
+            self.memory,
+            mode=self.mode,
+            model=self.model,
+            spec=self.spec,
+            website=trajectory.website,
         )

@@ -139,10 +139,26 @@ def workflow_value(workflow: Workflow) -> dict[str, Any]:
     }
 
 
-def workflow_from_value(value: dict[str, Any]) -> Workflow:
+def merged(new: Workflow, old: Workflow | None) -> Workflow:
+    """`new` as it replaces `old` of the same name: created when `old` was, learned from the
+    sources of both, and still verified when its steps did not change."""
+    if old is not None:
+        new.provenance.created = old.provenance.created
+        new.provenance.sources = sorted(set(old.provenance.sources) | set(new.provenance.sources))
+        new.provenance.updated = now_iso()
+        if new.provenance.verification is None and new.steps == old.steps:
+            new.provenance.verification = old.provenance.verification
+    return new
+
+
+def workflow_from_value(value: dict[str, Any], namespace: tuple[str, ...] = ()) -> Workflow:
+    """A stored workflow; one whose provenance names no website is of its namespace's."""
+    provenance = Provenance.from_dict(dict(value.get("provenance") or {}))
+    if not provenance.website and len(namespace) > 1:
+        provenance.website = namespace[1]
     return Workflow(
         name=str(value["name"]),
         description=str(value.get("description", "")),
         steps=[str(s) for s in value.get("steps", [])],
-        provenance=Provenance.from_dict(dict(value.get("provenance") or {})),
+        provenance=provenance,
     )

@@ -23,7 +23,7 @@ from langgraph.store.base import GetOp, PutOp
 
 from core.context import Context
 from core.embeddings import HashingEmbeddings
-from memory.stores.project_store import ProjectStore
+from memory.stores.sqlite_store import SqliteStore
 
 NODES = {
     "goal_setting",
@@ -75,7 +75,7 @@ class Boundaries(BaseCallbackHandler):
             self.ended += 1
 
 
-class KillingStore(ProjectStore):
+class KillingStore(SqliteStore):
     """The project's store, dying right after its n-th acknowledged save of a NEW reflection
     (a resumed node saving the same reflection again is an upsert and does not count)."""
 
@@ -90,7 +90,7 @@ class KillingStore(ProjectStore):
             if isinstance(op, PutOp)
             and op.value is not None
             and op.namespace[0] == "reflections"
-            and ProjectStore.batch(self, [GetOp(op.namespace, op.key)])[0] is None
+            and SqliteStore.batch(self, [GetOp(op.namespace, op.key)])[0] is None
         ]
         results = super().batch(ops)
         self.saves += len(new)

@@ -29,9 +29,13 @@ from evals.hotpotqa.dataset import load_hotpotqa
 from evals.hotpotqa.direct import paragraphs_text
 from evals.hotpotqa.jobs import gold_verdict
 from evals.hotpotqa.metrics import exact_match_score
+from memory.agent_memory import AgentMemory
 from memory.reflections.lessons import states_lesson, strategy
+from memory.stores.project_store import open_project_store
+from memory.workflows.format import workflow_text
 from memory.workflows.forms import entities
 from tests.conftest import DATA, ROOT
+from tests.unit.memory.records import stored_runs
 
 pytestmark = pytest.mark.integration
 README_QUESTION = (
@@ -101,11 +105,8 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
         answers[graph] = answer_fn(question.question, question.paragraphs)[0]
     assert exact_match_score(answers["direct"], question.answer), answers
     assert exact_match_score(answers["reflective"], question.answer), answers
-    recorded = [
-        json.loads(line)
-        for path in (tmp_path / "reflective").rglob("trajectories/research.jsonl")
-        for line in path.read_text().splitlines()
-    ]
+    home = tmp_path / "reflective"
+    recorded = [t.to_dict() for t in stored_runs(home, "research", models=models)]
     runs = [t for t in recorded if t["judged_by"] == "answer-check"]
     tasks = [t for t in recorded if t["judged_by"] == "reflection"]
     assert tasks and len(runs) == 1, [(t["task"], t["judged_by"]) for t in recorded]
@@ -114,16 +115,22 @@ def test_a_question_one_call_answers_the_reflective_graph_answers_too(tmp_path):
     # plan's), became a plan workflow for questions of its form: no name of this question in it
     # (so one task may be judged where the plan searched twice)
     assert runs[0]["success"] and len(runs[0]["steps"]) >= 2 and len(tasks) >= 1, runs
-    learned = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
+    learned = _workflows_text(home, models)
     assert "A successful run of a question like: " in learned, learned
     named = [e for e in entities(question.question) if len(e) > 3]
     assert "{name}" in learned and named and not [e for e in named if e in learned], learned
     # a verdict from outside the run (here: as if its answer were wrong) takes that back
-    home = str(tmp_path / "reflective")
-    said = gold_verdict({"home": home, "model": "local"}, models, answer_fn.last_run, False, "j")
+    payload = {"home": str(home), "model": "local"}
+    said = gold_verdict(payload, models, answer_fn.last_run, False, "j")
     assert said["forgotten"] and said["learned"] == [], said
-    left = "".join(p.read_text() for p in (tmp_path / "reflective").rglob("research.txt"))
+    left = _workflows_text(home, models)
     assert "A successful run of a question like: " not in left, left
+
+
+def _workflows_text(home: Path, models: Models) -> str:
+    """The research workflows `home`'s store holds, in AWM's text."""
+    with open_project_store(home, "local", models=models) as store:
+        return "\n".join(workflow_text(w) for w in AgentMemory(store).workflows("research"))
 
 
 def _done(out: dict) -> bool:

@@ -78,9 +78,9 @@ def drive(ctx, home: Path, thread: str, *, ends: list[int] | None, saves: int | 
 def duplicates(home: Path) -> tuple[int, int, set[str]]:
     """(reflections stored, how many (run, task, attempt) have more than one, trajectory ids)."""
     from core.embeddings import HashingEmbeddings
-    from memory.stores.project_store import ProjectStore
+    from memory.stores.sqlite_store import SqliteStore
 
-    store = ProjectStore.open(home, HashingEmbeddings(256))
+    store = SqliteStore.open(home, HashingEmbeddings(256))
     items = store.search(("reflections", "default"), limit=10_000)
     trajectories = {t.key for t in store.search(("trajectories", "research"), limit=10_000)}
     store.close()

@@ -16,7 +16,7 @@ from browser.config import EnvConfig
 from browser.limits import Limits
 from core.model_catalogue import TEST_MODEL
 from core.web_context import WebAgentContext
-from memory.trajectories import TrajectoryLog
+from tests.unit.memory.records import stored_runs
 
 pytestmark = pytest.mark.integration
 
@@ -69,7 +69,9 @@ def test_graph_runs_a_miniwob_episode_on_the_embedded_model(tmp_path: Path) -> N
     assert out["judged_by"] == "evaluator" and out["reward"] in (-1.0, 0.0, 1.0)
     assert out["success"] is (out["reward"] == 1.0)
     assert out["tokens"] > 0
-    runs = TrajectoryLog(tmp_path).load("miniwob-click-button", successful_only=False)
+    runs = stored_runs(
+        tmp_path, "miniwob-click-button", spec=ctx.embedding_model, models=ctx.models
+    )
     assert [r.id for r in runs] == [out["trajectory_id"]]
     assert ctx.browser.session is None  # the episode's browser was held by its own copy
 
@@ -103,7 +105,8 @@ def test_graph_opens_and_closes_its_own_browser(tmp_path: Path) -> None:
     assert out["done_reason"] and len(out["steps"]) <= 2
     # the judge's answer is grammar-constrained: a verdict must come back, not "unjudged"
     assert out["judged_by"] == "llm-judge" and isinstance(out["success"], bool)
-    assert len(TrajectoryLog(tmp_path / "home").load("greet", successful_only=False)) == 1
+    runs = stored_runs(ctx.home, "greet", spec=ctx.embedding_model, models=ctx.models)
+    assert len(runs) == 1
     assert ctx.browser.session is None  # the graph closed the browser it opened
 
 

@@ -13,7 +13,8 @@ from browser.config import EnvConfig
 from browser.limits import Limits
 from core.model_catalogue import TEST_MODEL
 from core.web_context import WebAgentContext
-from memory.workflows.files import WorkflowFiles
+from memory.agent_memory import AgentMemory
+from memory.stores.project_store import open_project_store
 from memory.workflows.params import parameterize
 
 pytestmark = pytest.mark.integration
@@ -37,7 +38,8 @@ def test_the_embedded_model_calls_an_induced_workflow_and_logs_in(tmp_path: Path
     workflow = parameterize([episode_trajectory(e) for e in demos.episodes], name="login_user")
     assert [s.split("  #")[0].split(" [")[0] for s in workflow.steps] == ["type", "type", "click"]
     assert "{username}" in workflow.steps[0] and "{password}" in workflow.steps[1]
-    WorkflowFiles(tmp_path).save(website_of(TASK), [workflow])
+    with open_project_store(tmp_path, "hashing") as store:
+        AgentMemory(store).put_workflows(website_of(TASK), [workflow])
 
     # Hashing embeddings: retrieval is not under test, and MiniLM would add seconds to load.
     ctx = WebAgentContext(

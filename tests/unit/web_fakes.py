@@ -20,7 +20,7 @@ from browser.observation import Node, Observation, TabInfo
 from browser.trajectory import TrajectoryStep
 from core.models import Models
 from memory.agent_memory import AgentMemory
-from memory.stores.project_store import ProjectStore
+from memory.stores.sqlite_store import SqliteStore
 from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 
 URL = "http://127.0.0.1/"
@@ -208,7 +208,7 @@ def wired(isolated_home):
         return models.model
 
     use.models = models
-    use.store = ProjectStore.open(isolated_home, HashEmbeddings())
+    use.store = SqliteStore.open(isolated_home, HashEmbeddings())
     use.memory = AgentMemory(use.store)
     yield use
     use.store.close()

@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage
 import main
 from core.models import Models
 from memory.trajectories import Step, Trajectory, TrajectoryLog
+from memory.workflows.files import WorkflowFiles
 from tests.conftest import DATA
 
 AWM = DATA / "awm"
@@ -43,6 +44,7 @@ def home(tmp_path: Path) -> Path:
 
 def run(home: Path, *argv: str) -> int:
     models = Models.fixed(Scripted())  # type: ignore[arg-type]
+    argv = (*argv, "--embedding-model", "hashing")  # one embedder per home: no model loads
     return main.main(["--home", str(home), "workflows", *argv], models=models)
 
 
@@ -98,17 +100,52 @@ def test_induce_offline_json_file_and_bad_input(home: Path, tmp_path: Path, caps
     )
 
 
-def test_induce_online_rule(home: Path, capsys) -> None:
-    log = TrajectoryLog(home)
-    log.record(
-        Trajectory(
-            task="Open my orders",
-            website="shopping",
-            success=True,
-            steps=[Step("", "click('227')"), Step("", "click('1843')")],
-        )
+def test_induce_online_from_an_older_homes_files(home: Path, capsys) -> None:
+    """A home from before the store held them keeps runs in HOME/trajectories/*.jsonl: the
+    store imports them the first time it opens, and online induction learns from them."""
+    run_ = Trajectory(
+        task="Open my orders",
+        website="shopping",
+        success=True,
+        steps=[Step("", "click('227')"), Step("", "click('1843')")],
     )
+    TrajectoryLog(home).save("shopping", [run_])
     assert run(home, "induce", "--online", "--json") == 0
     assert json.loads(capsys.readouterr().out)["shopping"]["kept"] == ["open_my_orders"]
     assert run(home, "list") == 0
     assert capsys.readouterr().out.startswith("shopping/open_my_orders  (2 steps)")
+    assert run(home, "delete", "open_my_orders") == 0
+    capsys.readouterr()
+    assert run(home, "list") == 0  # imported once: the old file does not bring it back
+    assert capsys.readouterr().out == ""
+
+
+def test_export_edit_and_import_carry_workflows_and_trust(home: Path, tmp_path: Path, capsys):
+    src = str(AWM / "mind2web_prompt_one_shot_action.txt")
+    assert run(home, "induce", "--offline", src, "--model", "openai:gpt-4o", "--trust") == 0
+    booked = Trajectory(task="Book", website="delta", success=True, steps=[Step("", "x")])
+    TrajectoryLog(tmp_path / "runs").save("delta", [booked])
+    assert run(home, "import", str(tmp_path / "runs"), "--trust") == 0
+    out = tmp_path / "out"
+    capsys.readouterr()
+    assert run(home, "export", str(out), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["workflows"] == 2
+    text = (out / "workflows" / "delta.txt").read_text()
+    assert text.startswith("## enter_route\nOn the Delta booking page")
+    assert [t.task for t in TrajectoryLog(out).load("delta")] == ["Book"]
+    (out / "workflows" / "delta.txt").write_text(text.replace("{origin}", "{from}"))  # by hand
+
+    other = tmp_path / "other"
+    assert run(other, "import", str(out)) == 0
+    said = capsys.readouterr().out
+    assert "imported 2 workflows (untrusted" in said and "left out 1 trajectories" in said
+    assert run(other, "show", "enter_route", "--json") == 0
+    (shown,) = json.loads(capsys.readouterr().out)
+    assert shown["steps"][0].endswith("TYPE: {from}") and not shown["provenance"]["trusted"]
+    assert run(other, "import", str(out), "--trust") == 0
+    capsys.readouterr()
+    assert run(other, "show", "enter_route", "--json") == 0
+    assert json.loads(capsys.readouterr().out)[0]["provenance"]["trusted"]
+    assert WorkflowFiles(other).files() == []  # the store holds them, not HOME/workflows
+    assert run(other, "import", str(tmp_path / "nowhere")) == 2
+    assert "no such folder" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from evals.awm.experiment import (
 )
 from memory.trajectories import Step, Trajectory
 from tests.conftest import DATA
+from tests.unit.memory.records import stored_runs
 
 TASKS = DATA / "webarena" / "test.raw.json"
 
@@ -58,7 +59,7 @@ def test_two_arms_on_real_tasks(tmp_path: Path) -> None:
     assert awm["mean_steps"] < base["mean_steps"]
     assert awm["total_tokens"] > base["total_tokens"]  # workflows cost prompt tokens
     assert report.workflows_at_end >= 1
-    assert (tmp_path / "trajectories" / "shopping_admin.jsonl").exists()
+    assert len(stored_runs(tmp_path, "shopping_admin", spec="hashing")) == 30
     data = report.to_dict()
     assert data["model"] == "fake:model" and len(data["rows"]["with_workflows"]) == 30
     assert "no_workflows" in report.table() and "with_workflows" in report.table()

@@ -17,7 +17,7 @@ from evals.awm.protocol import AwmSettings, plan_jobs
 from evals.miniwob.harness import website_of
 from graphs.web import build_web_graph
 from memory.stores.project_store import open_project_store
-from memory.trajectories import TrajectoryLog
+from tests.unit.memory.records import stored_runs
 from tests.unit.web_fakes import ShopEnv, answer, wired  # noqa: F401  (fixture)
 
 
@@ -82,7 +82,7 @@ def test_offline_test_episodes_record_nothing_and_see_no_past_run(
     wired(lambda *a: answer("click", "7"))
     records, home = _test_records(tmp_path, "offline", monkeypatch, wired.models)
     assert [r["success"] for r in records] == [True, True], records
-    assert TrajectoryLog(home).load(None, successful_only=False) == []
+    assert stored_runs(home, models=wired.models) == []
     assert not records[1]["memory_in_prompt"]["trajectories"]
 
 
@@ -94,5 +94,5 @@ def test_online_test_episodes_become_past_runs(
     wired(lambda *a: answer("click", "7"))
     records, home = _test_records(tmp_path, "online", monkeypatch, wired.models)
     assert [r["success"] for r in records] == [True, True], records
-    assert len(TrajectoryLog(home).load(None, successful_only=False)) == 2
+    assert len(stored_runs(home, models=wired.models)) == 2
     assert records[1]["memory_in_prompt"]["trajectories"]

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cli import errors
-from memory.trajectories import TrajectoryLog
+from tests.unit.memory.records import stored_runs
 from tests.unit.web_fakes import recorded_steps
 
 
@@ -84,7 +84,7 @@ def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, mo
     assert "[miniwob] 2/2 score 0.500 (1/2)" in captured.err
     report = json.loads(open(out["report"]).read())
     assert report["benchmark"] == "miniwob" and len(report["episodes"]) == 2
-    runs = TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)
+    runs = stored_runs(isolated_home, "miniwob-click-button")
     assert [r.success for r in runs] == [True, False] and runs[0].template_id == "click-button"
     assert re.search(r"click \[4\]", runs[0].steps[0].action)
     page = json.loads((isolated_home / "page" / "summary.json").read_text())
@@ -93,9 +93,7 @@ def test_eval_miniwob_reports_and_records(miniwob_cli, isolated_home, capsys, mo
     monkeypatch.setattr(miniwob_jobs, "policy_episode", None)
     assert args.func(miniwob_cli.parse_args(argv)) == 0
     assert json.loads(capsys.readouterr().out)["trajectories_recorded"] == 0
-    assert (
-        len(TrajectoryLog(isolated_home).load("miniwob-click-button", successful_only=False)) == 2
-    )
+    assert len(stored_runs(isolated_home, "miniwob-click-button")) == 2
 
 
 def test_eval_miniwob_plan_off_reaches_the_jobs_and_keeps_its_own_results(

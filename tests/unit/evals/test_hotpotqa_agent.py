@@ -34,10 +34,10 @@ def test_answer_fn_runs_the_graph_on_a_corpus_of_the_paragraphs(wire, isolated_h
 
 def _reflections_in(home):
     from memory.agent_memory import AgentMemory
-    from memory.stores.project_store import ProjectStore
+    from memory.stores.sqlite_store import SqliteStore
     from tests.unit.fakes import HashEmbeddings
 
-    store = ProjectStore.open(home, HashEmbeddings(384))
+    store = SqliteStore.open(home, HashEmbeddings(384))
     try:
         return AgentMemory(store).list_reflections()
     finally:
@@ -203,7 +203,7 @@ def test_a_gold_verdict_relabels_the_run_the_answer_fn_names(wire, isolated_home
     judges what the run taught (evals.hotpotqa.jobs.gold_verdict)."""
     from evals.hotpotqa.jobs import gold_verdict
     from memory.agent_memory import AgentMemory
-    from memory.stores.project_store import ProjectStore
+    from memory.stores.sqlite_store import SqliteStore
     from tests.unit.fakes import HashEmbeddings
     from tests.unit.research_script import ShortScript
 
@@ -216,7 +216,7 @@ def test_a_gold_verdict_relabels_the_run_the_answer_fn_names(wire, isolated_home
     payload = {"home": str(isolated_home), "model": "local"}
 
     def recorded():
-        store = ProjectStore.open(isolated_home, HashEmbeddings(384))
+        store = SqliteStore.open(isolated_home, HashEmbeddings(384))
         try:
             memory = AgentMemory(store)
             return memory.trajectory("research", fn.last_run), memory.workflows("research")

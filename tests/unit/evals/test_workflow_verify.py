@@ -3,9 +3,11 @@ verification record kept with its provenance, and the arm that admits verified w
 
 from __future__ import annotations
 
+from langgraph.store.memory import InMemoryStore
+
 from evals.awm.arms import arm_context, parse_arms
 from evals.awm.verification import arguments_from, unverified_from, verification
-from memory.workflows.files import WorkflowFiles
+from memory.agent_memory import AgentMemory
 from memory.workflows.types import Provenance, Workflow
 
 LOGIN = Workflow(
@@ -33,18 +35,18 @@ def test_a_recorded_fields_label_is_not_part_of_the_step():
     assert arguments_from(LOGIN, [run[0], "click [25]  # button 'Log out'"]) is None
 
 
-def test_the_verification_record_travels_with_the_workflow(tmp_path):
-    files = WorkflowFiles(tmp_path)
+def test_the_verification_record_travels_with_the_workflow():
+    memory = AgentMemory(InMemoryStore())
     assert unverified_from([LOGIN], "t1") == [LOGIN] and unverified_from([LOGIN], "t2") == []
     LOGIN.provenance.verification = verification("miniwob/login-user#seed5", True, "reward 1.0")
-    files.upsert("miniwob-login-user", [LOGIN])
+    memory.merge_workflows("miniwob-login-user", [LOGIN])
     again = Workflow(LOGIN.name, LOGIN.description, list(LOGIN.steps), Provenance())
-    files.upsert("miniwob-login-user", [again])  # re-induced, the same steps: still verified
-    (kept,) = files.load("miniwob-login-user")
+    memory.merge_workflows("miniwob-login-user", [again])  # re-induced, the same steps: verified
+    (kept,) = memory.workflows("miniwob-login-user")
     assert kept.provenance.verified and kept.provenance.verification["where"].endswith("#seed5")
     changed = Workflow(LOGIN.name, LOGIN.description, LOGIN.steps[:1], Provenance())
-    files.upsert("miniwob-login-user", [changed])  # new steps: never replayed
-    (kept,) = files.load("miniwob-login-user")
+    memory.merge_workflows("miniwob-login-user", [changed])  # new steps: never replayed
+    (kept,) = memory.workflows("miniwob-login-user")
     assert kept.provenance.verification is None and not kept.provenance.verified
     LOGIN.provenance.verification = None
 

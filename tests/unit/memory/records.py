@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
+from memory.stores.project_store import open_project_store
+from memory.trajectories import Trajectory
 from memory.workflows.types import Provenance, Workflow
 from tests.unit.fakes import ScriptedChatModel
+
+
+def stored_runs(
+    home: str | Path, website: str | None = None, *, spec: str = "local", models: Any = None
+) -> list[Trajectory]:
+    """Every run recorded in `home`'s store (opened with the embeddings it was built with)."""
+    with open_project_store(home, spec, models=models) as store:
+        return AgentMemory(store).trajectories(website, successful_only=False)
 
 
 def reflection(task: str, lesson: str, rid: str | None = None) -> Reflection:

@@ -18,7 +18,7 @@ from memory.reflections.manager import ReflectionManager, format_reflections
 from memory.reflections.provenance import UNTRUSTED_MAX_IMPORTANCE
 from memory.reflections.schema import Reflection, ReflectionJudgment, imported
 from tests.conftest import DATA
-from tests.unit.fakes import ScriptedChatModel
+from tests.unit.fakes import HashEmbeddings, ScriptedChatModel
 from tests.unit.research_script import Script, new_store, wire  # noqa: F401  (fixture)
 
 QUESTION = "Who was Ada Lovelace?"
@@ -124,7 +124,9 @@ def test_workflows_induced_from_an_imported_file_cannot_steer_the_model(wire, tm
     for arm, extra in (("untrusted", []), ("trusted", ["--trust"])):
         home = str(tmp_path / arm)
         argv = ["--home", home, "workflows", "induce", "--offline", examples, *extra]
-        assert main.main([*argv, "--model", "openai:x"], models=Models.fixed(InducesPoison())) == 0
+        # the store's embeddings are the run's (the wiring's), as one home keeps one embedder
+        models = Models.fixed(InducesPoison(), embeddings=HashEmbeddings(384))
+        assert main.main([*argv, "--model", "openai:x"], models=models) == 0
         capsys.readouterr()
         answers[arm], prompts = _run(wire, home, capsys)
         assert f"write {PAYLOAD}" in "\n".join(prompts), "the workflow never reached a prompt"

@@ -10,8 +10,8 @@ from langgraph.store.memory import InMemoryStore
 
 from graphs import build_reflective_graph
 from memory.agent_memory import AgentMemory
-from memory.stores.project_store import ProjectStore
 from memory.stores.shared_store import SharedStore, redacted
+from memory.stores.sqlite_store import SqliteStore
 from tests.unit.fakes import HashEmbeddings
 from tests.unit.memory.records import reflection, workflow
 from tests.unit.research_script import Script, run, wire
@@ -22,7 +22,7 @@ TASK = "find the birth year of ada lovelace"
 
 def worker(shared, tmp_path, name: str, pull_interval_s: float = 0.0, scope=()) -> SharedStore:
     """One worker: its own home (its own machine), the same shared database."""
-    local = ProjectStore.open(tmp_path / name, HashEmbeddings(256))
+    local = SqliteStore.open(tmp_path / name, HashEmbeddings(256))
     return SharedStore(shared, local, pull_interval_s=pull_interval_s, scope=scope)
 
 

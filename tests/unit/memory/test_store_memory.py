@@ -1,4 +1,4 @@
-"""The Store seam: AgentMemory over any BaseStore, and the project's file-backed ProjectStore."""
+"""The Store seam: AgentMemory over any BaseStore, and the project's SqliteStore."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from langgraph.store.memory import InMemoryStore
 
 from memory.agent_memory import AgentMemory
 from memory.reflections.manager import ReflectionManager
-from memory.stores.project_store import ProjectStore
-from memory.trajectories import Step, Trajectory, TrajectoryLog
+from memory.stores.sqlite_store import SqliteStore
+from memory.trajectories import Step, Trajectory
 from memory.unindexed import MemoryOffWarning
-from memory.workflows.files import WorkflowFiles
 from tests.unit.fakes import HashEmbeddings
 from tests.unit.memory.records import refl, reflection, scripted, workflow
 
@@ -108,12 +107,12 @@ def test_no_store_means_memory_off():
 
 @pytest.fixture
 def project(tmp_path):
-    store = ProjectStore.open(tmp_path, HashEmbeddings())
+    store = SqliteStore.open(tmp_path, HashEmbeddings())
     yield store
     store.close()
 
 
-def test_project_store_keeps_each_memory_in_its_readable_place(project, tmp_path):
+def test_project_store_keeps_every_memory_and_a_second_opening_reads_it(project, tmp_path):
     memory = AgentMemory(project, min_relevance=-1.0)
     memory.save_reflection(reflection("find the birth year", "cite the source", rid="r1"))
     memory.put_workflows("research", [workflow("search_then_open", "Search, then open a page")])
@@ -124,8 +123,11 @@ def test_project_store_keeps_each_memory_in_its_readable_place(project, tmp_path
     manager = ReflectionManager.open(tmp_path, HashEmbeddings())
     assert manager.get_reflection("r1").reflection == "cite the source"
     manager.close()
-    assert [w.name for w in WorkflowFiles(tmp_path).load("research")] == ["search_then_open"]
-    assert [t.id for t in TrajectoryLog(tmp_path).load("research")] == ["t1"]
+    again = SqliteStore.open(tmp_path, HashEmbeddings())  # as another process would
+    reopened = AgentMemory(again)
+    assert [w.name for w in reopened.workflows("research")] == ["search_then_open"]
+    assert [t.id for t in reopened.trajectories("research")] == ["t1"]
+    again.close()
     assert [t.id for t in memory.trajectories("research")] == ["t1"]
     assert [w.name for w in memory.relevant_workflows("search and open", 3)] == ["search_then_open"]
     spaces = project.list_namespaces()

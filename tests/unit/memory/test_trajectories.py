@@ -102,8 +102,7 @@ def test_log_records_and_loads(tmp_path: Path) -> None:
         task="t", website="Shopping Admin", steps=[Step("o", "click('1')")], success=True
     )
     bad = Trajectory(task="u", website="Shopping Admin", steps=[], success=False, template_id="7")
-    log.record(ok)
-    log.record(bad)
+    log.save("Shopping Admin", [ok, bad])
     assert (tmp_path / "trajectories" / "shopping_admin.jsonl").exists()
     assert [t.task for t in log.load()] == ["t"]
     assert [t.template_id for t in log.load("shopping_admin", successful_only=False)] == [None, "7"]
@@ -163,14 +162,16 @@ def test_webarena_bracket_actions_and_converters() -> None:
     assert [s.action for s in web.steps] == ["click [3]  # link 'Orders'"]
 
 
-def test_a_forgotten_trajectory_is_gone_and_the_log_only_grew(tmp_path):
+def test_an_older_files_replayed_and_forgotten_lines_read_as_the_store_held_them(tmp_path):
+    """Files from before the store: an id recorded twice is its last line, and a `deleted`
+    line removes its id (until it is recorded again)."""
     log = TrajectoryLog(tmp_path)
     kept = Trajectory(task="a", website="shop", steps=[], success=True, id="kept")
     cut = Trajectory(task="b", website="shop", steps=[], success=True, id="cut")
-    path = log.record(kept)
-    log.record(cut)
-    log.forget("shop", "cut")
+    path = tmp_path / "trajectories" / "shop.jsonl"
+    path.parent.mkdir()
+    lines = [kept.to_dict(), cut.to_dict(), {"id": "cut", "deleted": True}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert [t.id for t in log.load("shop")] == ["kept"]
-    assert len(path.read_text().splitlines()) == 3  # nothing rewritten: a line says it
-    log.record(cut)  # recorded again after being forgotten: back
+    path.write_text(path.read_text() + json.dumps(cut.to_dict()) + "\n")  # back again
     assert [t.id for t in log.load("shop")] == ["kept", "cut"]

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableLambda
+from langgraph.store.memory import InMemoryStore
 
+from memory.agent_memory import AgentMemory
+from memory.exchange import export_memory
 from memory.trajectories import Step, Trajectory
-from memory.workflows.files import WorkflowFiles
 from memory.workflows.induction import WorkflowDraft, WorkflowDrafts
 from memory.workflows.offline import (
     Example,
@@ -25,6 +27,12 @@ from memory.workflows.online import OnlineInduction, induce_online
 from tests.conftest import DATA
 
 AWM = DATA / "awm"
+
+
+@pytest.fixture()
+def mem() -> AgentMemory:
+    return AgentMemory(InMemoryStore())
+
 
 ANSWER = """\
 ## enter_route
@@ -144,9 +152,11 @@ def test_grouping_is_domain_subdomain_website() -> None:
     } == {"Travel": {"Airlines": {"delta": 2, "united": 1}}, "Shopping": {"General": {"amazon": 1}}}
 
 
-def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_path: Path) -> None:
+def test_offline_text_mode_filters_and_saves(
+    delta_examples: list[Example], mem: AgentMemory
+) -> None:
     model = TextModel()
-    report = induce_offline(delta_examples, model=model, home=tmp_path, spec="openai:gpt-4o")
+    report = induce_offline(delta_examples, model=model, memory=mem, spec="openai:gpt-4o")
     prompt = model.prompts[0]
     assert "northvale-library" in prompt and "Website: Travel, Airlines, delta" in prompt
     assert "## Query 4: Check all available one way flights" in prompt
@@ -161,16 +171,19 @@ def test_offline_text_mode_filters_and_saves(delta_examples: list[Example], tmp_
         "lacks a one-line description",
     ):
         assert why in reasons
-    saved = WorkflowFiles(tmp_path).load("delta")
+    saved = mem.workflows("delta")
     assert [w.name for w in saved] == ["enter_route"] and saved[0].provenance.origin == "offline"
-    assert WorkflowFiles(tmp_path).updates()[-1]["kept"] == ["enter_route"]
-    again = induce_offline(delta_examples, model=model, home=tmp_path, spec="openai:gpt-4o")
+    assert mem.workflow_updates()[-1]["kept"] == ["enter_route"]
+    again = induce_offline(delta_examples, model=model, memory=mem, spec="openai:gpt-4o")
     assert again.per_website["delta"].kept == []  # already in memory: a duplicate
 
 
-def test_offline_structured_mode_for_local(delta_examples: list[Example], tmp_path: Path) -> None:
-    report = induce_offline(delta_examples, model=StructuredModel(), home=tmp_path, spec="local")
+def test_offline_structured_mode_for_local(
+    delta_examples: list[Example], tmp_path: Path, mem: AgentMemory
+) -> None:
+    report = induce_offline(delta_examples, model=StructuredModel(), memory=mem, spec="local")
     assert [w.name for w in report.per_website["delta"].kept] == ["pick_trip_type"]
+    export_memory(mem, tmp_path)  # as a person reads it
     assert (
         (tmp_path / "workflows" / "delta.txt")
         .read_text()
@@ -178,18 +191,18 @@ def test_offline_structured_mode_for_local(delta_examples: list[Example], tmp_pa
     )
 
 
-def test_prompt_holds_only_what_fits(delta_examples: list[Example], tmp_path: Path) -> None:
+def test_prompt_holds_only_what_fits(delta_examples: list[Example], mem: AgentMemory) -> None:
     model = TextModel(window=1300)  # room for the instructions and about two examples
-    result = induce_offline(delta_examples, model=model, home=tmp_path, spec="x:y").per_website[
+    result = induce_offline(delta_examples, model=model, memory=mem, spec="x:y").per_website[
         "delta"
     ]
     assert 0 < result.examples_used < 4 and result.examples_total == 4
     assert model.get_num_tokens(model.prompts[0]) <= 1300 - 768
 
 
-def test_unknown_website_is_an_error(delta_examples: list[Example], tmp_path: Path) -> None:
+def test_unknown_website_is_an_error(delta_examples: list[Example], mem: AgentMemory) -> None:
     with pytest.raises(ValueError, match="no examples for website 'nope'"):
-        induce_offline(delta_examples, model=TextModel(), home=tmp_path, website="nope")
+        induce_offline(delta_examples, model=TextModel(), memory=mem, website="nope")
 
 
 def _run(task: str, tid: str | None, actions: list[str], ok: bool = True) -> Trajectory:
@@ -202,8 +215,8 @@ def _run(task: str, tid: str | None, actions: list[str], ok: bool = True) -> Tra
     )
 
 
-def test_online_rule_mode_after_each_run(tmp_path: Path) -> None:
-    online = OnlineInduction(tmp_path, mode="rule", every=1)
+def test_online_rule_mode_after_each_run(mem: AgentMemory) -> None:
+    online = OnlineInduction(mem, mode="rule", every=1)
     assert online.after_run(_run("Fail", "1", ["click('1')", "click('2')"], ok=False)) is None
     r = online.after_run(
         _run(
@@ -229,23 +242,23 @@ def test_online_rule_mode_after_each_run(tmp_path: Path) -> None:
         )
     )
     online.after_run(_run("Browse shelves", "3", ["hover('735')", "click('797')"]))
-    names = [w.name for w in WorkflowFiles(tmp_path).load("shopping")]
+    names = [w.name for w in mem.workflows("shopping")]
     assert names == ["find_my_first_order_date", "browse_shelves"]
-    log = WorkflowFiles(tmp_path).updates()
+    log = mem.workflow_updates()
     assert len(log) == 4 and log[-1]["mode"] == "online-rule" and log[-1]["after_dedup"] == 2
 
 
-def test_online_every_n_and_llm_mode(tmp_path: Path) -> None:
+def test_online_every_n_and_llm_mode(mem: AgentMemory) -> None:
     answer = "## open_orders\nFrom any page, opens the order list.\nclick('227')\nclick('1843')\n"
     model = TextModel(answer)
-    online = OnlineInduction(tmp_path, mode="llm", every=2, model=model, spec="openai:gpt-4o")
+    online = OnlineInduction(mem, mode="llm", every=2, model=model, spec="openai:gpt-4o")
     assert online.after_run(_run("A", "1", ["click('227')", "click('1843')"])) is None
     result = online.after_run(_run("B", "2", ["click('227')", "click('5')"]))
     assert [w.name for w in result["shopping"].kept] == ["open_orders"]
     assert "## Query 2: B\nActions:\nclick('227')\nclick('5')" in model.prompts[0]
-    assert WorkflowFiles(tmp_path).load()[0].provenance.origin == "online-llm"
+    assert mem.workflows(None)[0].provenance.origin == "online-llm"
     with pytest.raises(ValueError, match="needs a model"):
-        induce_online(tmp_path, mode="llm")
+        induce_online(mem, mode="llm")
 
 
 def test_mind2web_schema_only_admits_action_lines() -> None:

@@ -16,8 +16,6 @@ from core.state import WebAgentState
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph, route_after_act
 from memory.reflections.schema import Reflection, ReflectionJudgment
-from memory.trajectories import TrajectoryLog
-from memory.workflows.files import WorkflowFiles
 from memory.workflows.types import Workflow
 from tests.unit.web_fakes import PLAN, ShopEnv, answer, buyer
 
@@ -50,7 +48,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
             judgment=ReflectionJudgment(needs_retry=False, confidence=0.9),
         )
     )
-    WorkflowFiles(isolated_home).save(
+    wired.memory.put_workflows(
         "shop", [Workflow(name="buy_item", description="Buy an item.", steps=["click [7]", "stop"])]
     )
     model = wired(responder)
@@ -61,7 +59,7 @@ def test_graph_acts_until_stop_judges_and_records(wired, isolated_home):
     assert out["tokens"] > 0
     assert "Click Buy once" in prompts[0] and "## buy_item" in prompts[0]
     assert "&lt;run_0&gt;" not in prompts[0]  # nothing recorded yet
-    runs = TrajectoryLog(isolated_home).load("shop", successful_only=False)
+    runs = wired.memory.trajectories("shop", successful_only=False)
     assert len(runs) == 1 and runs[0].success and runs[0].id == out["trajectory_id"]
     assert len([c for c in model.calls if c["title"] == "EpisodeJudgment"]) == 1
 

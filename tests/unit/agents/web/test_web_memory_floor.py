@@ -13,8 +13,7 @@ from core.web_context import WebAgentContext
 from memory.agent_memory import AgentMemory
 from memory.reflections.schema import Reflection, ReflectionJudgment
 from memory.stores.project_store import open_project_store
-from memory.trajectories import TrajectoryLog, trajectory_from_web_steps
-from memory.workflows.files import WorkflowFiles
+from memory.trajectories import trajectory_from_web_steps
 from memory.workflows.types import Provenance, Workflow
 
 FLOOR = 0.3  # for the model-free hashing embeddings (bag of words), as in test_workflow_retrieval
@@ -29,11 +28,11 @@ def _step(action: str = "click [1]") -> TrajectoryStep:
 @pytest.fixture
 def store(tmp_path):
     with open_project_store(tmp_path, "hashing") as store:
-        WorkflowFiles(tmp_path).save(
+        memory = AgentMemory(store)
+        memory.put_workflows(
             "shop",
             [Workflow("checkout_cart", "pay for the items in the cart", STEPS, Provenance())],
         )
-        memory = AgentMemory(store)
         run = trajectory_from_web_steps(
             TASK, [_step()], website="shop", success=True, judged_by="evaluator"
         )
@@ -84,9 +83,9 @@ def test_a_finished_run_is_recorded_and_learned_from_through_the_store(store, tm
     rid = record_run(
         AgentMemory(store), ctx, task, steps, website="login", success=True, judged_by="evaluator"
     )
-    runs = TrajectoryLog(tmp_path).load("login", successful_only=False)
+    runs = AgentMemory(store).trajectories("login", successful_only=False)
     assert [r.id for r in runs] == [rid] and runs[0].judged_by == "evaluator"
-    learned = WorkflowFiles(tmp_path).load("login")
+    learned = AgentMemory(store).workflows("login")
     assert len(learned) == 1 and learned[0].provenance.origin == "online-rule"
     assert "{username}" in "\n".join(learned[0].steps)
 
@@ -96,4 +95,4 @@ def test_a_frozen_or_storeless_run_records_nothing(store, tmp_path):
     outcome = {"website": "x", "success": True, "judged_by": "evaluator"}
     assert record_run(AgentMemory(store), frozen, "t", [_step()], **outcome) is None
     assert record_run(AgentMemory(None), WebAgentContext(), "t", [_step()], **outcome) is None
-    assert TrajectoryLog(tmp_path).load("x", successful_only=False) == []
+    assert AgentMemory(store).trajectories("x", successful_only=False) == []

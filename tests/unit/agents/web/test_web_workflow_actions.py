@@ -17,9 +17,9 @@ from agents.web.workflow_choice import STEP_BY_STEP, call_options, with_calls
 from browser.macro import Target
 from core.web_context import WebAgentContext
 from graphs.web import build_web_graph
+from memory.agent_memory import AgentMemory
 from memory.stores.project_store import open_project_store
 from memory.trajectories import Step, Trajectory
-from memory.workflows.files import WorkflowFiles
 from memory.workflows.format import format_workflow, parse_workflows
 from memory.workflows.params import parameterize
 from memory.workflows.types import Workflow
@@ -253,7 +253,6 @@ def test_a_missing_target_hands_control_back_before_acting():
 def test_the_graph_calls_the_workflow_and_the_task_ends(isolated_home):
     from core.models import Models
 
-    WorkflowFiles(isolated_home).save("login", [LOGIN])
     schemas = []
 
     def responder(prompt, title, tools, messages):
@@ -278,6 +277,7 @@ def test_the_graph_calls_the_workflow_and_the_task_ends(isolated_home):
     web_session.attach(context, env, evaluate)
     state = {"task": TASK.format(u="bo", p="pw"), "run_id": run_id, "website": "login"}
     with open_project_store(isolated_home, "hashing") as store:  # the workflows' memory
+        AgentMemory(store).put_workflows("login", [LOGIN])
         graph = build_web_graph().compile(store=store)
         out = asyncio.run(graph.ainvoke(state, context=context))
     assert schemas == [True]  # one decision: the workflow action was offered and chosen
