@@ -47,7 +47,7 @@ from memory.reflections.provenance import ReflectionProvenance
 from memory.reflections.schema import Reflection, embedding_text, stamped
 from memory.reflections.scoring import ScoreWeights, score
 from memory.trajectories import Trajectory
-from memory.unindexed import LIST_LIMIT, EmbeddingsSource, UnindexedSearch
+from memory.unindexed import EmbeddingsSource, UnindexedSearch, every_item
 from memory.workflows.types import Workflow, merged, workflow_from_value, workflow_value
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ class AgentMemory:
     def list_reflections(self) -> list[Reflection]:
         if self.store is None:
             return []
-        items = self.store.search(self.reflections_ns, limit=LIST_LIMIT)
+        items = every_item(self.store, self.reflections_ns)
         return [r for i in items if (r := _reflection(i.value)) is not None]
 
     # -- trajectories --------------------------------------------------------------------------
@@ -160,7 +160,7 @@ class AgentMemory:
             return []
         ns = (TRAJECTORIES, website_stem(website)) if website else (TRAJECTORIES,)
         wanted = {"success": True} if successful_only else None
-        items = self.store.search(ns, filter=wanted, limit=LIST_LIMIT)
+        items = every_item(self.store, ns, wanted)
         # a store lists in its own order (PostgreSQL's is not insertion order): the run's
         # own timestamp decides, so "the first run of a template" means the same everywhere
         runs = [Trajectory.from_dict(dict(i.value)) for i in items]
@@ -199,7 +199,7 @@ class AgentMemory:
         if self.store is None:
             return []
         ns = (WORKFLOWS, website_stem(website)) if website else (WORKFLOWS,)
-        items = self.store.search(ns, limit=LIST_LIMIT)
+        items = every_item(self.store, ns)
         return [workflow_from_value(dict(i.value), i.namespace) for i in items]
 
     def delete_workflow(self, name: str, website: str | None) -> int:
@@ -221,7 +221,7 @@ class AgentMemory:
         """Every induction logged here, oldest first."""
         if self.store is None:
             return []
-        items = self.store.search((WORKFLOW_UPDATES,), limit=LIST_LIMIT)
+        items = every_item(self.store, (WORKFLOW_UPDATES,))
         return [dict(i.value) for i in sorted(items, key=lambda i: i.key)]
 
     def forget_workflows_from(self, website: str, trajectory_id: str) -> list[str]:

@@ -19,6 +19,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore, SearchItem
 
 LIST_LIMIT = 10_000
+PAGE = 500  # items a listing asks a store for at once
 # Embeddings, or how to get them when first needed (an empty store never loads a model).
 EmbeddingsSource = Embeddings | Callable[[], Embeddings]
 
@@ -105,3 +106,16 @@ def _scored(item: Any, score: float) -> SearchItem:
         updated_at=item.updated_at,
         score=score,
     )
+
+
+def every_item(
+    store: BaseStore, prefix: tuple[str, ...], filter: dict[str, Any] | None = None
+) -> list[SearchItem]:
+    """Every item under `prefix` (that `filter` matches), a page at a time: a listing is never
+    cut short, however many runs a home has recorded."""
+    found: list[SearchItem] = []
+    while True:
+        page = store.search(prefix, filter=filter, limit=PAGE, offset=len(found))
+        found.extend(page)
+        if len(page) < PAGE:
+            return found

@@ -42,6 +42,7 @@ from memory.agent_memory import REFLECTION_FIELDS, WORKFLOW_FIELDS
 from memory.labels import REFLECTIONS, TRAJECTORIES, WORKFLOWS
 from memory.stores.dispatch import DispatchingStore
 from memory.stores.matching import listed_namespaces
+from memory.unindexed import every_item
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,6 @@ def redacted(url: str) -> str:
     return re.sub(r"(://[^:/@]+:)[^/]*@", r"\1***@", url)
 
 
-PAGE = 500
 # what the mirror embeds of a pulled record, as AgentMemory asked when it saved it
 MIRROR_INDEX: dict[str, Literal[False] | list[str]] = {
     REFLECTIONS: REFLECTION_FIELDS,
@@ -143,9 +143,9 @@ class SharedStore(DispatchingStore):
     def pull(self, prefix: tuple[str, ...]) -> int:
         """Make the mirror's records under `prefix` equal the shared database's; how many
         changed."""
-        shared = _all_items(self.shared, self._in(prefix))
+        shared = every_item(self.shared, self._in(prefix))
         remote = {(i.namespace, i.key): i for i in map(self._out, shared)}
-        mirror = {(i.namespace, i.key): i.value for i in _all_items(self.local, prefix)}
+        mirror = {(i.namespace, i.key): i.value for i in every_item(self.local, prefix)}
         changed = [item for key, item in remote.items() if mirror.get(key) != item.value]
         ops: list[Op] = [
             PutOp(i.namespace, i.key, i.value, index=MIRROR_INDEX.get(i.namespace[0]))
@@ -161,13 +161,3 @@ class SharedStore(DispatchingStore):
         close = getattr(self.local, "close", None)
         if callable(close):
             close()
-
-
-def _all_items(store: BaseStore, prefix: tuple[str, ...]) -> Iterator[SearchItem]:
-    offset = 0
-    while True:
-        page = store.search(prefix, limit=PAGE, offset=offset)
-        yield from page
-        if len(page) < PAGE:
-            return
-        offset += PAGE

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from langgraph.store.base import BaseStore
 
 from memory.labels import GENERAL, WORKFLOWS, website_stem
-from memory.unindexed import LIST_LIMIT
+from memory.unindexed import LIST_LIMIT, every_item
 from memory.workflows.format import format_workflows
 from memory.workflows.types import Workflow, workflow_from_value
 
@@ -72,7 +72,7 @@ def retrieve(
         if min_relevance is not None:
             hits = [h for h in hits if h.score >= min_relevance]
     else:
-        listed = store.search((WORKFLOWS,), limit=LIST_LIMIT)
+        listed = every_item(store, (WORKFLOWS,))
         workflows = [workflow_from_value(dict(i.value), i.namespace) for i in listed]
         allowed = _allowed_positions(workflows, website)
         candidates = [w for i, w in enumerate(workflows) if i in allowed]

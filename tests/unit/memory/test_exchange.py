@@ -81,3 +81,12 @@ def test_an_older_home_is_imported_once_and_its_files_left_as_they_were(tmp_path
     assert import_home_once(InMemoryStore(), tmp_path / "empty") is None  # nothing to import
     record = store.get(("memory_imports",), "home-files")
     assert record is not None and json.loads(json.dumps(record.value))["workflows"] == 1
+
+
+def test_a_listing_is_never_cut_short(tmp_path):
+    """More runs than a listing once asked for (10,000): every one is listed and exported."""
+    memory = AgentMemory(InMemoryStore())
+    for i in range(10_050):
+        memory.record_trajectory(Trajectory(f"task {i}", "shop", [], True, id=f"t{i}"))
+    assert len(memory.trajectories("shop")) == 10_050
+    assert export_memory(memory, tmp_path).trajectories == 10_050
