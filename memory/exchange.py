@@ -52,6 +52,7 @@ class Moved:
 def export_memory(memory: AgentMemory, folder: str | Path, website: str | None = None) -> Moved:
     """Write the workflows and trajectories of `website` (every website when None) under
     `folder`; a site's files are replaced whole, so exporting again gives the same files."""
+    Path(folder).mkdir(parents=True, exist_ok=True)  # there, even when there is nothing yet
     by_site: dict[str, list[Workflow]] = defaultdict(list)
     for workflow in memory.workflows(website):
         by_site[website_stem(workflow.website)].append(workflow)

@@ -83,6 +83,12 @@ def test_an_older_home_is_imported_once_and_its_files_left_as_they_were(tmp_path
     assert record is not None and json.loads(json.dumps(record.value))["workflows"] == 1
 
 
+def test_an_empty_export_is_a_folder_an_import_reads(tmp_path):
+    empty = AgentMemory(InMemoryStore())
+    assert export_memory(empty, tmp_path / "none").summary()["workflows"] == 0
+    assert (tmp_path / "none").is_dir() and import_memory(empty, tmp_path / "none").workflows == 0
+
+
 def test_a_listing_is_never_cut_short(tmp_path):
     """More runs than a listing once asked for (10,000): every one is listed and exported."""
     memory = AgentMemory(InMemoryStore())
