@@ -188,6 +188,8 @@ class AgentMemory:
     def merge_workflows(self, website: str, workflows: Iterable[Workflow]) -> tuple[int, int]:
         """Add workflows, and replace same-named ones keeping what they were learned from
         (memory.workflows.types.merged); returns (added, updated)."""
+        if self.store is None:
+            return 0, 0
         current = {w.name: w for w in self.workflows(website)}
         fresh = [merged(w, current.get(w.name)) for w in workflows]
         updated = sum(w.name in current for w in fresh)
@@ -204,9 +206,11 @@ class AgentMemory:
 
     def delete_workflow(self, name: str, website: str | None) -> int:
         """Delete the workflows named `name` (in one website or every one); how many were."""
+        if self.store is None:
+            return 0
         gone = [w for w in self.workflows(website) if w.name == slugify(name)]
         for w in gone:
-            self.store.delete((WORKFLOWS, website_stem(w.website)), w.name)  # type: ignore[union-attr]
+            self.store.delete((WORKFLOWS, website_stem(w.website)), w.name)
         return len(gone)
 
     def log_workflow_update(self, entry: dict[str, Any]) -> None:
