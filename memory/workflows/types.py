@@ -152,9 +152,10 @@ def merged(new: Workflow, old: Workflow | None) -> Workflow:
 
 
 def workflow_from_value(value: dict[str, Any], namespace: tuple[str, ...] = ()) -> Workflow:
-    """A stored workflow; one whose provenance names no website is of its namespace's."""
+    """A stored workflow; given the namespace it is stored under, of that namespace's website
+    (where it is, whatever its provenance says)."""
     provenance = Provenance.from_dict(dict(value.get("provenance") or {}))
-    if not provenance.website and len(namespace) > 1:
+    if len(namespace) > 1:
         provenance.website = namespace[1]
     return Workflow(
         name=str(value["name"]),
