@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -136,8 +137,14 @@ def _run(args: argparse.Namespace, tasks: list[str], model: str) -> dict[str, An
         meter.update(bool(record["success"]), f"{record['key']} steps={record['steps']}")
 
     todo = [j for j in jobs if j.key not in log]
-    # recorded in the store the policy reads its memory from, with its embeddings
-    with open_project_store(args.home, "local", models=models_of(args)) as store:
+    # recorded in the store the policy reads its memory from, with its embeddings; with
+    # --no-record the store is not opened at all
+    opened = (
+        nullcontext(None)
+        if args.no_record
+        else open_project_store(args.home, "local", models=models_of(args))
+    )
+    with opened as store:
         memory = AgentMemory(store)
         run_jobs(todo, on_result, workers=args.workers, ray_address=args.ray_address)
     by_key = log.records_by_key()
