@@ -3,6 +3,13 @@
 The research graphs fan tasks out (`Send`) into a per-task subgraph with its own `TaskState`
 (its own attempts and retry counter); what a finished task hands back is gathered in task order
 by `put_slots` (keyed by task index; a later write to a slot replaces it).
+
+Names, one per thing: `query` is what a person asks a research graph (the specification's name:
+the state key, every `{query}` in prompts/research.py, the code and docs); a `task` is one step
+of its plan; a search's words are a search query (a tool's `query` argument). The model reads
+the query under `<request>`, and as `Question:` or `<question>` in the short-answer prompts: those
+words are what the pooled tables were measured with, so they stay. The web graph's input is a
+`task`, as in WebArena and AWM, whose prompts show it under `<task>`.
 """
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ MORE_EVIDENCE = """<more_evidence>
 
 EVIDENCE_ANSWER = (
     "{opening}Answer the question from the evidence. Reply with the answer only: {answer_form};"
-    " no sentence, no explanation.\n<question>{request}</question>"
+    " no sentence, no explanation.\n<question>{query}</question>"
 )
 
 ANSWER_OPTION = "<answer>{answer}</answer>"  # one of the answers CHOOSE_ANSWER shows
@@ -200,7 +200,7 @@ ANSWER_CHOICE = "One of the given answers."  # the choice's one field, as its sc
 CHOOSE_ANSWER = """{opening}<answers>
 {answers}
 </answers>
-<question>{request}</question>
+<question>{query}</question>
 Choose the answer that gives exactly what the question asks for (the kind of thing it asks: a
 person, a place, a work, a date, a number, yes or no) and that the evidence supports."""
 
@@ -398,7 +398,7 @@ AGGREGATOR = """{opening}{memory}
 <instructions>
 Answer the request from the task results and the evidence; use only facts found there. The
 last task is the request itself; the tasks before it found what it needed. The request:
-{request}
+{query}
 - answer: the answer to the request itself, in this form: {answer_form}.
 - explanation: 1-3 sentences with the facts that support the answer.
 - sources: the sources (file names or URLs shown in the evidence and results) the answer rests on.
@@ -411,7 +411,7 @@ ANSWERS_DISAGREED = (
     """{opening}<answers>
 {answers}
 </answers>
-<question>{request}</question>
+<question>{query}</question>
 <instructions>
 The research over this evidence answered the first, one direct reading of the same evidence
 the second; {kept!r} was kept. Two readings that disagree mean at least one went wrong: the

@@ -70,7 +70,7 @@ def aggregate_results(state: ReflectiveAgentState, runtime: Runtime[Context]) ->
         results=_results_block(tasks, results),
         run_reflections=_run_reflections(memory, state),
         answer_form=data(state.get("answer_form", "")),
-        request=data(query),  # again last: the answer is to the request, not to a task
+        query=data(query),  # again last: the answer is to the request, not to a task
     )
     model = ctx.chat("aggregator")
     messages = [system_message(ctx), human(prompt)]

@@ -35,13 +35,13 @@ def check_answer(state: ReflectiveAgentState, runtime: Runtime[Context]) -> dict
     if form != SHORT_FORM or not research or state.get("stopped"):
         return {}
     model = ctx.chat("aggregator")
-    start, request = checked_evidence(state), data(state["query"])
+    start, query = checked_evidence(state), data(state["query"])
     system = system_message(ctx)
-    direct = direct_reading(model, system, start, form, request)
+    direct = direct_reading(model, system, start, form, query)
     how: CheckHow = "agreed" if direct else "no direct answer"
     chosen = agreed(research, direct)
     if chosen is None:
-        chosen, how = choose(model, system, start, request, direct, research)
+        chosen, how = choose(model, system, start, query, direct, research)
     check: AnswerCheck = {"research": research, "direct": direct, "chosen": chosen, "how": how}
     if chosen == research:
         return {"answer_check": check}

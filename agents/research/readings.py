@@ -28,15 +28,15 @@ from prompts.untrusted import data
 _ARTICLES = {"a", "an", "the"}
 
 
-def direct_reading(model: Any, system: SystemMessage, start: str, form: str, request: str) -> str:
-    """One call's short answer to `request` over `start` (an opening and any more evidence)."""
-    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, request=request)
+def direct_reading(model: Any, system: SystemMessage, start: str, form: str, query: str) -> str:
+    """One call's short answer to `query` over `start` (an opening and any more evidence)."""
+    prompt = EVIDENCE_ANSWER.format(opening=start, answer_form=form, query=query)
     reply = with_max_tokens(model, OUTPUT_LIMITS["short_answer"]).invoke([system, human(prompt)])
     return unless_echoed(clean_short_answer(reply.text), form)
 
 
 def choose(
-    model: Any, system: SystemMessage, start: str, request: str, direct: str, research: str
+    model: Any, system: SystemMessage, start: str, query: str, direct: str, research: str
 ) -> tuple[str, CheckHow]:
     """The answer a choice under a grammar keeps, asked in both orders: a small model tends to
     pick whichever comes first, so only a choice that holds both ways counts; otherwise the
@@ -47,9 +47,7 @@ def choose(
         return direct, "agreed"
     picks = []
     for options in (list(shown), list(shown)[::-1]):
-        prompt = CHOOSE_ANSWER.format(
-            opening=start, answers=answers_block(options), request=request
-        )
+        prompt = CHOOSE_ANSWER.format(opening=start, answers=answers_block(options), query=query)
         schema, budget = choice_schema(options, ANSWER_CHOICE), OUTPUT_LIMITS["short_answer"]
         out = ask_structured(model, schema, [system, human(prompt)], max_tokens=budget)
         picks.append(str(getattr(out, "answer", "")))

@@ -107,7 +107,7 @@ def ask_lesson(
         opening=checked_evidence(state),
         # as check_answer's second choice showed them: the model reads this prefix from cache
         answers=answers_block([choice_text(check["research"]), choice_text(check["direct"])]),
-        request=data(state["query"]),
+        query=data(state["query"]),
         kept=data(check["chosen"]),
     )
     return ask_structured(

@@ -37,7 +37,7 @@ def test_every_prompt_opens_with_the_run_then_memory_and_puts_the_instruction_la
     after = prompt.split("<instructions>")[1]
     # the only inputs allowed inside it: the request restated, the form, a retry's note, how
     # many steps a plan may have
-    for name in ("{retry_note}", "{answer_form}", "{request}", "{steps}"):
+    for name in ("{retry_note}", "{answer_form}", "{query}", "{steps}"):
         after = after.replace(name, "")
     assert "{" not in after  # no other input after the instruction
 
