@@ -11,7 +11,9 @@ count ("first", "younger", "more members"):
   naming the side and the value, or, where the question asks about something the side has
   ("the film whose director is younger"), the name a page or a fact links to the side by the
   question's relation ("directed by Joe Castro") and that name's page; a date must be of what
-  the question dates ("born", or a life span's first date, where it asks who is older);
+  the question dates ("born", or a life span's first date, where it asks who is older); where
+  the lead dates nothing, a later sentence of the page saying the question's deed ("Formed in
+  2008 by …" for "Which band was formed first …?");
 - two values that order the sides pick one (and `because` says which statements gave them);
   otherwise nothing is decided here, a side without a value is what to search next (its linked
   name when the question asks about that), and a stated answer counts only as one of the sides
@@ -39,6 +41,7 @@ from agents.research.names import (
     names,
     relating,
     same,
+    titled_sentences,
 )
 from agents.research.support import normal
 from agents.research.values import Countries, Value, comparable, count_in, countries_in, date_in
@@ -58,6 +61,7 @@ _RELATION = re.compile(
     re.I,
 )
 _COUNTED = ("more", "fewer")
+_BRACKETED = re.compile(r"\s*\([^)]*\)\s*$")  # a title's kind: "Rock 'n' Roll (album)"
 _ALIKE = re.compile(r"\bthe same (?:country|nationality)\b", re.I)
 _ASKS = re.compile(r"\s*(?:is|are|was|were|do|does|did)\b", re.I)
 
@@ -187,8 +191,23 @@ def _read(
     """What the values are read from: each passage's lead; and what may link a side to what
     it has: the leads, the facts, and each page's sentences naming the relation, under its
     title ("Laila Majnu (1976 film): The film was directed by H. S. Rawail.")."""
-    pages = leads(passages)
+    pages = [*leads(passages), *_told(question, passages)]
     return pages, [*pages, *facts, *relating(passages, _relation(question)[:5])]
+
+
+def _told(question: str, passages: Sequence[str]) -> list[str]:
+    """Where a choice is by date, the sentences of the pages read past their leads that say the
+    question's deed ("formed", "released"), each under its page's title ("Wavves: Formed in
+    2008 by singer-songwriter Nathan Williams …"): a lead need not date it ("Wavves is an
+    American rock band based in San Diego, California."). After the leads: a lead's date wins."""
+    if order(question) not in ("earlier", "later"):
+        return []
+    deeds = [w for w in _words(question) if len(w) > 4 and w.endswith("ed")]
+    out = []
+    for title, sentence in titled_sentences(passages):
+        if any(re.search(rf"\b{w}\b", normal(sentence)) for w in deeds):
+            out.append(f"{_BRACKETED.sub('', title)}: {sentence}")
+    return out
 
 
 def because(question: str, facts: Sequence[str], passages: Sequence[str] = ()) -> list[str]:

@@ -196,3 +196,25 @@ def test_a_reply_is_read_by_sentence_and_clause_not_at_an_initial():
         "Beck is a psychologist.",
         "So the answer is: X.",
     ]
+
+
+def test_a_date_the_lead_does_not_give_is_read_where_the_page_says_the_deed_asked():
+    """Wavves's lead names no year; its second sentence says it was formed, and when. A later
+    sentence without the deed ("released") gives no value, and a lead's date wins."""
+    question = "Which band was formed first, Wavves or Social Code?"
+    wavves = (
+        "Wavves (source: a)\nWavves is an American rock band based in San Diego, California. "
+        "Its album King of the Beach was released in 2010. Formed in 2008 by singer-songwriter "
+        "Nathan Williams (born June 12, 1986), the band also features Alex Gates."
+    )
+    social = (
+        "Social Code (source: b)\nSocial Code was a Canadian alternative rock group formed in "
+        "1999 in St. Albert. It was formed again in 2012."
+    )
+    assert chosen(question, [], [wavves, social]) == "Social Code"
+    assert any("Formed in 2008" in f for f in because(question, [], [wavves, social]))
+    assert chosen(question.replace("first", "later"), [], [wavves, social]) == "Wavves"
+    # the deed never said past the lead: no value, the side is what to search
+    bare = wavves.replace("Formed in 2008", "Started")
+    assert chosen(question, [], [bare, social]) is None
+    assert unvalued(question, [], [bare, social]) == ["Wavves"]
