@@ -46,7 +46,6 @@ from agents.research.hop_checks import (
     asked,
     lacking,
     split_reasoning,
-    through,
 )
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
@@ -273,7 +272,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
     answer = unless_echoed(clean_short_answer(reply.text), form)
     answer = side_of(answer, query, facts, passages_read(state)) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
-    if not answer or not answers(query, answer) or through(query, answer, facts):
+    if not answer or not answers(query, answer):
         return ""
     return "" if unsupported(answer, read) else answer
 

@@ -18,14 +18,8 @@ hop. Three checks that need no call:
   things ("A or B?"), is answered only when the facts mention each thing it names; a side the
   facts leave out is searched by its name;
 - **an answer is not the question's own words** ("Arkansas" for "… under which former Governor
-  of Arkansas?"), unless the question chooses between them;
-- **an answer is not the link the question asks through**: a fact that gives the answer as what
-  a description inside the question refers to ("The hotel that held the IFBB … competition in
-  September 1991 was the Walt Disney World Dolphin Hotel", for "Who designed the hotel that held
-  the IFBB … competition in September 1991?") says the question's words from the description
-  on, and none of the words before it that ask something of it ("designed"): that answer is the
-  bridge, searched for the next hop. On the first 52 dev questions the 1.5B ended 8 chains so
-  (the actress for her spouse, the team for its league, the single for the song behind it).
+  of Arkansas?"), unless the question chooses between them, nor the prompt's placeholder
+  ("<answer>", echoed from "So the answer is: <answer>.").
 """
 
 from __future__ import annotations
@@ -39,7 +33,6 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.compare import alike, options, order, unvalued
 from agents.research.names import runs
 from agents.research.support import normal, unsupported
-from agents.tools.bm25 import STOPWORDS
 
 Asked = Literal["a date", "a number", "yes or no", ""]
 
@@ -68,7 +61,6 @@ _ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z0-9\"'(])|,\s+(?:while|whereas)\s+|;\s+"
 )
-_ASKING = {"who", "whom", "whose", "what", "which", "when", "where", "why", "how"}
 _JOINERS = {"of", "the", "de", "da", "di", "del", "van", "von", "la", "le", "du", "y", "al"}
 
 
@@ -96,10 +88,12 @@ def fits(answer: str, kind: Asked) -> bool:
 def answers(question: str, answer: str) -> bool:
     """Can `answer` answer `question` at all: a bare yes or no answers only a yes-or-no
     question (the 1.5B's last reading said "no" to "Where was the director … born?"); the
-    question's own words answer only a choice between them."""
+    question's own words answer only a choice between them; a placeholder answers nothing."""
     said = normal(answer).strip(" .")
     if said in ("yes", "no"):
         return asked(question) == "yes or no"
+    if re.fullmatch(r"<[^<>]*>", said):
+        return False
     own = re.search(rf"(?<!\w){re.escape(said)}(?!\w)", normal(question))
     return not own or options(question) is not None
 
@@ -120,7 +114,7 @@ def lacking(
     not of the kind asked (a bridge), else the names of a comparison's sides the facts do not
     mention, each side on its own."""
     kind = asked(question)
-    if not fits(answer, kind) or (not kind and through(question, answer, facts)):
+    if not fits(answer, kind):
         return [answer]
     pair = options(question)
     if (pair and order(question)) or alike(question):  # decided by the sides' values
@@ -129,46 +123,6 @@ def lacking(
         return []
     said = "\n".join(facts)
     return [side for side in pair or sides(question) if unsupported(side, said)]
-
-
-def through(question: str, answer: str, facts: Sequence[str]) -> bool:
-    """Is `answer` the link the question asks through (see the module's docstring)? A fact
-    naming it says two or more of the question's words in a row besides it (the description),
-    and not most of the words before them nor the last (what is asked of it); an answer that
-    says one of those words itself is of the kind asked ("Major League Soccer" for "What
-    league …"). Not asked of a choice: its sides are its own words."""
-    named = normal(answer).strip(" .")
-    if options(question) or not named:
-        return False
-    words, own = _stems(question), set(_stems(named))
-    for fact in (normal(f) for f in facts if named in normal(f)):
-        besides = set(_stems(fact.replace(named, " ")))
-        start, length = _longest_run([w in besides for w in words])
-        asking = words[:start]
-        if length < 2 or not asking or own & set(asking):
-            continue
-        unsaid = [w for w in asking if w not in besides]
-        if 2 * len(unsaid) >= len(asking) and asking[-1] in unsaid:
-            return True
-    return False
-
-
-def _stems(text: str) -> list[str]:
-    """The words that carry `text`'s meaning, cut to four letters ("directed", "director"),
-    question words and function words aside."""
-    found = re.findall(r"\w+", normal(text).replace("'s ", " "))
-    return [w[:4] for w in found if w not in STOPWORDS and w not in _ASKING]
-
-
-def _longest_run(flags: Sequence[bool]) -> tuple[int, int]:
-    """Where the longest run of true flags starts, and its length (the first of equals)."""
-    best, start = (0, 0), 0
-    for n, flag in enumerate([*flags, False]):
-        if not flag:
-            if n - start > best[1]:
-                best = (start, n - start)
-            start = n + 1
-    return best
 
 
 def sides(question: str) -> list[str]:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from agents.research.hop import split_reasoning
-from agents.research.hop_checks import answers, asked, fits, holds, lacking, sides, through
+from agents.research.hop_checks import answers, asked, fits, holds, lacking, sides
 from graphs import build_reflective_graph
 from tests.unit.agents.research.test_hop import FIRST, LAST, ChainScript
 from tests.unit.research_script import run, wire
@@ -152,89 +152,6 @@ def test_a_bare_yes_or_no_answers_only_a_question_asking_yes_or_no():
     assert answers("Where was he born?", "Norway")
 
 
-HOTEL = (
-    "Who designed the hotel that held the IFBB professional bodybuilding competition in "
-    "September 1991?"
-)
-# (question, answer, a fact naming the answer, is the answer the link the question asks through)
-THROUGH = [
-    (
-        HOTEL,
-        "Walt Disney World Dolphin",
-        "The hotel that held the IFBB professional "
-        "bodybuilding competition in September 1991 was the Walt Disney World Dolphin.",
-        True,
-    ),
-    (
-        HOTEL,
-        "Michael Graves",
-        "The Walt Disney World Dolphin is a hotel designed by architect Michael Graves.",
-        False,
-    ),
-    (
-        "Who is the spouse of the actress who played the fairy god mother in Shrek 2?",
-        "Jennifer Saunders",
-        "The actress who played the fairy godmother in Shrek 2 is Jennifer Saunders.",
-        True,
-    ),
-    (
-        "What league does the team that uses Dick's Sporting Goods Park play for?",
-        "Colorado Rapids",
-        "The team that uses Dick's Sporting Goods Park plays for the Colorado Rapids.",
-        True,
-    ),
-    # the answer says what is asked ("league"): of the kind asked, whatever the fact repeats
-    (
-        "What league does the team that uses Dick's Sporting Goods Park play for?",
-        "Major League Soccer",
-        "Dick's Sporting Goods Park is the home of the Colorado Rapids of Major League Soccer.",
-        False,
-    ),
-    (
-        "What team was Anna Benson's husband on?",
-        "Kris Benson",
-        "Anna Benson is an American "
-        "model and ex-wife of former Major League Baseball pitcher Kris Benson.",
-        True,
-    ),
-    (
-        "What team was Anna Benson's husband on?",
-        "Pittsburgh Pirates",
-        "Kris Benson pitched for the Pittsburgh Pirates.",
-        False,
-    ),
-    # "modern" said by the fact too: most of what is asked, and its last word, are not
-    (
-        "In a 2010 study, what modern population is most closely related to the group that "
-        "represents the majority of modern Jewry?",
-        "Ashkenazi Jews",
-        "The study found that Ashkenazi Jews represent the majority of modern Jewry.",
-        True,
-    ),
-    (
-        "Lorenzo Monaco was influenced by which Italian painter and architect?",
-        "Giotto",
-        "Lorenzo Monaco was influenced by Giotto.",
-        False,
-    ),
-    (
-        "Where was the director of film Kolya born?",
-        "Prague",
-        "Jan Svěrák was born in Prague.",
-        False,
-    ),
-]
-
-
-@pytest.mark.parametrize(("question", "answer", "fact", "bridge"), THROUGH)
-def test_an_answer_a_fact_gives_for_a_description_in_the_question_is_the_bridge(
-    question, answer, fact, bridge
-):
-    assert through(question, answer, [fact]) is bridge
-    assert through(question, answer, ["An unrelated sentence.", fact]) is bridge
-    assert lacking(question, answer, [fact]) == ([answer] if bridge else [])
-
-
 def test_the_questions_own_words_answer_only_a_choice_between_them():
     governor = "Robert Suettinger was the national intelligence officer under which former "
     assert not answers(governor + "Governor of Arkansas?", "Arkansas")
@@ -242,72 +159,9 @@ def test_the_questions_own_words_answer_only_a_choice_between_them():
     assert answers("Which band was formed first, Wavves or Social Code?", "Social Code")
     assert not answers("Are Ian Brown and Dee Snider both actors?", "Ian Brown")
     assert answers("Are Ian Brown and Dee Snider both actors?", "no")
-    assert not through(
-        "Who was born first, Am Rong or Ava DuVernay?", "Am Rong", ["Am Rong was born in 1929."]
-    )
 
 
-def test_a_chain_that_answers_with_the_bridge_reads_its_page_and_answers_what_was_asked(wire):
-    """The hop names the hotel (its page not read: the request's words do not find it): the
-    hotel is searched, and the next hop answers who designed it (3 calls); the hotel never
-    stands as the answer."""
-
-    @contextmanager
-    def tools(_):
-        from agents.tools.corpus import CorpusIndex, make_corpus_tool
-
-        index = CorpusIndex.from_passages(
-            [
-                (
-                    "Mr. Olympia 1991",
-                    "The IFBB professional bodybuilding competition in "
-                    "September 1991 was held at the Walt Disney World Dolphin.",
-                ),
-                (
-                    "Walt Disney World Dolphin",
-                    "The Walt Disney World Dolphin is the work of architect Michael Graves.",
-                ),
-            ]
-        )
-        yield [make_corpus_tool(index, k=1)]
-
-    bridge = (
-        "The hotel that held the IFBB professional bodybuilding competition in September 1991"
-        " was the Walt Disney World Dolphin. So the answer is: Walt Disney World Dolphin."
-    )
-    model = wire(ChainScript(bridge, "So the answer is: Michael Graves."))
-    ctx = wire.context(**FIRST, tools=tools)
-    nodes, _, state = run(build_reflective_graph(), ctx, query=HOTEL, store=wire.store)
-    assert nodes == ["goal_setting", "hop", "hop", "reflect_on_answer"]
-    assert state["chain"][0]["searched"] == "Walt Disney World Dolphin"
-    assert state["answer"] == "Michael Graves" and len(model.calls) == 3
-
-
-def test_a_bridge_the_last_reading_gives_does_not_stand(wire):
-    """Nothing new to search for the bridge (its page read): the last reading's bridge is no
-    answer either."""
-    bridge = (
-        "The hotel that held the IFBB professional bodybuilding competition in September 1991"
-        " was the Walt Disney World Dolphin. So the answer is: Walt Disney World Dolphin."
-    )
-
-    @contextmanager
-    def tools(_):
-        from agents.tools.corpus import CorpusIndex, make_corpus_tool
-
-        index = CorpusIndex.from_passages(
-            [
-                (
-                    "Walt Disney World Dolphin",
-                    "The IFBB professional bodybuilding competition "
-                    "in September 1991 was held at the Walt Disney World Dolphin, a hotel.",
-                ),
-            ]
-        )
-        yield [make_corpus_tool(index, k=1)]
-
-    model = wire(ChainScript(bridge, last="Walt Disney World Dolphin"))
-    ctx = wire.context(**FIRST, tools=tools)
-    _, _, state = run(build_reflective_graph(), ctx, query=HOTEL, store=wire.store)
-    assert state["answer"] == "" and state["chain"][-1]["how"] == "not found"
-    assert len(model.calls) == 3
+def test_the_prompts_placeholder_is_no_answer():
+    assert not answers("What other film is the cast member of Kolya in?", "<answer>")
+    assert not answers("What other film is the cast member of Kolya in?", "<Answer>.")
+    assert answers("What other film is the cast member of Kolya in?", "Dark Blue World")
