@@ -152,15 +152,6 @@ def test_a_bare_yes_or_no_answers_only_a_question_asking_yes_or_no():
     assert answers("Where was he born?", "Norway")
 
 
-def test_the_questions_own_words_answer_only_a_choice_between_them():
-    governor = "Robert Suettinger was the national intelligence officer under which former "
-    assert not answers(governor + "Governor of Arkansas?", "Arkansas")
-    assert answers(governor + "Governor of Arkansas?", "Bill Clinton")
-    assert answers("Which band was formed first, Wavves or Social Code?", "Social Code")
-    assert not answers("Are Ian Brown and Dee Snider both actors?", "Ian Brown")
-    assert answers("Are Ian Brown and Dee Snider both actors?", "no")
-
-
 def test_the_prompts_placeholder_is_no_answer():
     assert not answers("What other film is the cast member of Kolya in?", "<answer>")
     assert not answers("What other film is the cast member of Kolya in?", "<Answer>.")
