@@ -196,16 +196,17 @@ def _read(
 
 
 def _told(question: str, passages: Sequence[str]) -> list[str]:
-    """Where a choice is by date, the sentences of the pages read past their leads that say the
-    question's deed ("formed", "released"), each under its page's title ("Wavves: Formed in
-    2008 by singer-songwriter Nathan Williams …"): a lead need not date it ("Wavves is an
-    American rock band based in San Diego, California."). After the leads: a lead's date wins."""
-    if order(question) not in ("earlier", "later"):
-        return []
+    """Where a choice is by date, the sentences of the pages read that say the question's deed
+    ("formed", "released"), each under its page's title ("Wavves: Formed in 2008 by
+    singer-songwriter Nathan Williams …"): a lead need not date it ("Wavves is an American rock
+    band based in San Diego, California."). They come after the leads: a lead's date wins."""
     deeds = [w for w in _words(question) if len(w) > 4 and w.endswith("ed")]
+    if not deeds or order(question) not in ("earlier", "later"):
+        return []
     out = []
     for title, sentence in titled_sentences(passages):
-        if any(re.search(rf"\b{w}\b", normal(sentence)) for w in deeds):
+        words = set(re.findall(r"\w+", normal(sentence)))
+        if words.intersection(deeds):
             out.append(f"{_BRACKETED.sub('', title)}: {sentence}")
     return out
 

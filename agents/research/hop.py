@@ -40,13 +40,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.bridge import bridge, page_read
 from agents.research.compare import because, chosen, options, side_of, unvalued, valued_sides
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.hop_checks import (
-    Reasoning,
-    answers,
-    asked,
-    lacking,
-    split_reasoning,
-)
+from agents.research.hop_checks import Reasoning, answers, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
@@ -272,9 +266,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
     answer = unless_echoed(clean_short_answer(reply.text), form)
     answer = side_of(answer, query, facts, passages_read(state)) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
-    if not answer or not answers(query, answer):
-        return ""
-    return "" if unsupported(answer, read) else answer
+    return answer if answer and answers(query, answer) and not unsupported(answer, read) else ""
 
 
 def _ended(

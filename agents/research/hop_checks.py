@@ -4,7 +4,7 @@ by the passages and the question, not by the model.
 A small model reasons in sentences that sound like facts: on the multihop dev questions the 1.5B
 wrote "Terry Lovejoy is a citizen of the United States" (he is Australian) from one passage
 naming the astronomer and another naming the country, and ended 24 of 30 chains at their first
-hop. Three checks that need no call:
+hop. Checks that need no call:
 - **a fact is held by one passage**: every name and number of the sentence in one passage read
   (or in the facts already found: "1886 is earlier than 1889" relates two of them); names
   scattered over several passages are a guess, searched like any other (a sentence restating
@@ -18,10 +18,10 @@ hop. Three checks that need no call:
   things ("A or B?"), is answered only when the facts mention each thing it names; a side the
   facts leave out is searched by its name;
 - **an answer is not the prompt's placeholder** ("<answer>", echoed from "So the answer is:
-  <answer>."). (Not checked: the question's own words as its answer. "Arkansas" for "… under
-  which former Governor of Arkansas?" is wrong, but HotpotQA asks "Who is known for producing
-  the series based on the book by James Burke?" of James Burke; on the tune part the check
-  gained nothing: docs/results/multihop-tune-hotpotqa-musique.)
+  <answer>.").
+Not checked: the question's own words as its answer ("Arkansas" for "… under which former
+Governor of Arkansas?" is wrong, but a HotpotQA question asks of James Burke in words that name
+him; measured in docs/results/multihop-tune-hotpotqa-musique).
 """
 
 from __future__ import annotations
