@@ -1,7 +1,9 @@
 """The multihop benchmark's numbers, per dataset and overall, on the questions every arm answered:
 EM with its 95% interval, F1, calls, tokens and seconds (mean and 95th percentile), evidence
 recall (the share of a question's gold paragraphs among the passages its prompts showed), and
-per arm the questions it got right that rag did not and the reverse."""
+per arm the questions it got right that rag did not and the reverse. "gold read, wrong" counts the
+questions whose every gold paragraph the run read and still answered wrong: reading, not
+finding, lost them."""
 
 from __future__ import annotations
 
@@ -98,6 +100,7 @@ def table(summary: dict[str, Any]) -> str:
                     f"{r['em']:.3f} [{r['em_interval'][0]:.2f}, {r['em_interval'][1]:.2f}]",
                     f"{r['f1']:.3f}",
                     f"{r['recall']:.2f}",
+                    r["read_all_gold_wrong"],
                     f"{r['calls']} / {r['calls_p95']:g}",
                     r["prompt_tokens"],
                     f"{r['seconds']} / {r['seconds_p95']}",
@@ -112,6 +115,7 @@ def table(summary: dict[str, Any]) -> str:
             "EM [95%]",
             "F1",
             "recall",
+            "gold read, wrong",
             "calls/q mean / p95",
             "prompt tokens/q",
             "s/q mean / p95",

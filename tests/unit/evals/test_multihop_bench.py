@@ -21,7 +21,7 @@ from evals.multihop.dataset import (
     load_multihop,
     part_of,
 )
-from evals.multihop.summary import recall, summarize
+from evals.multihop.summary import recall, summarize, table
 from evals.report.stats import p95
 from tests.conftest import DATA
 from tests.unit.evals.eval_command import run_cli
@@ -90,6 +90,10 @@ def test_the_summary_compares_arms_on_the_questions_all_answered():
     assert out["all"]["reflective"]["recall"] == 1.0 and out["all"]["rag"]["recall"] == 0.5
     assert out["all"]["ircot"]["vs_rag"] == {"won": 0, "lost": 1}
     assert out["all"]["ircot"]["read_all_gold_wrong"] == 1
+    header, *rows = table(out).splitlines()
+    ircot = next(row for row in rows if row.startswith("all") and "ircot" in row)
+    column = header.index("gold read, wrong")  # the gold read, still answered wrong
+    assert ircot[column:].split()[0] == "1"
 
 
 def test_ircot_reasons_retrieves_with_each_sentence_and_stops_at_the_answer():
