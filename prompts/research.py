@@ -158,9 +158,6 @@ HOP_EXAMPLES = (
 )
 
 NO_FACTS = "(none yet)"
-# a sentence the reasoning so far gains when a stated answer's own page says it is not of the
-# kind the question asks for (agents/research/hop_checks.py `unlike`)
-NOT_OF_KIND = "{answer} is not a {kind}, so {answer} is not the answer."
 
 # questions of the request's very kind answered right before (memory's worked examples: the
 # reasoning of a chain that worked, its names those of its own question)

@@ -21,8 +21,6 @@ Then, sentence by sentence:
   name with no page of its own stands at no cost: the search needs no call). An answer not of
   the kind asked, or a comparison's whose facts leave a side out, is searched first (`hop_checks`);
   a choice between two sides by a date or a count is decided by their values (`compare`).
-  An answer to "what <kind>" whose own page, read, says it is no such thing (a pitcher where a
-  team is asked) is a link on the way: the last reading is told so and may not give it again.
 A link the question asks through that a page read already names ("the director of film X": X's
 page says "directed by D") is taken as a fact and D searched, with no call (`bridge`).
 A search that brings nothing new is tried once more with the new names alone. After `max_hops`
@@ -32,6 +30,7 @@ answers from what was read and the reasoning; an answer naming what no passage h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
@@ -41,15 +40,7 @@ from agents.research.answer_text import clean_short_answer
 from agents.research.bridge import bridge, page_read
 from agents.research.compare import because, chosen, options, side_of, unvalued, valued_sides
 from agents.research.evidence import EVIDENCE_CHARS, EVIDENCE_HITS, ground
-from agents.research.hop_checks import (
-    Reasoning,
-    answers,
-    asked,
-    lacking,
-    split_reasoning,
-    titled,
-    unlike,
-)
+from agents.research.hop_checks import Reasoning, answers, asked, lacking, split_reasoning
 from agents.research.memory_context import memory_block, solved_before
 from agents.research.prompting import human, opening, system_message
 from agents.research.readings import unless_echoed
@@ -61,15 +52,7 @@ from core.context import Context
 from core.output_limits import OUTPUT_LIMITS, with_max_tokens
 from core.state import ChainEnd, ChainLink, ReflectiveAgentState
 from memory.reflections.lessons import particulars
-from prompts.research import (
-    FOUND,
-    HOP,
-    HOP_EXAMPLE,
-    HOP_EXAMPLES,
-    LAST_READING,
-    NO_FACTS,
-    NOT_OF_KIND,
-)
+from prompts.research import FOUND, HOP, HOP_EXAMPLE, HOP_EXAMPLES, LAST_READING, NO_FACTS
 from prompts.untrusted import data
 
 FOUND_PER_HOP = 3  # the new passages a hop's search adds: the best for the link it searched
@@ -122,11 +105,7 @@ def _next_link(ctx: Context, state: ReflectiveAgentState, solved: str) -> dict:
             page = _looked_up(ctx, state, stated, passages) if more else []
             if page:  # a name with a page of its own may be a bridge: the next hop reads it
                 return {"chain": [*chain, {**link, "searched": stated}], "read": page}
-            kind = unlike(query, stated, passages)
-            if not kind:
-                return _ended(state, chain, {**link, "answer": stated}, stated, ANSWERED)
-            told = NOT_OF_KIND.format(answer=stated, kind=kind)  # read once more, told so
-            link["facts"], facts = [*link["facts"], told], [*facts, told]
+            return _ended(state, chain, {**link, "answer": stated}, stated, ANSWERED)
     elif not stated:  # none stated, or not one of a choice's sides
         wanted = unvalued(query, facts, passages) or next_queries(said, query)
     if wanted and more:
@@ -243,14 +222,24 @@ def _looked_up(
     answer stands as it is (no name, the request's own, its page already read, or none)."""
     if not particulars(answer) or normal(answer) in normal(state["query"]):
         return []
-    if any(titled(answer, title_and_source(p)[0]) for p in passages):
+    if any(_titled(answer, title_and_source(p)[0]) for p in passages):
         return []
     with resources.open_tools(ctx) as tools:
         found = ground(answer, tools, k=EVIDENCE_HITS, max_chars=EVIDENCE_CHARS)
     new = hits(beyond(found, state.get("evidence") or "", passages))
-    if not any(titled(answer, title_and_source(p)[0]) for p in new):
+    if not any(_titled(answer, title_and_source(p)[0]) for p in new):
         return []
     return focused(new, answer, FOUND_PER_HOP)
+
+
+def _titled(name: str, title: str) -> bool:
+    """Is `title` the name's own (its words, a parenthesised kind and a leading article aside:
+    "Paris (film)", "the Nelson River")?"""
+    return _bare(re.sub(r"\s*\([^)]*\)\s*$", "", title)) == _bare(name)
+
+
+def _bare(name: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+", "", normal(name).strip())
 
 
 def next_queries(said: Reasoning, request: str) -> list[str]:
@@ -277,9 +266,7 @@ def _last_reading(ctx: Context, state: ReflectiveAgentState, facts: list[str], s
     answer = unless_echoed(clean_short_answer(reply.text), form)
     answer = side_of(answer, query, facts, passages_read(state)) or answer if answer else ""
     read = "\n".join([query, *passages_read(state)])
-    if not answer or not answers(query, answer) or unlike(query, answer, passages_read(state)):
-        return ""
-    return "" if unsupported(answer, read) else answer
+    return answer if answer and answers(query, answer) and not unsupported(answer, read) else ""
 
 
 def _ended(

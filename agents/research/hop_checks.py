@@ -17,12 +17,6 @@ hop. Checks that need no call:
 - **a comparison hears both sides**: a yes-or-no question, or one choosing between named
   things ("A or B?"), is answered only when the facts mention each thing it names; a side the
   facts leave out is searched by its name;
-- **an answer to "what <kind>" is one**: where the answer's own page was read and its lead says
-  what the answer is, the lead names the kind asked ("What team was Anna Benson's husband on?":
-  "Kris Benson", whose lead calls him a pitcher, is the husband, a link on the way); else the
-  chain reads once more, told so, and that answer is no answer (in the records of every design
-  so far, 6 answers the pages said were not of the kind asked, all wrong; 7 of the 18 they said
-  were, right);
 - **an answer is not the prompt's placeholder** ("<answer>", echoed from "So the answer is:
   <answer>.").
 Not checked: the question's own words as its answer ("Arkansas" for "… under which former
@@ -39,8 +33,7 @@ from typing import Literal
 
 from agents.research.answer_text import clean_short_answer
 from agents.research.compare import alike, options, order, unvalued
-from agents.research.names import leads, runs
-from agents.research.sources import title_and_source
+from agents.research.names import runs
 from agents.research.support import normal, unsupported
 
 Asked = Literal["a date", "a number", "yes or no", ""]
@@ -64,14 +57,6 @@ _NUMBER_WORDS = (
     "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
     "ninety hundred thousand million billion first second third once twice dozen"
 ).split()
-# "what team was …", "what type of structure does …" (the kind: "structure")
-_KIND = re.compile(
-    r"\b(?:what|which)\s+(?:(?:type|kind|sort|form)s?\s+of\s+)?([a-z][\w' -]*)", re.I
-)
-_NOT_KIND = set(
-    "is was are were did does do has had can could will would the a an of in on at to for by "
-    "from that whose who which what with as".split()
-)
 _ANSWER = re.compile(r"\banswer is\s*:?\s*(.+)$", re.I | re.S)
 # a sentence ends at a stop (not an initial's: "Judith S. Beck"); a clause after "while" or a
 # semicolon is a sentence of its own ("X was born in 1916, while Y was born in 1958")
@@ -110,46 +95,6 @@ def answers(question: str, answer: str) -> bool:
     if said in ("yes", "no"):
         return asked(question) == "yes or no"
     return not re.fullmatch(r"<[^<>]*>", said)
-
-
-def kind_asked(question: str) -> str:
-    """The kind of thing `question` asks for by name ("What team was …" → "team", "which
-    Italian painter and architect" → "italian painter and architect"); "" when it names none,
-    or asks a choice between named things."""
-    if options(question):
-        return ""
-    found = _KIND.search(question)
-    words = []
-    for word in found[1].split() if found else []:
-        if word.casefold() in _NOT_KIND:
-            break
-        words.append(word.casefold())
-    return " ".join(words)
-
-
-def unlike(question: str, answer: str, passages: Sequence[str]) -> str:
-    """The kind `question` asks for when the lead of `answer`'s own page (among `passages`)
-    names none of its words ("Colorado Rapids … a soccer club" where a league is asked); ""
-    when it does, or no page of the answer's own was read."""
-    kind = kind_asked(question)
-    words = [w.rstrip("s") for w in kind.split() if len(w) > 2 and w != "and"]
-    if not words:
-        return ""
-    own = [p for p in passages if titled(answer, title_and_source(p)[0])]
-    said = normal(" ".join(leads(own)))
-    if not own or any(re.search(rf"\b{re.escape(w)}", said) for w in words):
-        return ""
-    return kind
-
-
-def titled(name: str, title: str) -> bool:
-    """Is `title` the name's own (its words, a parenthesised kind and a leading article aside:
-    "Paris (film)", "the Nelson River")?"""
-    return _bare(re.sub(r"\s*\([^)]*\)\s*$", "", title)) == _bare(name)
-
-
-def _bare(name: str) -> str:
-    return re.sub(r"^(?:the|a|an)\s+", "", normal(name).strip())
 
 
 def holds(sentence: str, passages: Sequence[str], facts: Sequence[str]) -> bool:

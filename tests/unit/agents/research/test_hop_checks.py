@@ -156,21 +156,3 @@ def test_the_prompts_placeholder_is_no_answer():
     assert not answers("What other film is the cast member of Kolya in?", "<answer>")
     assert not answers("What other film is the cast member of Kolya in?", "<Answer>.")
     assert answers("What other film is the cast member of Kolya in?", "Dark Blue World")
-
-
-def test_the_kind_a_question_asks_for_and_an_answer_whose_page_says_it_is_another():
-    from agents.research.hop_checks import kind_asked, unlike
-
-    assert kind_asked("What team was Anna Benson's husband on?") == "team"
-    assert kind_asked("… found in what type of bogs?") == "bogs"
-    assert kind_asked("influenced by which Italian painter and architect?") == (
-        "italian painter and architect"
-    )
-    assert kind_asked("What is the name of the river?") == ""  # no kind named
-    assert kind_asked("Which band, Letters to Cleo or Screaming Trees, had more members?") == ""
-    pitcher = "Kris Benson (source: a.md)\nKris Benson is an American former baseball pitcher."
-    team = "Pittsburgh Pirates (source: b.md)\nThe Pittsburgh Pirates are a baseball team."
-    question = "What team was Anna Benson's husband on?"
-    assert unlike(question, "Kris Benson", [pitcher, team]) == "team"
-    assert unlike(question, "Pittsburgh Pirates", [pitcher, team]) == ""
-    assert unlike(question, "New York Mets", [pitcher, team]) == ""  # no page of its own read
