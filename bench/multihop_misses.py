@@ -17,13 +17,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agents.research.hop import LAST, UNANSWERED
+from evals.common.results_log import ResultsLog
+from evals.hotpotqa.metrics import normalize_answer
 from evals.hotpotqa.pooled import corpus_sources, pooled_passages
 from evals.multihop.dataset import DATASETS, MultihopQuestion, files, gold_sources, load_multihop
 from evals.multihop.summary import recall
 from evals.report.tables import format_table
 
 DATA = "tests/data/multihop"
-UNSETTLED = ("last reading", "not found")  # how a chain ends without an answer it settled
+UNSETTLED = (LAST, UNANSWERED)  # how a chain ends without an answer it settled
 
 
 def _records(out: Path) -> dict[str, dict[str, dict[str, Any]]]:
@@ -31,22 +34,16 @@ def _records(out: Path) -> dict[str, dict[str, dict[str, Any]]]:
     other designs' folders beside them), else every folder with records."""
     summary = out / "summary.json"
     arms = json.loads(summary.read_text(encoding="utf-8"))["arms"] if summary.exists() else None
-    by_arm = {}
-    for log in sorted(out.glob("*/results.jsonl")):
-        if arms is None or log.parent.name in arms:
-            lines = log.read_text(encoding="utf-8").splitlines()
-            by_arm[log.parent.name] = {r["id"]: r for r in map(json.loads, filter(None, lines))}
-    return by_arm
-
-
-def _plain(text: str) -> str:
-    return re.sub(r"[^a-z0-9 ]", "", text.lower()).strip()
+    logs = sorted(out.glob("*/results.jsonl"))
+    chosen = [log for log in logs if arms is None or log.parent.name in arms]
+    return {log.parent.name: ResultsLog(log).records_by_key() for log in chosen}
 
 
 def gold_titles(q: MultihopQuestion) -> set[str]:
     """The question's gold pages' titles, with and without a "(1994 film)" tail."""
     titles = [q.question.paragraphs[i].title for i in q.question.gold]
-    return {_plain(t) for t in titles} | {_plain(re.sub(r"\s*\(.*\)$", "", t)) for t in titles}
+    untailed = [re.sub(r"\s*\(.*\)$", "", t) for t in titles]
+    return {normalize_answer(t) for t in titles + untailed}
 
 
 def misses(rows: list[tuple[MultihopQuestion, dict[str, Any], list[str]]]) -> dict[str, Any]:
@@ -62,7 +59,9 @@ def misses(rows: list[tuple[MultihopQuestion, dict[str, Any], list[str]]]) -> di
         "n": len(rows),
         "wrong": len(wrong),
         "gold_read_wrong": sum(recall(r, g) == 1.0 for _, r, g in wrong),
-        "gold_page_named": sum(_plain(r["answer"] or "") in gold_titles(q) for q, r, _ in wrong),
+        "gold_page_named": sum(
+            normalize_answer(r["answer"] or "") in gold_titles(q) for q, r, _ in wrong
+        ),
         "unsettled": [len(unsettled), sum(bool(r["em"]) for r in unsettled), calls(unsettled)],
         "settled": [len(settled), sum(bool(r["em"]) for r in settled), calls(settled)],
     }
