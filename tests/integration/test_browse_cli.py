@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evals.common.static_server import serve_directory
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +33,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]
 
 def browse(*args: str) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "main.py", "browse", *args]
-    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    return run_child(argv, cwd=ROOT, text=True, timeout=CHILD_TIMEOUT_S)
 
 
 def test_browse_shows_the_observation_and_what_the_guard_refused(sites) -> None:

@@ -17,7 +17,6 @@ Counts go to the session's tally (tests/integration/conftest.py prints them).
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +32,7 @@ from browser.guard import RequestGuard
 from browser.limits import Limits
 from browser.origins import OriginPolicy
 from browser.session import BrowserSession
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 from tests.integration.udp_site import (
     KINDS,
     SANDBOXED_KINDS,
@@ -176,7 +176,7 @@ def test_browse_cli_sends_no_udp_from_sandboxed_documents(servers, tally) -> Non
     since = got.seen(), len(site.reports)
     for kind in SANDBOXED_KINDS:  # the URL's own origin is the one allowed
         argv = [sys.executable, "main.py", "browse", site.url(kind), "--json"]
-        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        done = run_child(argv, cwd=ROOT, text=True, timeout=CHILD_TIMEOUT_S)
         assert done.returncode == 0, (kind, done.stderr[-500:])
     time.sleep(0.5)  # the listener's thread takes in what arrived before chromium closed
     _assert_no_udp(servers, tally, "browse", SANDBOXED_KINDS, since)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.integration.processes import CHILD_TIMEOUT_S, ChildHung, run_child
 
 pytestmark = pytest.mark.integration
 DEEP = "[" * 1000 + "]" * 1000  # Python's json parser gives up near 1,000 levels
@@ -125,11 +126,10 @@ def _run_case(root: Path, files: dict[str, str], argv: list[str]) -> subprocess.
     home = [] if "--home" in args else ["--home", str(root / "home")]
     argv = [sys.executable, str(ROOT / "main.py"), *home, *args]
     try:
-        return subprocess.run(
-            argv, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
-        )
-    except subprocess.TimeoutExpired as late:  # this case fails; the others are still told
-        return subprocess.CompletedProcess(argv, -9, "", f"{late.stderr!r}\ntimed out after 60 s")
+        quiet = {"stdin": subprocess.DEVNULL, "text": True}
+        return run_child(argv, cwd=ROOT, timeout=CHILD_TIMEOUT_S, **quiet)
+    except ChildHung as hung:  # this case fails with the child's stacks; the others are still told
+        return subprocess.CompletedProcess(argv, -9, "", str(hung))
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ import pytest
 import main
 from cli.validate import MAX_TASK_CHARS
 from tests.conftest import ROOT
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 
 pytestmark = pytest.mark.integration
 AGENT = ROOT / "tests" / "integration" / "cli_scripted_agent.py"
@@ -36,7 +37,7 @@ def _cli(tmp_path: Path, home: Path, *args: ARG, prefix: tuple[str, ...] = ()):
     logs = tmp_path / "logs"
     logs.mkdir(exist_ok=True)
     argv = [*prefix, sys.executable, str(AGENT), str(logs), "--home", str(home), *args]
-    return subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=180)
+    return run_child(argv, cwd=ROOT, timeout=CHILD_TIMEOUT_S)
 
 
 def _expect(result, code: int, tally, *, says: str = "", report: bool = False) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 
 pytestmark = pytest.mark.integration
 AGENT = ROOT / "tests" / "integration" / "cli_prompt_log_agent.py"
@@ -50,7 +51,7 @@ def _run(tmp_path: Path, corpus: Path) -> tuple[subprocess.CompletedProcess, str
     logs.mkdir()
     argv = [sys.executable, str(AGENT), str(logs), "--home", str(home), "run"]
     argv += ["Who was Ada Lovelace?", *OPTIONS, "--corpus", str(corpus)]
-    result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    result = run_child(argv, cwd=ROOT, text=True, timeout=CHILD_TIMEOUT_S)
     saved = [p.read_bytes().decode("latin-1") for p in home.rglob("*") if p.is_file()]
     prompts = (logs / "prompts.log").read_text(encoding="utf-8")
     return result, "\n".join([prompts, result.stdout, result.stderr, *saved])

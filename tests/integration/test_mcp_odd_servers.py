@@ -22,6 +22,7 @@ import pytest
 from agents.tools.mcp import MAX_RESULT_CHARS, connections
 from agents.tools.mcp_sessions import McpServerUnavailable, McpSessions
 from tests.conftest import ROOT
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 
 pytestmark = pytest.mark.integration
 SERVER = ROOT / "tests" / "integration" / "mcp_odd_server.py"
@@ -46,7 +47,7 @@ def _argv(folder: Path, *args: str, agent: bool = False) -> list[str]:
 
 def _cli(folder: Path, *args: str, agent: bool = False) -> subprocess.CompletedProcess:
     argv = _argv(folder, *args, agent=agent)
-    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    return run_child(argv, cwd=ROOT, text=True, timeout=CHILD_TIMEOUT_S)
 
 
 def _pids(folder: Path) -> list[int]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.integration.processes import CHILD_TIMEOUT_S, run_child
 
 pytestmark = pytest.mark.integration
 SERVER = ROOT / "tests" / "integration" / "mcp_facts_server.py"
@@ -32,7 +33,7 @@ def _facts(folder: Path) -> Path:
 
 def _cli(folder: Path, *argv: str, script: Path = ROOT / "main.py") -> subprocess.CompletedProcess:
     command = [sys.executable, str(script), *argv, "--home", str(folder / "home")]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    return run_child(command, cwd=ROOT, text=True, timeout=CHILD_TIMEOUT_S)
 
 
 def _running_with(marker: str) -> list[str]:
