@@ -56,47 +56,11 @@ OWN_PARAGRAPHS = ("direct", "direct-candidates")
 LAB_KNOBS = ("failure_lessons",)
 
 
-def default_runner(
-    *,
-    model: str,
-    max_retries: int,
-    home: str,
-    graph: str = "reflective",
-    reflections: bool = True,
-    callbacks: Sequence[Any] = (),
-    embedding_model: str = "local",
-    max_tool_steps: int | None = None,
-    models: Models | None = None,
-    context: Mapping[str, Any] | None = None,
-    shared: SharedMemory | None = None,
-    job: str | None = None,
-    corpus: str | None = None,
-) -> AnswerFn:
-    """The AnswerFn behind `eval hotpotqa`: the product's graph (`reflective` or
-    `single-path`) with a search tool over the question's 10 paragraphs, its final answer cut
-    to HotpotQA's short-answer form. `reflections=False` keeps past reflections out of its
-    prompts (and workflows too, so an arm differs from another only by reflections);
-    `embedding_model` embeds memory searches; `max_tool_steps` None is the Context's default;
-    `models` are the worker's (built here when not given); `context` sets more of each run's
-    Context (what of memory reaches its prompts: evals.hotpotqa.single.MEMORY_KNOBS);
-    `shared` keeps memory in a PostgreSQL database shared by the workers; `job` names the
-    job in its memory's journal (evals.common.journal); `corpus` is the folder every question
-    searches (the pooled setting; None: each question's own paragraphs)."""
-    return make_answer_fn(
-        model=model,
-        max_retries=max_retries,
-        home=home,
-        graph_name=graph,
-        reflections=reflections,
-        callbacks=callbacks,
-        embedding_model=embedding_model,
-        max_tool_steps=max_tool_steps,
-        models=models,
-        context=context,
-        shared=shared,
-        job=job,
-        corpus=corpus,
-    )
+def default_runner(*, graph: str = "reflective", **settings: Any) -> AnswerFn:
+    """The AnswerFn behind `eval hotpotqa`: make_answer_fn with the job's `graph` (the product's
+    `reflective` or `single-path`, or a baseline) and its other settings. The job's payload names
+    this function (evals.hotpotqa.jobs.DEFAULT_RUNNER), so tests swap it for a fake runner."""
+    return make_answer_fn(graph_name=graph, **settings)
 
 
 def make_answer_fn(
@@ -121,7 +85,13 @@ def make_answer_fn(
     does: past reflections and workflows in its prompts, its own saved there);
     `reflections=False` compiles it without a store, so memory is off (the memory-off arm).
     `callbacks` see every model call (e.g. a call counter). Memory search embeds with
-    `embedding_model` and keeps only memories past Context's relevance floor.
+    `embedding_model` and keeps only memories past Context's relevance floor. `max_tool_steps`
+    None is the Context's default; `models` are the worker's (built here when not given);
+    `context` sets more of each run's Context (what of memory reaches its prompts:
+    evals.hotpotqa.single.MEMORY_KNOBS); `shared` keeps memory in a PostgreSQL database shared
+    by the workers; `job` names the job in its memory's journal (evals.common.journal); `corpus`
+    is the folder every question searches (the pooled setting; None: each question's own
+    paragraphs).
     """
     if graph_name not in GRAPHS:
         raise ValueError(f"--graph must be one of {', '.join(GRAPHS)}, not {graph_name!r}")
